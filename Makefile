@@ -1,0 +1,38 @@
+# Two commands: `make serve` sets everything up and serves on 127.0.0.1:8000;
+# `make test` sets everything up and runs the whole test suite.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+REQS := pyproject.toml $(wildcard requirements/*.txt)
+
+.PHONY: setup build serve test lint bench clean
+
+setup: $(STAMP) build
+
+$(STAMP): $(REQS)
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	if [ -f requirements/estonian-nodeps.txt ]; then $(BIN)/python -m pip install --quiet --no-deps -r requirements/estonian-nodeps.txt; fi
+	if [ -f requirements/estonian.txt ]; then $(BIN)/python -m pip install --quiet -r requirements/estonian.txt; fi
+	touch $(STAMP)
+
+build: $(STAMP)
+	$(BIN)/wordsvc build
+
+serve: setup
+	$(BIN)/wordsvc serve
+
+lint: $(STAMP)
+	$(BIN)/ruff check wordsvc tests api_tests bench wordlists
+
+test: setup lint
+	$(BIN)/python -m pytest -q tests api_tests
+
+bench: setup
+	$(BIN)/python bench/http.py
+	$(BIN)/python bench/lexicons.py
+
+clean:
+	rm -rf build $(VENV)

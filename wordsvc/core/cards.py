@@ -1,0 +1,173 @@
+"""Cards, decks, and the ways a deck can lay a word.
+
+A card has a *face* of one or more letters (``a``, ``qu``, ``th``), a count in
+the deck and a value. Faces are kept case-folded; users may write them in any
+case. A word is given as its cards, ``["QU", "I", "Z"]``, or in the compact
+notation ``(qu)iz``, where parentheses mark one multi-letter card and a plain
+``quiz`` means single-letter cards only.
+
+Because a double-letter card is worth other than its letters (QU 9, Q+U 19),
+the same spelling scores differently by how it is laid:
+:meth:`Deck.spellings` lists every way, never using more copies of a card
+than the deck holds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from .text import normalize
+
+__all__ = ["Card", "Deck", "CardSyntaxError", "parse_cards", "format_cards"]
+
+Cards = tuple[str, ...]
+
+
+class CardSyntaxError(ValueError):
+    """A card list or compact notation that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Card:
+    face: str
+    count: int
+    value: int
+
+
+def parse_cards(spec: str | Sequence[str]) -> Cards:
+    """The faces of a word written as a card list or in compact notation.
+
+    >>> parse_cards("(qu)iz")
+    ('qu', 'i', 'z')
+    >>> parse_cards(["QU", "I", "Z"])
+    ('qu', 'i', 'z')
+    >>> parse_cards("quiz")
+    ('q', 'u', 'i', 'z')
+
+    Faces are normalized (case-folded, NFC); whether the deck has them is the
+    deck's question, not this function's.
+    """
+    if isinstance(spec, str):
+        return _parse_compact(normalize(spec))
+    faces = []
+    for i, face in enumerate(spec):
+        if not isinstance(face, str) or not face.strip():
+            raise CardSyntaxError(f"card {i} is not a card face")
+        faces.append(normalize(face.strip()))
+    return tuple(faces)
+
+
+def _parse_compact(text: str) -> Cards:
+    faces: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "(":
+            end = text.find(")", i + 1)
+            if end < 0:
+                raise CardSyntaxError(f"unclosed '(' at position {i}")
+            face = text[i + 1 : end]
+            if not face or "(" in face:
+                raise CardSyntaxError(f"empty or nested card at position {i}")
+            faces.append(face)
+            i = end + 1
+        elif ch == ")":
+            raise CardSyntaxError(f"unmatched ')' at position {i}")
+        elif ch.isspace():
+            i += 1
+        else:
+            faces.append(ch)
+            i += 1
+    return tuple(faces)
+
+
+def format_cards(faces: Iterable[str]) -> str:
+    """Compact notation of ``faces``: ``("qu","i","z")`` -> ``"(qu)iz"``."""
+    return "".join(face if len(face) == 1 else f"({face})" for face in faces)
+
+
+class Deck:
+    """The cards of a ruleset: face -> :class:`Card`."""
+
+    def __init__(self, cards: Iterable[Card]):
+        self.cards: dict[str, Card] = {card.face: card for card in cards}
+
+    @classmethod
+    def from_mapping(cls, cards: Mapping[str, tuple[int, int]]) -> Deck:
+        """``{"a": (count, value), ...}``."""
+        return cls(Card(normalize(face), count, value) for face, (count, value) in cards.items())
+
+    def __contains__(self, face: object) -> bool:
+        return face in self.cards
+
+    def value(self, face: str) -> int:
+        return self.cards[face].value
+
+    def count(self, face: str) -> int:
+        return self.cards[face].count
+
+    def points(self, faces: Iterable[str]) -> int:
+        return sum(self.cards[face].value for face in faces)
+
+    @cached_property
+    def size(self) -> int:
+        return sum(card.count for card in self.cards.values())
+
+    @cached_property
+    def total_value(self) -> int:
+        return sum(card.count * card.value for card in self.cards.values())
+
+    @cached_property
+    def letters(self) -> frozenset[str]:
+        """Every character printed on some card."""
+        return frozenset("".join(self.cards))
+
+    @cached_property
+    def _faces_by_first(self) -> dict[str, tuple[str, ...]]:
+        table: dict[str, list[str]] = {}
+        for face in self.cards:
+            table.setdefault(face[0], []).append(face)
+        return {k: tuple(sorted(v, key=lambda f: (-len(f), f))) for k, v in table.items()}
+
+    def unknown_faces(self, faces: Iterable[str]) -> list[str]:
+        return [face for face in faces if face not in self.cards]
+
+    def over_count(self, faces: Iterable[str]) -> dict[str, int]:
+        """Faces used more often than the deck holds them: face -> copies used."""
+        used = Counter(faces)
+        return {face: n for face, n in used.items() if face in self.cards and n > self.cards[face].count}
+
+    def spellings(self, letters: str, max_cards: int | None = None) -> list[Cards]:
+        """Every way to lay ``letters`` with this deck's cards, best points first.
+
+        A way never uses more copies of a card than the deck holds, nor more
+        than ``max_cards`` cards. Ties in points are ordered by fewer cards,
+        then by the faces, so the order is stable.
+
+        """
+        found: list[Cards] = []
+        faces_by_first = self._faces_by_first
+        counts = {face: card.count for face, card in self.cards.items()}
+        path: list[str] = []
+        limit = max_cards if max_cards is not None else len(letters)
+
+        def walk(pos: int) -> None:
+            if pos == len(letters):
+                found.append(tuple(path))
+                return
+            if len(path) >= limit:
+                return
+            for face in faces_by_first.get(letters[pos], ()):
+                if counts[face] > 0 and letters.startswith(face, pos):
+                    counts[face] -= 1
+                    path.append(face)
+                    walk(pos + len(face))
+                    path.pop()
+                    counts[face] += 1
+
+        walk(0)
+        found.sort(key=lambda cards: (-self.points(cards), len(cards), cards))
+        return found

@@ -1,0 +1,55 @@
+"""Exceptions for misuse. Verdicts (a word is not valid) are values, not errors.
+
+Every error carries ``problems``: a mapping from a field path
+(``players.1.words.0``) to its messages, so that a caller learns of every
+problem in one answer. The web layer maps each class to one HTTP status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+__all__ = ["WordsvcError", "InvalidRequest", "UnknownRuleset", "UnknownLanguage", "RulesetError", "Problems"]
+
+
+class Problems:
+    """Collects ``path -> [message]`` while a request is checked, then raises once."""
+
+    def __init__(self) -> None:
+        self.items: dict[str, list[str]] = {}
+
+    def add(self, path: str | Sequence[object], message: str) -> None:
+        key = path if isinstance(path, str) else ".".join(str(p) for p in path)
+        self.items.setdefault(key, []).append(message)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_if_any(self, detail: str) -> None:
+        if self.items:
+            raise InvalidRequest(detail, self.items)
+
+
+class WordsvcError(Exception):
+    """Base class: ``detail`` is a sentence, ``problems`` maps field paths to messages."""
+
+    def __init__(self, detail: str, problems: Mapping[str, list[str]] | None = None):
+        super().__init__(detail)
+        self.detail = detail
+        self.problems = dict(problems or {})
+
+
+class InvalidRequest(WordsvcError):
+    """A request breaks the rules: a card not in the deck, too many copies, ..."""
+
+
+class UnknownRuleset(WordsvcError):
+    """No ruleset has that id."""
+
+
+class UnknownLanguage(WordsvcError):
+    """No loaded lexicon serves that language tag."""
+
+
+class RulesetError(WordsvcError):
+    """A ruleset file is malformed; ``problems`` keys are ``file: key.path``."""

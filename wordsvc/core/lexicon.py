@@ -1,0 +1,113 @@
+"""The lexicon interface: what the core needs to know of a word list.
+
+A lexicon maps a normalized form (:func:`wordsvc.core.text.normalize`) to its
+*readings*: one frozenset of class names per way the form is a word. The
+empty set is an ordinary word. ``derby`` has two readings, ``{}`` (the hat)
+and ``{"proper_noun"}`` (the town), so a ruleset that bans proper nouns still
+allows it: a form is allowed when any one of its readings is allowed.
+
+Class names used across languages (a lexicon may use a subset):
+``proper_noun``, ``abbreviation``, ``contraction``, ``possessive``,
+``hyphenated``, ``prefix``, ``suffix``, ``compound``, ``clitic``,
+``obsolete``, ``rare``.
+
+Concrete lexicons live outside the core (``wordsvc.data``); the core knows
+only this protocol and :class:`MemoryLexicon`, a dict-backed one for tests and
+small house lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from .text import normalize
+
+__all__ = ["KNOWN_CLASSES", "Readings", "LexiconInfo", "Lexicon", "MemoryLexicon"]
+
+Readings = tuple[frozenset[str], ...]
+
+KNOWN_CLASSES = frozenset(
+    {
+        "proper_noun",
+        "abbreviation",
+        "contraction",
+        "possessive",
+        "hyphenated",
+        "prefix",
+        "suffix",
+        "compound",
+        "clitic",
+        "obsolete",
+        "rare",
+    }
+)
+
+
+@dataclass(frozen=True)
+class LexiconInfo:
+    """Identity of a lexicon; every verdict carries ``id``, ``version``, ``sha256``.
+
+    ``lang`` is the BCP 47 tag it serves (``en-US``); ``fold_diacritics`` says
+    whether its words are laid with plain letters (English loanwords: café).
+    ``entries`` is the number of distinct normalized forms, or ``None`` for an
+    analyser that cannot count them.
+    """
+
+    id: str
+    lang: str
+    version: str
+    sha256: str
+    entries: int | None = None
+    source: str = ""
+    licence: str = ""
+    attribution: str = ""
+    fold_diacritics: bool = False
+    enumerable: bool = True
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    def stamp(self) -> dict[str, str]:
+        """The three fields that identify the data behind a verdict."""
+        return {"id": self.id, "version": self.version, "sha256": self.sha256}
+
+
+@runtime_checkable
+class Lexicon(Protocol):
+    """A word list: readings of a normalized form, and (if it can) its forms."""
+
+    info: LexiconInfo
+
+    def readings(self, form: str) -> Readings:
+        """Class sets of every reading of ``form`` (normalized); ``()`` if not a word."""
+        ...
+
+    def forms(self) -> Iterator[str]:
+        """Every normalized form, when ``info.enumerable``; else raise TypeError."""
+        ...
+
+
+class MemoryLexicon:
+    """A lexicon held in a dict: for tests, house lists and small fixtures."""
+
+    def __init__(self, entries: Mapping[str, Iterable[Iterable[str]]] | Iterable[str], info: LexiconInfo):
+        table: dict[str, set[frozenset[str]]] = {}
+        if isinstance(entries, Mapping):
+            items = entries.items()
+        else:
+            items = ((word, [()]) for word in entries)
+        for word, readings in items:
+            bucket = table.setdefault(normalize(word), set())
+            for classes in readings:
+                bucket.add(frozenset(classes))
+        self._table = {form: tuple(sorted(rs, key=sorted)) for form, rs in table.items()}
+        self.info = info
+
+    def readings(self, form: str) -> Readings:
+        return self._table.get(form, ())
+
+    def forms(self) -> Iterator[str]:
+        return iter(sorted(self._table))
+
+    def __len__(self) -> int:
+        return len(self._table)

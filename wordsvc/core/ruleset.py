@@ -1,0 +1,101 @@
+"""A ruleset as an object: every point where Quiddler sources disagree is a knob.
+
+Rulesets are data (YAML files read by :mod:`wordsvc.data.rulesets`); this
+module only holds the resolved, validated result. The defaults of the
+``standard`` ruleset are those of the project's RULES.md digest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .cards import Deck
+
+__all__ = ["WordCheck", "LongestMeasure", "BonusTie", "TwoPlayers", "Floor", "BONUS_KINDS", "Ruleset"]
+
+BONUS_KINDS = ("longest_word", "most_words")
+
+
+class WordCheck(str, Enum):
+    """``automatic``: every word is judged; ``challenge``: words stand unless challenged."""
+
+    AUTOMATIC = "automatic"
+    CHALLENGE = "challenge"
+
+
+class LongestMeasure(str, Enum):
+    LETTERS = "letters"
+    CARDS = "cards"
+
+
+class BonusTie(str, Enum):
+    """``nobody``: a tie for a bonus gives it to no one (every source); ``shared``: each tied player gets it."""
+
+    NOBODY = "nobody"
+    SHARED = "shared"
+
+
+class TwoPlayers(str, Enum):
+    """Which bonuses count when exactly two play.
+
+    ``choice`` is the rules-et.txt reading: the players pick one per round
+    (the round request's ``bonus_choice``).
+    """
+
+    BOTH = "both"
+    CHOICE = "choice"
+    LONGEST_WORD = "longest_word"
+    MOST_WORDS = "most_words"
+    NONE = "none"
+
+
+class Floor(str, Enum):
+    """``total``: the round total is at least 0; ``before_bonuses``: floor, then add bonuses; ``none``."""
+
+    TOTAL = "total"
+    BEFORE_BONUSES = "before_bonuses"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    name: str
+    description: str
+    extends: str | None
+    language: str
+    deck: Deck
+    rounds: tuple[int, ...]
+    players_min: int
+    players_max: int
+    min_cards: int
+    min_letters: int
+    banned_classes: frozenset[str]
+    house_allow: frozenset[str] = field(default_factory=frozenset)
+    house_refuse: frozenset[str] = field(default_factory=frozenset)
+    word_check: WordCheck = WordCheck.AUTOMATIC
+    bonus_points: dict[str, int] = field(default_factory=lambda: {"longest_word": 10, "most_words": 10})
+    longest_measure: LongestMeasure = LongestMeasure.LETTERS
+    bonus_tie: BonusTie = BonusTie.NOBODY
+    two_players: TwoPlayers = TwoPlayers.BOTH
+    floor: Floor = Floor.TOTAL
+
+    @property
+    def max_hand(self) -> int:
+        """The most cards a hand is dealt: no word can use more."""
+        return max(self.rounds)
+
+    def hand_size(self, round_number: int) -> int:
+        """Cards dealt in round ``round_number`` (1-based)."""
+        return self.rounds[round_number - 1]
+
+    def bonuses_in_play(self, players: int, choice: str | None) -> tuple[str, ...]:
+        """The bonus kinds that count in a round with ``players`` players."""
+        kinds = tuple(kind for kind in BONUS_KINDS if self.bonus_points.get(kind, 0))
+        if players != 2 or self.two_players is TwoPlayers.BOTH:
+            return kinds
+        if self.two_players is TwoPlayers.NONE:
+            return ()
+        picked = choice if self.two_players is TwoPlayers.CHOICE else self.two_players.value
+        return tuple(kind for kind in kinds if kind == picked)

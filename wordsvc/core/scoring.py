@@ -1,0 +1,288 @@
+"""Scoring a round, exactly per the rules and the ruleset's knobs.
+
+Each player scores the points of the words that count minus the value of the
+cards left over (plus, in automatic mode, the cards of words that are not
+valid), then the round's bonuses, then the floor. Challenges (rules-et.txt):
+a valid challenged word costs the challenger its value; an invalid one counts
+as unused cards for its owner.
+
+The request is checked as a whole before anything is scored, and every
+problem is reported at once with its field path (:class:`InvalidRequest`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .cards import Cards
+from .errors import Problems
+from .lexicon import Lexicon
+from .messages import DEFAULT_LOCALE
+from .ruleset import BonusTie, Floor, LongestMeasure, Ruleset, TwoPlayers, WordCheck
+from .verdict import Verdict, judge_cards
+
+__all__ = ["PlayerPlay", "Challenge", "RoundPlay", "WordScore", "PlayerScore", "BonusAward", "RoundResult", "score_round"]
+
+
+@dataclass(frozen=True)
+class PlayerPlay:
+    name: str
+    words: tuple[Cards, ...]
+    unused: Cards = ()
+    went_out: bool = False
+
+
+@dataclass(frozen=True)
+class Challenge:
+    by: str
+    player: str
+    word: int
+
+
+@dataclass(frozen=True)
+class RoundPlay:
+    players: tuple[PlayerPlay, ...]
+    round: int | None = None
+    challenges: tuple[Challenge, ...] = ()
+    bonus_choice: str | None = None
+
+
+@dataclass
+class WordScore:
+    cards: Cards
+    verdict: Verdict
+    points: int
+    counted: bool
+    challenged_by: str | None = None
+
+    @property
+    def letters(self) -> int:
+        return sum(len(face) for face in self.cards)
+
+    def to_dict(self, locale: str = DEFAULT_LOCALE) -> dict[str, object]:
+        reasons = self.verdict.reasons
+        return {
+            "word": self.verdict.normalized,
+            "cards": [face.upper() for face in self.cards],
+            "letters": self.letters,
+            "points": self.points,
+            "valid": self.verdict.valid,
+            "counted": self.counted,
+            "reason": reasons[0].to_dict(locale) if reasons else None,
+            "challenged_by": self.challenged_by,
+        }
+
+
+@dataclass
+class PlayerScore:
+    name: str
+    words: list[WordScore]
+    word_points: int
+    unused_points: int
+    challenge_penalty: int = 0
+    bonuses: list[tuple[str, int]] = field(default_factory=list)
+    total: int = 0
+    went_out_valid: bool | None = None
+
+    def to_dict(self, locale: str = DEFAULT_LOCALE) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "words": [word.to_dict(locale) for word in self.words],
+            "word_points": self.word_points,
+            "unused_points": self.unused_points,
+            "challenge_penalty": self.challenge_penalty,
+            "bonuses": [{"kind": kind, "points": points} for kind, points in self.bonuses],
+            "total": self.total,
+            "went_out_valid": self.went_out_valid,
+        }
+
+
+@dataclass(frozen=True)
+class BonusAward:
+    kind: str
+    points: int
+    winners: tuple[str, ...]
+    tied: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "points": self.points,
+            "winner": self.winners[0] if len(self.winners) == 1 and not self.tied else None,
+            "winners": list(self.winners),
+            "tied": list(self.tied),
+        }
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    ruleset: str
+    round: int | None
+    players: tuple[PlayerScore, ...]
+    bonuses: tuple[BonusAward, ...]
+    lexicon: dict[str, str]
+
+    def totals(self) -> dict[str, int]:
+        return {player.name: player.total for player in self.players}
+
+    def to_dict(self, locale: str = DEFAULT_LOCALE) -> dict[str, object]:
+        return {
+            "ruleset": self.ruleset,
+            "round": self.round,
+            "players": [player.to_dict(locale) for player in self.players],
+            "bonuses": [bonus.to_dict() for bonus in self.bonuses],
+            "lexicon": self.lexicon,
+        }
+
+
+def score_round(play: RoundPlay, ruleset: Ruleset, lexicon: Lexicon) -> RoundResult:
+    """Score one round; raises :class:`InvalidRequest` listing every integrity problem."""
+    check_round(play, ruleset)
+    deck = ruleset.deck
+    challenge_mode = ruleset.word_check is WordCheck.CHALLENGE
+    verdicts: dict[Cards, Verdict] = {}
+    scores: dict[str, PlayerScore] = {}
+    for player in play.players:
+        words = []
+        for cards in player.words:
+            verdict = verdicts.get(cards)
+            if verdict is None:
+                verdict = verdicts[cards] = judge_cards(cards, ruleset, lexicon)
+            counted = True if challenge_mode else verdict.valid
+            words.append(WordScore(cards, verdict, deck.points(cards), counted))
+        scores[player.name] = PlayerScore(player.name, words, 0, deck.points(player.unused))
+
+    for challenge in play.challenges:
+        word = scores[challenge.player].words[challenge.word]
+        word.challenged_by = challenge.by
+        if word.verdict.valid:
+            scores[challenge.by].challenge_penalty += word.points
+        else:
+            word.counted = False
+
+    for player, score in zip(play.players, scores.values(), strict=True):
+        score.word_points = sum(w.points for w in score.words if w.counted)
+        score.unused_points += sum(w.points for w in score.words if not w.counted)
+        if player.went_out:
+            score.went_out_valid = not player.unused and all(w.counted and w.verdict.valid for w in score.words)
+
+    awards = _bonuses(play, ruleset, list(scores.values()))
+    for award in awards:
+        for name in award.winners:
+            scores[name].bonuses.append((award.kind, award.points))
+
+    for score in scores.values():
+        base = score.word_points - score.unused_points - score.challenge_penalty
+        bonus = sum(points for _, points in score.bonuses)
+        if ruleset.floor is Floor.TOTAL:
+            score.total = max(0, base + bonus)
+        elif ruleset.floor is Floor.BEFORE_BONUSES:
+            score.total = max(0, base) + bonus
+        else:
+            score.total = base + bonus
+    return RoundResult(ruleset.id, play.round, tuple(scores.values()), tuple(awards), lexicon.info.stamp())
+
+
+def _bonuses(play: RoundPlay, ruleset: Ruleset, scores: Sequence[PlayerScore]) -> list[BonusAward]:
+    awards = []
+    for kind in ruleset.bonuses_in_play(len(scores), play.bonus_choice):
+        measure = {score.name: _bonus_measure(kind, score, ruleset) for score in scores}
+        best = max(measure.values(), default=0)
+        leaders = tuple(name for name, value in measure.items() if value == best) if best > 0 else ()
+        if len(leaders) > 1 and ruleset.bonus_tie is BonusTie.NOBODY:
+            winners: tuple[str, ...] = ()
+        else:
+            winners = leaders
+        tied = leaders if len(leaders) > 1 else ()
+        awards.append(BonusAward(kind, ruleset.bonus_points[kind], winners, tied))
+    return awards
+
+
+def _bonus_measure(kind: str, score: PlayerScore, ruleset: Ruleset) -> int:
+    counted = [w for w in score.words if w.counted]
+    if kind == "most_words":
+        return len(counted)
+    if ruleset.longest_measure is LongestMeasure.CARDS:
+        return max((len(w.cards) for w in counted), default=0)
+    return max((w.letters for w in counted), default=0)
+
+
+def check_round(play: RoundPlay, ruleset: Ruleset, problems: Problems | None = None, prefix: str = "") -> None:
+    """Every integrity problem of ``play`` under ``ruleset``, raised at once.
+
+    With ``problems`` given, problems are added there (paths under ``prefix``)
+    and nothing is raised: a game collects the problems of all its rounds.
+    """
+    own = problems is None
+    problems = problems if problems is not None else Problems()
+    deck = ruleset.deck
+    p = prefix
+    count = len(play.players)
+    if not ruleset.players_min <= count <= ruleset.players_max:
+        problems.add(f"{p}players", f"{count} player(s); ruleset {ruleset.id} is for {ruleset.players_min} to {ruleset.players_max}")
+    if play.round is not None and not 1 <= play.round <= len(ruleset.rounds):
+        problems.add(f"{p}round", f"must be between 1 and {len(ruleset.rounds)} in ruleset {ruleset.id}")
+    hand = ruleset.hand_size(play.round) if play.round is not None and 1 <= play.round <= len(ruleset.rounds) else None
+
+    names: dict[str, int] = {}
+    used: Counter[str] = Counter()
+    for i, player in enumerate(play.players):
+        if player.name in names:
+            problems.add(f"{p}players.{i}.name", f"duplicate player name {player.name!r} (also player {names[player.name]})")
+        names.setdefault(player.name, i)
+        for j, cards in enumerate(player.words):
+            if not cards:
+                problems.add(f"{p}players.{i}.words.{j}", "a word needs at least one card")
+            for face in deck.unknown_faces(cards):
+                problems.add(f"{p}players.{i}.words.{j}", f"no card {face.upper()!r} in the deck of ruleset {ruleset.id}")
+            used.update(cards)
+        for k, face in enumerate(player.unused):
+            if face not in deck:
+                problems.add(f"{p}players.{i}.unused.{k}", f"no card {face.upper()!r} in the deck of ruleset {ruleset.id}")
+        used.update(player.unused)
+        held = sum(len(cards) for cards in player.words) + len(player.unused)
+        if hand is not None and held != hand:
+            problems.add(f"{p}players.{i}", f"holds {held} card(s); round {play.round} deals {hand}")
+        elif hand is None and held > ruleset.max_hand:
+            problems.add(f"{p}players.{i}", f"holds {held} card(s); no hand in ruleset {ruleset.id} is larger than {ruleset.max_hand}")
+    for face, n in sorted(deck.over_count(used).items()):
+        problems.add(f"{p}players", f"{n} {face.upper()} cards in play; the deck holds {deck.count(face)}")
+    if sum(player.went_out for player in play.players) > 1:
+        problems.add(f"{p}players", "only one player can go out")
+
+    _check_challenges(play, ruleset, names, problems, p)
+    _check_bonus_choice(play, ruleset, problems, p)
+    if own:
+        problems.raise_if_any("The round does not add up; see errors.")
+
+
+def _check_challenges(play: RoundPlay, ruleset: Ruleset, names: dict[str, int], problems: Problems, p: str) -> None:
+    if play.challenges and ruleset.word_check is not WordCheck.CHALLENGE:
+        problems.add(f"{p}challenges", f"ruleset {ruleset.id} judges every word automatically; challenges need word_check: challenge")
+        return
+    seen: set[tuple[str, int]] = set()
+    for i, challenge in enumerate(play.challenges):
+        path = f"{p}challenges.{i}"
+        if challenge.by not in names:
+            problems.add(f"{path}.by", f"no player named {challenge.by!r}")
+        if challenge.player not in names:
+            problems.add(f"{path}.player", f"no player named {challenge.player!r}")
+            continue
+        if challenge.by == challenge.player:
+            problems.add(f"{path}.by", "a player cannot challenge their own word")
+        words = play.players[names[challenge.player]].words
+        if not 0 <= challenge.word < len(words):
+            problems.add(f"{path}.word", f"{challenge.player} laid {len(words)} word(s); no word {challenge.word}")
+        elif (challenge.player, challenge.word) in seen:
+            problems.add(f"{path}.word", "that word is already challenged")
+        seen.add((challenge.player, challenge.word))
+
+
+def _check_bonus_choice(play: RoundPlay, ruleset: Ruleset, problems: Problems, p: str) -> None:
+    choosing = ruleset.two_players is TwoPlayers.CHOICE and len(play.players) == 2
+    if choosing and play.bonus_choice is None:
+        problems.add(f"{p}bonus_choice", f"ruleset {ruleset.id}: with two players, choose longest_word or most_words")
+    elif not choosing and play.bonus_choice is not None:
+        problems.add(f"{p}bonus_choice", f"ruleset {ruleset.id} has no bonus choice for {len(play.players)} players")

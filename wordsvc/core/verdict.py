@@ -1,0 +1,210 @@
+"""Word verdicts: is this word playable under a ruleset, and why not.
+
+A verdict is a value with stable reason codes (the Netskrafl habit):
+
+``invalid_characters``  the word holds something no word holds (digits, spaces)
+``too_long``            it needs more cards than the largest hand
+``not_in_lexicon``      the lexicon does not know it
+``banned_class``        every reading is of a class the ruleset bans (named)
+``house_refused``       the ruleset's house list refuses it
+``not_spellable``       the deck lacks a letter or enough copies (PIZZAZZ)
+``too_short``           below the ruleset's minimum cards or letters
+
+A word is looked up by its normalized form and laid on the deck by its
+letters (for English, with diacritics folded: café is C-A-F-E).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .cards import Cards, CardSyntaxError, Deck, parse_cards
+from .lexicon import Lexicon, Readings
+from .messages import DEFAULT_LOCALE, render
+from .ruleset import Ruleset
+from .text import fold_diacritics, has_invalid_characters, normalize
+
+__all__ = ["MAX_WORD_CHARS", "REASON_CODES", "Reason", "Spelling", "Verdict", "judge", "judge_cards"]
+
+#: Longer input is refused before any lookup: 10 cards of at most 2 letters
+#: is 20 letters; 64 leaves room for decks with longer faces.
+MAX_WORD_CHARS = 64
+
+REASON_CODES = (
+    "invalid_characters",
+    "too_long",
+    "not_in_lexicon",
+    "banned_class",
+    "house_refused",
+    "not_spellable",
+    "too_short",
+)
+
+
+@dataclass(frozen=True)
+class Reason:
+    code: str
+    params: dict[str, object] = field(default_factory=dict)
+
+    def to_dict(self, locale: str = DEFAULT_LOCALE) -> dict[str, object]:
+        params = dict(self.params)
+        if "class" in params:
+            params["class_label"] = render(f"class.{params['class']}", locale)
+        if "why" in params:
+            why_key, why_params = params["why"]  # type: ignore[misc]
+            params["why"] = render(f"why.{why_key}", locale, why_params)
+        out: dict[str, object] = {"code": self.code, "message": render(f"reason.{self.code}", locale, params)}
+        if "class" in self.params:
+            out["class"] = self.params["class"]
+        return out
+
+
+@dataclass(frozen=True)
+class Spelling:
+    cards: Cards
+    points: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"cards": [face.upper() for face in self.cards], "points": self.points}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    word: str
+    normalized: str
+    lang: str
+    ruleset: str
+    reasons: tuple[Reason, ...]
+    readings: Readings
+    spellings: tuple[Spelling, ...]
+    lexicon: dict[str, str]
+
+    @property
+    def valid(self) -> bool:
+        return not self.reasons
+
+    @property
+    def classes(self) -> list[str]:
+        return sorted(set().union(*self.readings)) if self.readings else []
+
+    def to_dict(self, locale: str = DEFAULT_LOCALE) -> dict[str, object]:
+        return {
+            "word": self.word,
+            "normalized": self.normalized,
+            "lang": self.lang,
+            "ruleset": self.ruleset,
+            "valid": self.valid,
+            "reasons": [reason.to_dict(locale) for reason in self.reasons],
+            "classes": self.classes,
+            "spellings": [spelling.to_dict() for spelling in self.spellings],
+            "lexicon": self.lexicon,
+        }
+
+
+def judge(word: str, ruleset: Ruleset, lexicon: Lexicon) -> Verdict:
+    """The verdict on ``word``: plain letters (every way to lay it) or compact cards.
+
+    ``(in)`` judges the lone IN card; ``in`` judges the letters, laid any way
+    the deck allows.
+    """
+    if "(" in word or ")" in word:
+        try:
+            cards = parse_cards(word)
+        except CardSyntaxError:
+            return _refused(word, normalize(word), ruleset, lexicon, Reason("invalid_characters"))
+        return judge_cards(cards, ruleset, lexicon, word=word)
+    normalized = normalize(word)
+    early = _input_reason(normalized, ruleset)
+    if early:
+        return _refused(word, normalized, ruleset, lexicon, early)
+    reasons, readings = _lexicon_reasons(normalized, ruleset, lexicon)
+    letters = _deck_letters(normalized, lexicon)
+    ways = ruleset.deck.spellings(letters)
+    if not ways:
+        reasons.append(_unspellable(letters, (), ruleset.deck, normalized))
+        spellings: tuple[Spelling, ...] = ()
+    else:
+        sized = [w for w in ways if _big_enough(w, letters, ruleset)]
+        fitting = [w for w in sized if len(w) <= ruleset.max_hand]
+        if not sized:
+            reasons.append(_too_short(ruleset))
+        elif not fitting:
+            reasons.append(Reason("too_long", {"word": normalized, "max_cards": ruleset.max_hand}))
+        spellings = tuple(Spelling(w, ruleset.deck.points(w)) for w in (fitting or sized or ways))
+    return Verdict(word, normalized, lexicon.info.lang, ruleset.id, tuple(reasons), readings, spellings, lexicon.info.stamp())
+
+
+def judge_cards(cards: Sequence[str], ruleset: Ruleset, lexicon: Lexicon, word: str | None = None) -> Verdict:
+    """The verdict on one laying: these cards, in this order."""
+    faces = tuple(normalize(face) for face in cards)
+    normalized = "".join(faces)
+    shown = word if word is not None else normalized
+    early = _input_reason(normalized, ruleset)
+    if early:
+        return _refused(shown, normalized, ruleset, lexicon, early)
+    reasons, readings = _lexicon_reasons(normalized, ruleset, lexicon)
+    laid = tuple(_deck_letters(face, lexicon) for face in faces)
+    deck = ruleset.deck
+    unknown = deck.unknown_faces(laid)
+    if unknown or deck.over_count(laid):
+        reasons.append(_unspellable("".join(laid), unknown, deck, normalized))
+        spellings: tuple[Spelling, ...] = ()
+    else:
+        if not _big_enough(laid, "".join(laid), ruleset):
+            reasons.append(_too_short(ruleset))
+        elif len(laid) > ruleset.max_hand:
+            reasons.append(Reason("too_long", {"word": normalized, "max_cards": ruleset.max_hand}))
+        spellings = (Spelling(laid, deck.points(laid)),)
+    return Verdict(shown, normalized, lexicon.info.lang, ruleset.id, tuple(reasons), readings, spellings, lexicon.info.stamp())
+
+
+def _input_reason(normalized: str, ruleset: Ruleset) -> Reason | None:
+    if len(normalized) > MAX_WORD_CHARS:
+        return Reason("too_long", {"word": normalized[:MAX_WORD_CHARS] + "…", "max_cards": ruleset.max_hand})
+    if has_invalid_characters(normalized):
+        return Reason("invalid_characters")
+    return None
+
+
+def _refused(word: str, normalized: str, ruleset: Ruleset, lexicon: Lexicon, reason: Reason) -> Verdict:
+    return Verdict(word, normalized, lexicon.info.lang, ruleset.id, (reason,), (), (), lexicon.info.stamp())
+
+
+def _lexicon_reasons(normalized: str, ruleset: Ruleset, lexicon: Lexicon) -> tuple[list[Reason], Readings]:
+    if normalized in ruleset.house_refuse:
+        return [Reason("house_refused", {"word": normalized})], lexicon.readings(normalized)
+    readings = lexicon.readings(normalized)
+    if normalized in ruleset.house_allow:
+        return [], readings if frozenset() in readings else (frozenset(), *readings)
+    if not readings:
+        return [Reason("not_in_lexicon", {"word": normalized, "lexicon": lexicon.info.id})], readings
+    banned = ruleset.banned_classes
+    if any(not (classes & banned) for classes in readings):
+        return [], readings
+    hit = sorted(set().union(*readings) & banned)
+    return [Reason("banned_class", {"word": normalized, "class": name}) for name in hit], readings
+
+
+def _deck_letters(text: str, lexicon: Lexicon) -> str:
+    return fold_diacritics(text) if lexicon.info.fold_diacritics else text
+
+
+def _big_enough(cards: Sequence[str], letters: str, ruleset: Ruleset) -> bool:
+    return len(cards) >= ruleset.min_cards and len(letters) >= ruleset.min_letters
+
+
+def _too_short(ruleset: Ruleset) -> Reason:
+    return Reason("too_short", {"min_cards": ruleset.min_cards, "min_letters": ruleset.min_letters})
+
+
+def _unspellable(letters: str, unknown: Sequence[str], deck: Deck, word: str) -> Reason:
+    if unknown:
+        why: tuple[str, dict[str, object]] = ("unknown_cards", {"cards": ", ".join(f.upper() for f in unknown)})
+    else:
+        missing = sorted(set(letters) - deck.letters)
+        if missing:
+            why = ("missing_letters", {"letters": ", ".join(ch.upper() for ch in missing)})
+        else:
+            why = ("too_many_copies", {})
+    return Reason("not_spellable", {"word": word, "why": why})

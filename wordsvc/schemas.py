@@ -1,0 +1,267 @@
+"""marshmallow schemas: JSON requests into core objects, and the shape of every response.
+
+The request schemas are used by the HTTP API and the CLI alike; the response
+schemas document the API (OpenAPI is generated from them) and a test checks
+real responses against them, so the document cannot drift from the service.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
+
+from .core.cards import CardSyntaxError, format_cards, parse_cards
+from .core.ruleset import BONUS_KINDS
+from .core.scoring import Challenge, PlayerPlay, RoundPlay
+
+MAX_PLAYERS = 16
+MAX_WORDS = 100
+MAX_FACE = 8
+MAX_TEXT = 256
+
+
+def _check_text(value: str) -> None:
+    """Control characters (NUL, newlines, ...) are never part of a word or a name."""
+    if any(unicodedata.category(ch) == "Cc" for ch in value):
+        raise ValidationError("must not contain control characters")
+
+
+class Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class CardsField(fields.Field):
+    """A word's cards: ``["QU","I","Z"]`` or compact ``"(qu)iz"``; loads to a tuple of faces."""
+
+    default_error_messages = {"invalid": "must be a list of card faces or a compact string such as (qu)iz"}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[str, ...]:
+        if isinstance(value, str):
+            if len(value) > MAX_TEXT:
+                raise ValidationError(f"at most {MAX_TEXT} characters")
+            _check_text(value)
+        elif isinstance(value, list):
+            if len(value) > MAX_TEXT or not all(isinstance(face, str) and 0 < len(face) <= MAX_FACE for face in value):
+                raise self.make_error("invalid")
+            _check_text("".join(value))
+        else:
+            raise self.make_error("invalid")
+        try:
+            faces = parse_cards(value)
+        except CardSyntaxError as err:
+            raise ValidationError(str(err)) from err
+        if not faces:
+            raise ValidationError("a word needs at least one card")
+        return faces
+
+
+class WordField(fields.Field):
+    """A word to judge: plain letters, compact notation, or a card list (judged as that laying)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        if isinstance(value, str):
+            if len(value) > MAX_TEXT:
+                raise ValidationError(f"at most {MAX_TEXT} characters")
+            _check_text(value)
+            return value
+        if isinstance(value, list) and value and len(value) <= MAX_TEXT and all(isinstance(f, str) and 0 < len(f) <= MAX_FACE for f in value):
+            _check_text("".join(value))
+            try:
+                return format_cards(parse_cards(value))
+            except CardSyntaxError as err:
+                raise ValidationError(str(err)) from err
+        raise ValidationError("must be a word (string) or a list of card faces")
+
+
+def _name() -> fields.String:
+    return fields.String(required=True, validate=[validate.Length(min=1, max=64), _check_text])
+
+
+class PlayerSchema(Strict):
+    name = _name()
+    words = fields.List(CardsField(), load_default=list, validate=validate.Length(max=MAX_WORDS))
+    unused = fields.List(fields.String(validate=[validate.Length(min=1, max=MAX_FACE), _check_text]), load_default=list, validate=validate.Length(max=MAX_WORDS))
+    went_out = fields.Boolean(load_default=False)
+
+    @post_load
+    def _make(self, data: dict[str, Any], **kwargs: Any) -> PlayerPlay:
+        unused = tuple(parse_cards(data["unused"])) if data["unused"] else ()
+        return PlayerPlay(data["name"], tuple(data["words"]), unused, data["went_out"])
+
+
+class ChallengeSchema(Strict):
+    by = _name()
+    player = _name()
+    word = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=MAX_WORDS))
+
+    @post_load
+    def _make(self, data: dict[str, Any], **kwargs: Any) -> Challenge:
+        return Challenge(**data)
+
+
+class RoundBody(Strict):
+    """A round without ruleset or language (as a game's rounds are given)."""
+
+    round = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=1, max=64))
+    players = fields.List(fields.Nested(PlayerSchema), required=True, validate=validate.Length(min=1, max=MAX_PLAYERS))
+    challenges = fields.List(fields.Nested(ChallengeSchema), load_default=list, validate=validate.Length(max=MAX_WORDS))
+    bonus_choice = fields.String(load_default=None, validate=validate.OneOf(BONUS_KINDS))
+
+    @post_load
+    def _make(self, data: dict[str, Any], **kwargs: Any) -> RoundPlay:
+        return RoundPlay(tuple(data["players"]), data["round"], tuple(data["challenges"]), data["bonus_choice"])
+
+
+def _ruleset_field() -> fields.String:
+    return fields.String(load_default="standard", validate=validate.Length(min=1, max=64))
+
+
+def _lang_field() -> fields.String:
+    return fields.String(load_default=None, validate=validate.Length(min=1, max=35))
+
+
+class RoundRequest(RoundBody):
+    ruleset = _ruleset_field()
+    lang = _lang_field()
+
+    @post_load
+    def _make(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+        play = RoundPlay(tuple(data["players"]), data["round"], tuple(data["challenges"]), data["bonus_choice"])
+        return {"play": play, "ruleset": data["ruleset"], "lang": data["lang"]}
+
+
+class GameRequest(Strict):
+    ruleset = _ruleset_field()
+    lang = _lang_field()
+    players = fields.List(_name(), required=True, validate=validate.Length(min=1, max=MAX_PLAYERS))
+    rounds = fields.List(fields.Nested(RoundBody), required=True, validate=validate.Length(min=1, max=64))
+
+
+class ValidateQuery(Strict):
+    word = WordField(required=True)
+    ruleset = _ruleset_field()
+    lang = _lang_field()
+    locale = fields.String(load_default=None, validate=validate.Length(max=35))
+
+
+class ValidateBody(Strict):
+    words = fields.List(WordField(), required=True, validate=validate.Length(min=1, max=100))
+    ruleset = _ruleset_field()
+    lang = _lang_field()
+    judge = fields.Boolean(load_default=False)
+
+
+# ---- responses (documentation, and checked against real responses by a test)
+
+
+class LexiconStamp(Strict):
+    id = fields.String(required=True)
+    version = fields.String(required=True)
+    sha256 = fields.String(required=True)
+
+
+class ReasonOut(Strict):
+    code = fields.String(required=True, metadata={"description": "Stable reason code."})
+    message = fields.String(required=True)
+    class_ = fields.String(data_key="class", metadata={"description": "The banned class (banned_class only)."})
+
+
+class SpellingOut(Strict):
+    cards = fields.List(fields.String(), required=True)
+    points = fields.Integer(required=True)
+
+
+class VerdictOut(Strict):
+    word = fields.String(required=True, metadata={"description": "The word as sent."})
+    normalized = fields.String(required=True, metadata={"description": "The word as judged (NFC, case-folded)."})
+    lang = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    valid = fields.Boolean(required=True)
+    reasons = fields.List(fields.Nested(ReasonOut), required=True)
+    classes = fields.List(fields.String(), required=True)
+    spellings = fields.List(fields.Nested(SpellingOut), required=True, metadata={"description": "Every way to lay the word, best points first."})
+    lexicon = fields.Nested(LexiconStamp, required=True)
+
+
+class VerdictsOut(Strict):
+    valid = fields.Boolean(required=True)
+    verdicts = fields.List(fields.Nested(VerdictOut), required=True)
+
+
+class JudgeOut(Strict):
+    acceptable = fields.Boolean(required=True)
+    count = fields.Integer(required=True)
+    ruleset = fields.String(required=True)
+    lexicon = fields.Nested(LexiconStamp, required=True)
+
+
+class WordScoreOut(Strict):
+    word = fields.String(required=True)
+    cards = fields.List(fields.String(), required=True)
+    letters = fields.Integer(required=True)
+    points = fields.Integer(required=True)
+    valid = fields.Boolean(required=True)
+    counted = fields.Boolean(required=True)
+    reason = fields.Nested(ReasonOut, allow_none=True, required=True)
+    challenged_by = fields.String(allow_none=True, required=True)
+
+
+class PlayerBonusOut(Strict):
+    kind = fields.String(required=True)
+    points = fields.Integer(required=True)
+
+
+class PlayerScoreOut(Strict):
+    name = fields.String(required=True)
+    words = fields.List(fields.Nested(WordScoreOut), required=True)
+    word_points = fields.Integer(required=True)
+    unused_points = fields.Integer(required=True)
+    challenge_penalty = fields.Integer(required=True)
+    bonuses = fields.List(fields.Nested(PlayerBonusOut), required=True)
+    total = fields.Integer(required=True)
+    went_out_valid = fields.Boolean(allow_none=True, required=True)
+
+
+class BonusOut(Strict):
+    kind = fields.String(required=True)
+    points = fields.Integer(required=True)
+    winner = fields.String(allow_none=True, required=True)
+    winners = fields.List(fields.String(), required=True)
+    tied = fields.List(fields.String(), required=True)
+
+
+class RoundResultOut(Strict):
+    ruleset = fields.String(required=True)
+    round = fields.Integer(allow_none=True, required=True)
+    players = fields.List(fields.Nested(PlayerScoreOut), required=True)
+    bonuses = fields.List(fields.Nested(BonusOut), required=True)
+    lexicon = fields.Nested(LexiconStamp, required=True)
+
+
+class GamePlayerOut(Strict):
+    name = fields.String(required=True)
+    round_totals = fields.List(fields.Integer(), required=True)
+    running_totals = fields.List(fields.Integer(), required=True)
+    total = fields.Integer(required=True)
+
+
+class GameResultOut(Strict):
+    ruleset = fields.String(required=True)
+    rounds = fields.List(fields.Nested(RoundResultOut), required=True)
+    players = fields.List(fields.Nested(GamePlayerOut), required=True)
+    winners = fields.List(fields.String(), required=True)
+    tie = fields.Boolean(required=True)
+    complete = fields.Boolean(required=True)
+    lexicon = fields.Nested(LexiconStamp, required=True)
+
+
+class ProblemOut(Strict):
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True)
+    request_id = fields.String(required=True)

@@ -1,0 +1,201 @@
+"""The OpenAPI 3 document, generated from the marshmallow schemas, and the /docs page.
+
+Paths are listed here once; request and response bodies come from
+:mod:`wordsvc.schemas`, so a field added there shows here. A test checks
+every response of the service against the document.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from functools import lru_cache
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from .. import __version__
+from .. import schemas as s
+from ..config import SETTINGS
+from .problems import PROBLEM_TYPES
+
+__all__ = ["spec", "docs_html", "ENDPOINTS"]
+
+PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+
+
+def _json(schema: str) -> dict[str, Any]:
+    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    return {str(code): {"description": PROBLEM_TYPES[code][0].replace("-", " "), "content": PROBLEM} for code in statuses}
+
+
+def _q(name: str, description: str, required: bool = False, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": required, "description": description, "schema": schema or {"type": "string"}}
+
+
+COMMON_QUERY = [
+    _q("ruleset", "Ruleset id (default `standard`)."),
+    _q("lang", "BCP 47 language tag of the lexicon (default: the ruleset's language)."),
+    _q("locale", "Language of messages (`en`, `et`, `is`); else Accept-Language."),
+]
+
+#: (method, path, summary, description, parameters, request schema, response schema, error statuses)
+ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str | None, tuple[int, ...]]] = [
+    ("get", "/validate", "Judge one word", "The verdict on a word: plain letters (every way to lay it) or compact cards such as `(qu)iz`.",
+     [_q("word", "The word.", True), *COMMON_QUERY], None, "Verdict", (400, 404, 422)),
+    ("post", "/validate", "Judge many words", "Verdicts in request order and whether all are valid; with `judge: true`, only whether the whole play is acceptable.",
+     [], "ValidateBody", "VerdictsOrJudge", (400, 404, 413, 415, 422)),
+    ("post", "/score-round", "Score a round", "Each player's words, unused cards, challenges, bonuses and total.", [], "RoundRequest", "RoundResult", (400, 404, 413, 415, 422)),
+    ("post", "/score-game", "Score a game", "Each round's result, running totals and the winner(s).", [], "GameRequest", "GameResult", (400, 404, 413, 415, 422)),
+    ("get", "/rulesets", "List rulesets", "Id, name, description, language and parent of every ruleset.", [], None, "RulesetList", ()),
+    ("get", "/rulesets/{ruleset_id}", "Show a ruleset", "The fully resolved ruleset, deck included.",
+     [{"name": "ruleset_id", "in": "path", "required": True, "schema": {"type": "string"}}], None, "Ruleset", (404,)),
+    ("get", "/languages", "List lexicons", "Every loaded lexicon: id, tags, version, sha256, entries, source, licence, attribution.", [], None, "LanguageList", ()),
+    ("get", "/health", "Process is up", "Constant answer; also the bare endpoint of the HTTP benchmark.", [], None, "Health", ()),
+    ("get", "/ready", "Lexicons loaded", "200 once lexicons are loaded, else 503.", [], None, "Ready", (503,)),
+    ("get", "/openapi.json", "This document", "OpenAPI 3.0 description of the API.", [], None, None, ()),
+    ("get", "/docs", "Human-readable docs", "This API as an HTML page that needs no internet access.", [], None, None, ()),
+]
+
+EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
+    "VerdictsOrJudge": {"oneOf": [{"$ref": "#/components/schemas/Verdicts"}, {"$ref": "#/components/schemas/Judge"}]},
+    "RulesetList": {"type": "object", "required": ["rulesets"], "properties": {"rulesets": {"type": "array", "items": {"$ref": "#/components/schemas/RulesetSummary"}}}},
+    "RulesetSummary": {
+        "type": "object",
+        "required": ["id", "name", "description", "language", "extends"],
+        "properties": {k: {"type": "string", "nullable": k == "extends"} for k in ("id", "name", "description", "language", "extends")},
+    },
+    "Ruleset": {
+        "allOf": [
+            {"$ref": "#/components/schemas/RulesetSummary"},
+            {
+                "type": "object",
+                "required": ["players", "rounds", "deck", "words", "bonuses", "floor"],
+                "properties": {
+                    "players": {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}}},
+                    "rounds": {"type": "array", "items": {"type": "integer"}, "description": "Hand size of each round."},
+                    "deck": {
+                        "type": "object",
+                        "properties": {
+                            "cards": {"type": "array", "items": {"type": "object", "properties": {"face": {"type": "string"}, "count": {"type": "integer"}, "value": {"type": "integer"}}}},
+                            "size": {"type": "integer"},
+                            "total_value": {"type": "integer"},
+                        },
+                    },
+                    "words": {"type": "object"},
+                    "bonuses": {"type": "object"},
+                    "floor": {"type": "string", "enum": ["total", "before_bonuses", "none"]},
+                },
+            },
+        ]
+    },
+    "LanguageList": {
+        "type": "object",
+        "required": ["languages"],
+        "properties": {
+            "languages": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["id", "name", "tags", "version", "sha256", "entries", "source", "licence", "attribution"],
+                    "properties": {
+                        "id": {"type": "string"},
+                        "name": {"type": "string"},
+                        "tags": {"type": "array", "items": {"type": "string"}},
+                        "version": {"type": "string"},
+                        "sha256": {"type": "string"},
+                        "entries": {"type": "integer", "nullable": True, "description": "Distinct forms; null for an analyser."},
+                        "source": {"type": "string"},
+                        "licence": {"type": "string"},
+                        "attribution": {"type": "string"},
+                    },
+                },
+            }
+        },
+    },
+    "Health": {"type": "object", "required": ["status"], "properties": {"status": {"type": "string", "enum": ["ok"]}}},
+    "Ready": {
+        "type": "object",
+        "required": ["status", "languages", "rulesets"],
+        "properties": {"status": {"type": "string"}, "languages": {"type": "array", "items": {"type": "string"}}, "rulesets": {"type": "integer"}},
+    },
+}
+
+
+@lru_cache(maxsize=1)
+def spec() -> dict[str, Any]:
+    api = APISpec(
+        title="wordsvc",
+        version=__version__,
+        openapi_version="3.0.3",
+        plugins=[MarshmallowPlugin()],
+        info={"description": "Dictionary and rules-variant server for the card game Quiddler. Every error is application/problem+json (RFC 9457)."},
+    )
+    for name, schema in [
+        ("ValidateBody", s.ValidateBody),
+        ("RoundRequest", s.RoundRequest),
+        ("GameRequest", s.GameRequest),
+        ("Verdict", s.VerdictOut),
+        ("Verdicts", s.VerdictsOut),
+        ("Judge", s.JudgeOut),
+        ("RoundResult", s.RoundResultOut),
+        ("GameResult", s.GameResultOut),
+        ("Problem", s.ProblemOut),
+    ]:
+        api.components.schema(name, schema=schema)
+    for name, body in EXTRA_SCHEMAS.items():
+        api.components.schema(name, body)
+    paths: dict[str, dict[str, Any]] = {}
+    for method, path, summary, description, params, request, response, errors in ENDPOINTS:
+        operation: dict[str, Any] = {"summary": summary, "description": description, "parameters": params}
+        if request:
+            operation["requestBody"] = {"required": True, "content": _json(request)}
+        ok: dict[str, Any] = {"description": "OK"}
+        if response:
+            ok["content"] = _json(response)
+        elif path == "/docs":
+            ok["content"] = {"text/html": {"schema": {"type": "string"}}}
+        else:
+            ok["content"] = {"application/json": {"schema": {"type": "object"}}}
+        operation["responses"] = {"200": ok, **_errors(*errors)}
+        paths.setdefault(path, {})[method] = operation
+    for path, operations in paths.items():
+        api.path(path=path, operations=operations)
+    return api.to_dict()
+
+
+def docs_html() -> str:
+    """A self-contained page: endpoints, bodies, error types, settings. No scripts, no CDN."""
+    doc = spec()
+    parts = [
+        "<!doctype html><html lang=en><meta charset=utf-8><title>wordsvc API</title>",
+        "<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
+        "code,pre{background:#f4f4f4;padding:.1em .3em}pre{padding:.6em;overflow:auto}h2{border-top:1px solid #ccc;padding-top:.6em}</style>",
+        f"<h1>wordsvc {html.escape(doc['info']['version'])}</h1><p>{html.escape(doc['info']['description'])}</p>",
+        "<p>Machine-readable: <a href=/openapi.json>/openapi.json</a>.</p>",
+    ]
+    for path, operations in doc["paths"].items():
+        for method, op in operations.items():
+            parts.append(f"<h2 id='{method}-{html.escape(path)}'><code>{method.upper()} {html.escape(path)}</code>: {html.escape(op['summary'])}</h2>")
+            parts.append(f"<p>{html.escape(op['description'])}</p>")
+            if op.get("parameters"):
+                parts.append("<ul>" + "".join(f"<li><code>{html.escape(p['name'])}</code>{' (required)' if p.get('required') else ''}: {html.escape(p.get('description', ''))}</li>" for p in op["parameters"]) + "</ul>")
+            if "requestBody" in op:
+                ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+                parts.append(f"<p>Body: <a href='#schema-{ref}'>{ref}</a></p>")
+            parts.append("<p>Responses: " + ", ".join(html.escape(code) for code in op["responses"]) + "</p>")
+    parts.append("<h2>Errors</h2><p>Every error has the shape <a href='#schema-Problem'>Problem</a>; <code>errors</code> maps each field path to its messages.</p><ul>")
+    for status, (slug, _) in PROBLEM_TYPES.items():
+        parts.append(f"<li id='problem-{slug}'><code>{status}</code> {slug}</li>")
+    parts.append("</ul><h2>Schemas</h2>")
+    for name, schema in doc["components"]["schemas"].items():
+        parts.append(f"<h3 id='schema-{name}'>{name}</h3><pre>{html.escape(json.dumps(schema, indent=1))}</pre>")
+    parts.append("<h2>Settings</h2><ul>")
+    for name, (default, meaning) in SETTINGS.items():
+        parts.append(f"<li><code>{name}</code> (default {html.escape(default)}): {html.escape(meaning)}</li>")
+    parts.append("</ul></html>")
+    return "\n".join(parts)

@@ -1,0 +1,62 @@
+"""The one error shape: RFC 9457 ``application/problem+json``.
+
+``type``, ``title``, ``status``, ``detail``, ``errors`` (field path ->
+messages) and ``request_id``. Every error the service returns, from a
+malformed body to an unexpected failure, goes through :func:`problem`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Response, g
+
+from ..core.messages import render
+
+__all__ = ["PROBLEM_TYPES", "problem", "flatten_errors"]
+
+#: status -> (slug, title key); ``type`` is the docs anchor of the slug.
+PROBLEM_TYPES: dict[int, tuple[str, str]] = {
+    400: ("bad-request", "title.bad_request"),
+    404: ("not-found", "title.not_found"),
+    405: ("method-not-allowed", "title.method_not_allowed"),
+    413: ("payload-too-large", "title.payload_too_large"),
+    415: ("unsupported-media-type", "title.unsupported_media_type"),
+    422: ("invalid-request", "title.invalid_request"),
+    500: ("internal-error", "title.internal_error"),
+    503: ("not-ready", "title.not_ready"),
+}
+
+
+def problem(status: int, detail: str, errors: Mapping[str, list[str]] | None = None, locale: str = "en") -> Response:
+    slug, title_key = PROBLEM_TYPES.get(status, PROBLEM_TYPES[400 if status < 500 else 500])
+    body = {
+        "type": f"/docs#problem-{slug}",
+        "title": render(title_key, locale),
+        "status": status,
+        "detail": detail,
+        "errors": {key: list(messages) for key, messages in (errors or {}).items()},
+        "request_id": getattr(g, "request_id", ""),
+    }
+    return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype="application/problem+json")
+
+
+def flatten_errors(messages: Any, path: tuple[str, ...] = ()) -> dict[str, list[str]]:
+    """marshmallow's nested error dict as ``{"players.1.words.0": [...]}``."""
+    out: dict[str, list[str]] = {}
+    if isinstance(messages, Mapping):
+        for key, value in messages.items():
+            sub = path if key == "_schema" else (*path, str(key))
+            for k, v in flatten_errors(value, sub).items():
+                out.setdefault(k, []).extend(v)
+    elif isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        out[".".join(path) or "body"] = [m.rstrip(".") for m in messages]
+    elif isinstance(messages, list):
+        for m in messages:
+            for k, v in flatten_errors(m, path).items():
+                out.setdefault(k, []).extend(v)
+    else:
+        out[".".join(path) or "body"] = [str(messages)]
+    return out
