@@ -31,7 +31,7 @@ test: setup lint
 	$(BIN)/python -m pytest -q tests api_tests
 
 bench: setup
-	$(BIN)/python bench/http.py
+	$(BIN)/python bench/http_load.py
 	$(BIN)/python bench/lexicons.py
 
 clean:

@@ -35,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except Exception as err:  # noqa: BLE001 - the CLI promises one line, never a traceback
+    except Exception as err:
         from .core.errors import WordsvcError
         from .web.problems import flatten_errors
 

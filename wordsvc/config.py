@@ -14,7 +14,7 @@ from pathlib import Path
 from .data.languages import default_data_dir
 from .data.rulesets import default_rulesets_dir
 
-__all__ = ["Settings", "SETTINGS"]
+__all__ = ["SETTINGS", "Settings"]
 
 SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_RULESETS_DIR": ("rulesets/ of the source tree", "Folder of ruleset YAML files (and decks/)."),

@@ -8,7 +8,7 @@ real responses against them, so the document cannot drift from the service.
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
 
@@ -36,7 +36,7 @@ class Strict(Schema):
 class CardsField(fields.Field):
     """A word's cards: ``["QU","I","Z"]`` or compact ``"(qu)iz"``; loads to a tuple of faces."""
 
-    default_error_messages = {"invalid": "must be a list of card faces or a compact string such as (qu)iz"}
+    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "must be a list of card faces or a compact string such as (qu)iz"}
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[str, ...]:
         if isinstance(value, str):
@@ -83,7 +83,9 @@ def _name() -> fields.String:
 class PlayerSchema(Strict):
     name = _name()
     words = fields.List(CardsField(), load_default=list, validate=validate.Length(max=MAX_WORDS))
-    unused = fields.List(fields.String(validate=[validate.Length(min=1, max=MAX_FACE), _check_text]), load_default=list, validate=validate.Length(max=MAX_WORDS))
+    unused = fields.List(
+        fields.String(validate=[validate.Length(min=1, max=MAX_FACE), _check_text]), load_default=list, validate=validate.Length(max=MAX_WORDS)
+    )
     went_out = fields.Boolean(load_default=False)
 
     @post_load

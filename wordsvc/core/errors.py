@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-__all__ = ["WordsvcError", "InvalidRequest", "UnknownRuleset", "UnknownLanguage", "RulesetError", "Problems"]
+__all__ = ["InvalidRequest", "Problems", "RulesetError", "UnknownLanguage", "UnknownRuleset", "WordsvcError"]
 
 
 class Problems:

@@ -24,7 +24,7 @@ from typing import Protocol, runtime_checkable
 
 from .text import normalize
 
-__all__ = ["KNOWN_CLASSES", "Readings", "LexiconInfo", "Lexicon", "MemoryLexicon"]
+__all__ = ["KNOWN_CLASSES", "Lexicon", "LexiconInfo", "MemoryLexicon", "Readings"]
 
 Readings = tuple[frozenset[str], ...]
 

@@ -8,35 +8,35 @@ module only holds the resolved, validated result. The defaults of the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from .cards import Deck
 
-__all__ = ["WordCheck", "LongestMeasure", "BonusTie", "TwoPlayers", "Floor", "BONUS_KINDS", "Ruleset"]
+__all__ = ["BONUS_KINDS", "BonusTie", "Floor", "LongestMeasure", "Ruleset", "TwoPlayers", "WordCheck"]
 
 BONUS_KINDS = ("longest_word", "most_words")
 
 
-class WordCheck(str, Enum):
+class WordCheck(StrEnum):
     """``automatic``: every word is judged; ``challenge``: words stand unless challenged."""
 
     AUTOMATIC = "automatic"
     CHALLENGE = "challenge"
 
 
-class LongestMeasure(str, Enum):
+class LongestMeasure(StrEnum):
     LETTERS = "letters"
     CARDS = "cards"
 
 
-class BonusTie(str, Enum):
+class BonusTie(StrEnum):
     """``nobody``: a tie for a bonus gives it to no one (every source); ``shared``: each tied player gets it."""
 
     NOBODY = "nobody"
     SHARED = "shared"
 
 
-class TwoPlayers(str, Enum):
+class TwoPlayers(StrEnum):
     """Which bonuses count when exactly two play.
 
     ``choice`` is the rules-et.txt reading: the players pick one per round
@@ -50,7 +50,7 @@ class TwoPlayers(str, Enum):
     NONE = "none"
 
 
-class Floor(str, Enum):
+class Floor(StrEnum):
     """``total``: the round total is at least 0; ``before_bonuses``: floor, then add bonuses; ``none``."""
 
     TOTAL = "total"

@@ -23,7 +23,7 @@ from .messages import DEFAULT_LOCALE
 from .ruleset import BonusTie, Floor, LongestMeasure, Ruleset, TwoPlayers, WordCheck
 from .verdict import Verdict, judge_cards
 
-__all__ = ["PlayerPlay", "Challenge", "RoundPlay", "WordScore", "PlayerScore", "BonusAward", "RoundResult", "score_round"]
+__all__ = ["BonusAward", "Challenge", "PlayerPlay", "PlayerScore", "RoundPlay", "RoundResult", "WordScore", "score_round"]
 
 
 @dataclass(frozen=True)

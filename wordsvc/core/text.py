@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["normalize", "fold_diacritics", "has_invalid_characters", "WORD_PUNCTUATION"]
+__all__ = ["WORD_PUNCTUATION", "fold_diacritics", "has_invalid_characters", "normalize"]
 
 #: Characters that may stand inside a lexicon form but are on no card: the
 #: apostrophe of contractions and possessives, the hyphen of compounds. A word

@@ -21,13 +21,10 @@ from ..core.errors import UnknownLanguage
 from ..core.lexicon import Lexicon
 from .lexicons import CompiledLexicon
 
-__all__ = ["Language", "LANGUAGES", "Languages", "default_data_dir", "wordlists_dir"]
+__all__ = ["LANGUAGES", "Language", "Languages", "default_data_dir", "wordlists_dir"]
 
 SCOWL_CREDIT = "SCOWL (Spell Checker Oriented Word Lists), Copyright 2000-2020 Kevin Atkinson; see wordlists/en/COPYING-SCOWL."
-BIN_CREDIT = (
-    "Beygingarlýsing íslensks nútímamáls. Stofnun Árna Magnússonar í íslenskum fræðum. "
-    "Höfundur og ritstjóri Kristín Bjarnadóttir."
-)
+BIN_CREDIT = "Beygingarlýsing íslensks nútímamáls. Stofnun Árna Magnússonar í íslenskum fræðum. Höfundur og ritstjóri Kristín Bjarnadóttir."
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ import marisa_trie
 from ..core.lexicon import KNOWN_CLASSES, LexiconInfo, Readings
 from ..core.text import normalize
 
-__all__ = ["FORMAT", "read_wordlist", "compile_lexicon", "CompiledLexicon", "LexiconFormatError"]
+__all__ = ["FORMAT", "CompiledLexicon", "LexiconFormatError", "compile_lexicon", "read_wordlist"]
 
 FORMAT = "wordsvc-lexicon/1"
 _FILES = ("forms.marisa", "readings.u16", "ranks.u8")

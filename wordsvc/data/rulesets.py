@@ -27,7 +27,7 @@ from ..core.lexicon import KNOWN_CLASSES
 from ..core.ruleset import BonusTie, Floor, LongestMeasure, Ruleset, TwoPlayers, WordCheck
 from ..core.text import normalize
 
-__all__ = ["RulesetBook", "load_rulesets", "default_rulesets_dir"]
+__all__ = ["RulesetBook", "default_rulesets_dir", "load_rulesets"]
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 
@@ -226,7 +226,9 @@ def _read_yaml(path: Path, where: str, problems: list[str]) -> dict[str, Any] | 
     return data
 
 
-def _merged(ruleset_id: str, raw: dict[str, dict[str, Any]], broken: set[str], where: str, problems: list[str], label: str, files: list[Path]) -> dict[str, Any] | None:
+def _merged(
+    ruleset_id: str, raw: dict[str, dict[str, Any]], broken: set[str], where: str, problems: list[str], label: str, files: list[Path]
+) -> dict[str, Any] | None:
     chain = [ruleset_id]
     while (parent := raw[chain[-1]].get("extends")) is not None:
         if parent in chain:
@@ -344,5 +346,3 @@ def _lower(message: str) -> str:
     """marshmallow says 'Unknown field.'; we say 'unknown field'."""
     message = message.rstrip(".")
     return message[:1].lower() + message[1:]
-
-

@@ -25,10 +25,11 @@ from ..service import Service
 from .locale import negotiate
 from .problems import flatten_errors, problem
 
-__all__ = ["create_app", "BadBody"]
+__all__ = ["BadBody", "create_app"]
 
 log = logging.getLogger("wordsvc")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # only escapes can put a lone surrogate in decoded text
 
 
 class BadBody(Exception):
@@ -72,7 +73,7 @@ def read_json() -> Any:
         raise BadBody("The JSON body is nested too deeply.") from None
     except ValueError as err:
         raise BadBody(f"The body is not valid JSON: {err}.") from None
-    if _has_surrogate(data):
+    if _SURROGATE_ESCAPE.search(text) and _has_surrogate(data):
         raise BadBody("The body holds an unpaired UTF-16 surrogate escape, which is not Unicode text.")
     return data
 
@@ -154,7 +155,9 @@ def _install_errors(app: Flask) -> None:
         status = err.code or 500
         detail = {
             404: f"No endpoint at {request.path}; see /docs.",
-            405: f"{request.method} is not allowed on {request.path}; allowed: {', '.join(sorted(err.valid_methods or []))}." if hasattr(err, "valid_methods") else "",
+            405: f"{request.method} is not allowed on {request.path}; allowed: {', '.join(sorted(err.valid_methods or []))}."
+            if hasattr(err, "valid_methods")
+            else "",
             413: f"The body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes.",
         }.get(status) or (err.description or "")
         response = problem(status, detail, {}, locale())

@@ -20,7 +20,7 @@ from .. import schemas as s
 from ..config import SETTINGS
 from .problems import PROBLEM_TYPES
 
-__all__ = ["spec", "docs_html", "ENDPOINTS"]
+__all__ = ["ENDPOINTS", "docs_html", "spec"]
 
 PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 
@@ -45,16 +45,67 @@ COMMON_QUERY = [
 
 #: (method, path, summary, description, parameters, request schema, response schema, error statuses)
 ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str | None, tuple[int, ...]]] = [
-    ("get", "/validate", "Judge one word", "The verdict on a word: plain letters (every way to lay it) or compact cards such as `(qu)iz`.",
-     [_q("word", "The word.", True), *COMMON_QUERY], None, "Verdict", (400, 404, 422)),
-    ("post", "/validate", "Judge many words", "Verdicts in request order and whether all are valid; with `judge: true`, only whether the whole play is acceptable.",
-     [], "ValidateBody", "VerdictsOrJudge", (400, 404, 413, 415, 422)),
-    ("post", "/score-round", "Score a round", "Each player's words, unused cards, challenges, bonuses and total.", [], "RoundRequest", "RoundResult", (400, 404, 413, 415, 422)),
-    ("post", "/score-game", "Score a game", "Each round's result, running totals and the winner(s).", [], "GameRequest", "GameResult", (400, 404, 413, 415, 422)),
+    (
+        "get",
+        "/validate",
+        "Judge one word",
+        "The verdict on a word: plain letters (every way to lay it) or compact cards such as `(qu)iz`.",
+        [_q("word", "The word.", True), *COMMON_QUERY],
+        None,
+        "Verdict",
+        (400, 404, 422),
+    ),
+    (
+        "post",
+        "/validate",
+        "Judge many words",
+        "Verdicts in request order and whether all are valid; with `judge: true`, only whether the whole play is acceptable.",
+        [],
+        "ValidateBody",
+        "VerdictsOrJudge",
+        (400, 404, 413, 415, 422),
+    ),
+    (
+        "post",
+        "/score-round",
+        "Score a round",
+        "Each player's words, unused cards, challenges, bonuses and total.",
+        [],
+        "RoundRequest",
+        "RoundResult",
+        (400, 404, 413, 415, 422),
+    ),
+    (
+        "post",
+        "/score-game",
+        "Score a game",
+        "Each round's result, running totals and the winner(s).",
+        [],
+        "GameRequest",
+        "GameResult",
+        (400, 404, 413, 415, 422),
+    ),
     ("get", "/rulesets", "List rulesets", "Id, name, description, language and parent of every ruleset.", [], None, "RulesetList", ()),
-    ("get", "/rulesets/{ruleset_id}", "Show a ruleset", "The fully resolved ruleset, deck included.",
-     [{"name": "ruleset_id", "in": "path", "required": True, "schema": {"type": "string"}}], None, "Ruleset", (404,)),
-    ("get", "/languages", "List lexicons", "Every loaded lexicon: id, tags, version, sha256, entries, source, licence, attribution.", [], None, "LanguageList", ()),
+    (
+        "get",
+        "/rulesets/{ruleset_id}",
+        "Show a ruleset",
+        "The fully resolved ruleset, deck included.",
+        [{"name": "ruleset_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+        None,
+        "Ruleset",
+        (404,),
+    ),
+    (
+        "get",
+        "/languages",
+        "List lexicons",
+        "Every loaded lexicon: id, tags, version, sha256, entries, source, licence, attribution.",
+        [],
+        None,
+        "LanguageList",
+        (),
+    ),
     ("get", "/health", "Process is up", "Constant answer; also the bare endpoint of the HTTP benchmark.", [], None, "Health", ()),
     ("get", "/ready", "Lexicons loaded", "200 once lexicons are loaded, else 503.", [], None, "Ready", (503,)),
     ("get", "/openapi.json", "This document", "OpenAPI 3.0 description of the API.", [], None, None, ()),
@@ -63,7 +114,11 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
 
 EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
     "VerdictsOrJudge": {"oneOf": [{"$ref": "#/components/schemas/Verdicts"}, {"$ref": "#/components/schemas/Judge"}]},
-    "RulesetList": {"type": "object", "required": ["rulesets"], "properties": {"rulesets": {"type": "array", "items": {"$ref": "#/components/schemas/RulesetSummary"}}}},
+    "RulesetList": {
+        "type": "object",
+        "required": ["rulesets"],
+        "properties": {"rulesets": {"type": "array", "items": {"$ref": "#/components/schemas/RulesetSummary"}}},
+    },
     "RulesetSummary": {
         "type": "object",
         "required": ["id", "name", "description", "language", "extends"],
@@ -81,7 +136,13 @@ EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
                     "deck": {
                         "type": "object",
                         "properties": {
-                            "cards": {"type": "array", "items": {"type": "object", "properties": {"face": {"type": "string"}, "count": {"type": "integer"}, "value": {"type": "integer"}}}},
+                            "cards": {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "properties": {"face": {"type": "string"}, "count": {"type": "integer"}, "value": {"type": "integer"}},
+                                },
+                            },
                             "size": {"type": "integer"},
                             "total_value": {"type": "integer"},
                         },
@@ -183,12 +244,21 @@ def docs_html() -> str:
             parts.append(f"<h2 id='{method}-{html.escape(path)}'><code>{method.upper()} {html.escape(path)}</code>: {html.escape(op['summary'])}</h2>")
             parts.append(f"<p>{html.escape(op['description'])}</p>")
             if op.get("parameters"):
-                parts.append("<ul>" + "".join(f"<li><code>{html.escape(p['name'])}</code>{' (required)' if p.get('required') else ''}: {html.escape(p.get('description', ''))}</li>" for p in op["parameters"]) + "</ul>")
+                parts.append(
+                    "<ul>"
+                    + "".join(
+                        f"<li><code>{html.escape(p['name'])}</code>{' (required)' if p.get('required') else ''}: {html.escape(p.get('description', ''))}</li>"
+                        for p in op["parameters"]
+                    )
+                    + "</ul>"
+                )
             if "requestBody" in op:
                 ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
                 parts.append(f"<p>Body: <a href='#schema-{ref}'>{ref}</a></p>")
             parts.append("<p>Responses: " + ", ".join(html.escape(code) for code in op["responses"]) + "</p>")
-    parts.append("<h2>Errors</h2><p>Every error has the shape <a href='#schema-Problem'>Problem</a>; <code>errors</code> maps each field path to its messages.</p><ul>")
+    parts.append(
+        "<h2>Errors</h2><p>Every error has the shape <a href='#schema-Problem'>Problem</a>; <code>errors</code> maps each field path to its messages.</p><ul>"
+    )
     for status, (slug, _) in PROBLEM_TYPES.items():
         parts.append(f"<li id='problem-{slug}'><code>{status}</code> {slug}</li>")
     parts.append("</ul><h2>Schemas</h2>")

@@ -15,7 +15,7 @@ from flask import Response, g
 
 from ..core.messages import render
 
-__all__ = ["PROBLEM_TYPES", "problem", "flatten_errors"]
+__all__ = ["PROBLEM_TYPES", "flatten_errors", "problem"]
 
 #: status -> (slug, title key); ``type`` is the docs anchor of the slug.
 PROBLEM_TYPES: dict[int, tuple[str, str]] = {

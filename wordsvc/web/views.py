@@ -13,6 +13,9 @@ from .app import read_json
 
 bp = Blueprint("api", __name__)
 
+# Schemas are stateless once built; building one per request costs more than judging the word.
+VALIDATE_QUERY, VALIDATE_BODY, ROUND_REQUEST, GAME_REQUEST = ValidateQuery(), ValidateBody(), RoundRequest(), GameRequest()
+
 
 def service() -> Service:
     return current_app.extensions["wordsvc"]  # type: ignore[no-any-return]
@@ -20,14 +23,14 @@ def service() -> Service:
 
 @bp.get("/validate")
 def validate_word() -> Response:
-    query = ValidateQuery().load(request.args.to_dict())
+    query = VALIDATE_QUERY.load(request.args.to_dict())
     verdict = service().verdict(query["word"], query["ruleset"], query["lang"])
     return jsonify(verdict.to_dict(g.locale))
 
 
 @bp.post("/validate")
 def validate_words() -> Response:
-    body = ValidateBody().load(read_json())
+    body = VALIDATE_BODY.load(read_json())
     verdicts = service().verdicts(body["words"], body["ruleset"], body["lang"])
     valid = all(v.valid for v in verdicts)
     if body["judge"]:
@@ -37,14 +40,14 @@ def validate_words() -> Response:
 
 @bp.post("/score-round")
 def score_round() -> Response:
-    body = RoundRequest().load(read_json())
+    body = ROUND_REQUEST.load(read_json())
     result = service().score_round(body["play"], body["ruleset"], body["lang"])
     return jsonify(result.to_dict(g.locale))
 
 
 @bp.post("/score-game")
 def score_game() -> Response:
-    body = GameRequest().load(read_json())
+    body = GAME_REQUEST.load(read_json())
     result = service().score_game(body["players"], body["rounds"], body["ruleset"], body["lang"])
     return jsonify(result.to_dict(g.locale))
 

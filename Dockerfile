@@ -1,0 +1,34 @@
+# wordsvc: slim Python, non-root, lexicons compiled at image build, gunicorn.
+#   docker build -t wordsvc .
+#   docker run --rm -p 8000:8000 wordsvc
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    WORDSVC_HOST=0.0.0.0 \
+    WORDSVC_PORT=8000 \
+    WORDSVC_WORKERS=2
+
+RUN useradd --create-home --uid 10001 wordsvc
+WORKDIR /app
+
+# Dependencies first, so code changes do not reinstall them.
+COPY pyproject.toml README.md ./
+COPY requirements/ requirements/
+COPY wordsvc/__init__.py wordsvc/__init__.py
+RUN pip install -e . \
+ && if [ -f requirements/estonian-nodeps.txt ]; then pip install --no-deps -r requirements/estonian-nodeps.txt; fi \
+ && if [ -f requirements/estonian.txt ]; then pip install -r requirements/estonian.txt; fi
+
+COPY wordsvc/ wordsvc/
+COPY rulesets/ rulesets/
+COPY wordlists/ wordlists/
+RUN wordsvc build && chown -R wordsvc:wordsvc /app/build
+
+USER wordsvc
+EXPOSE 8000
+HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
+  CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/ready', timeout=2).status != 200)"
+CMD ["wordsvc", "serve"]
