@@ -75,6 +75,12 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--force", action="store_true", help="rebuild even when up to date")
     build.set_defaults(run=_build)
 
+    derive = sub.add_parser("derive-deck", help="derive a language's 118-card deck from its lexicon's letter frequencies")
+    derive.add_argument("--lang", required=True, help="lexicon id or tag: is, et, en-US")
+    derive.add_argument("--forms", help="word list to count instead of the lexicon's own forms (needed for analyser lexicons)")
+    derive.add_argument("--write", action="store_true", help="write rulesets/decks/<name>.yaml instead of printing")
+    derive.set_defaults(run=_derive_deck)
+
     serve = sub.add_parser("serve", help="serve the HTTP API with gunicorn")
     settings = Settings.from_env()
     serve.add_argument("--host", default=settings.host)
@@ -140,6 +146,28 @@ def _build(args: argparse.Namespace) -> int:
 
     only = tuple(s.strip() for s in args.only.split(",")) if args.only else None
     build_all(Settings.from_env().data_dir, only=only, force=args.force)
+    return 0
+
+
+def _derive_deck(args: argparse.Namespace) -> int:
+    from .data.decks import ALPHABETS, DECK_NAMES, derive_deck, read_forms
+
+    service = _service()
+    lang = service.languages.resolve(args.lang)
+    if lang not in ALPHABETS:
+        raise CliError(f"no alphabet known for {lang}; known: {', '.join(ALPHABETS)}")
+    lexicon = service.languages.get(lang)
+    if args.forms is None and not lexicon.info.enumerable:
+        raise CliError(f"{lang} is an analyser that cannot list its words; give --forms FILE")
+    forms = list(read_forms(args.forms)) if args.forms else None
+    note = f"the words of {Path(args.forms).name} that {lang} reads as ordinary, written wholly in the deck's letters" if args.forms else ""
+    text = derive_deck(lang, lexicon, service.languages.get("en-US"), forms, note)
+    if args.write:
+        path = Settings.from_env().rulesets_dir / "decks" / f"{DECK_NAMES[lang]}.yaml"
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path}")
+    else:
+        sys.stdout.write(text)
     return 0
 
 

@@ -138,45 +138,68 @@ class Deck:
         return {face: n for face, n in used.items() if face in self.cards and n > self.cards[face].count}
 
     def spellings(self, letters: str, max_cards: int | None = None) -> list[Cards]:
-        """Every way to lay ``letters`` with this deck's cards, best points first.
+        """Every way to lay ``letters`` with this deck's cards, best points first (see :meth:`scored_spellings`)."""
+        return [way for way, _ in self.scored_spellings(letters, max_cards)]
+
+    def scored_spellings(self, letters: str, max_cards: int | None = None) -> list[tuple[Cards, int]]:
+        """Every way to lay ``letters`` with this deck's cards and its points, best first.
 
         A way never uses more copies of a card than the deck holds, nor more
         than ``max_cards`` cards. Ties in points are ordered by fewer cards,
         then by the faces, so the order is stable.
 
-        Only positions where a multi-letter card fits are branch points; the
-        letters between them are single cards. So an ordinary word costs one
-        pass, and INQUIRING (three branch points) eight.
+        A way is a choice of non-overlapping places where a multi-letter card
+        fits; every other letter is a single card. An ordinary word has no
+        such place and costs one pass; INQUIRING has three and eight ways.
         """
+        cards = self.cards
         n = len(letters)
-        branch: dict[int, list[str]] = {}
+        limit = n if max_cards is None else max_cards
+        places: list[tuple[int, str]] = []
         for face in self._multi_faces:
             at = letters.find(face)
             while at >= 0:
-                branch.setdefault(at, []).append(face)
+                places.append((at, face))
                 at = letters.find(face, at + 1)
-        stops = sorted(branch)
-        found: list[Cards] = []
+        counts: dict[str, int] = {}
+        for ch in letters:
+            counts[ch] = counts.get(ch, 0) + 1
+        if not places:
+            if n <= limit and all(ch in cards and cards[ch].count >= k for ch, k in counts.items()):
+                return [(tuple(letters), sum([cards[ch].value for ch in letters]))]
+            return []
+        places.sort()
+        choices: list[tuple[tuple[int, str], ...]] = [()]
 
-        def walk(pos: int, acc: Cards) -> None:
-            nxt = next((b for b in stops if b >= pos), n)
-            acc = acc + tuple(letters[pos:nxt])
-            if nxt == n:
-                found.append(acc)
-                return
-            walk(nxt + 1, (*acc, letters[nxt]))
-            for face in branch[nxt]:
-                walk(nxt + len(face), (*acc, face))
+        def choose(start: int, free_from: int, chosen: tuple[tuple[int, str], ...]) -> None:
+            for i in range(start, len(places)):
+                at, face = places[i]
+                if at >= free_from:
+                    longer = (*chosen, places[i])
+                    choices.append(longer)
+                    choose(i + 1, at + len(face), longer)
 
-        walk(0, ())
-        cards = self.cards
-        limit = max_cards if max_cards is not None else n
-        valid = []
-        for way in found:
-            if len(way) > limit or any(face not in cards for face in way):
+        choose(0, 0, ())
+        ranked = []
+        for chosen in choices:
+            if n - sum(len(face) - 1 for _, face in chosen) > limit:
                 continue
-            used = Counter(way)
-            if all(cards[face].count >= k for face, k in used.items()):
-                valid.append((-sum(cards[face].value for face in way), len(way), way))
-        valid.sort()
-        return [way for _, _, way in valid]
+            singles = counts.copy()
+            faces = [face for _, face in chosen]
+            for face in faces:
+                for ch in face:
+                    singles[ch] -= 1
+            if any(cards[face].count < faces.count(face) for face in faces):
+                continue
+            if any(k and (ch not in cards or cards[ch].count < k) for ch, k in singles.items()):
+                continue
+            way: list[str] = []
+            pos = 0
+            for at, face in chosen:
+                way.extend(letters[pos:at])
+                way.append(face)
+                pos = at + len(face)
+            way.extend(letters[pos:])
+            ranked.append((-sum([cards[face].value for face in way]), len(way), tuple(way)))
+        ranked.sort()
+        return [(way, -negative) for negative, _, way in ranked]

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol, runtime_checkable
 
-from .text import normalize
+from .text import fold_diacritics, normalize
 
 __all__ = ["KNOWN_CLASSES", "Lexicon", "LexiconInfo", "MemoryLexicon", "Readings"]
 
@@ -67,9 +68,13 @@ class LexiconInfo:
     enumerable: bool = True
     extra: Mapping[str, object] = field(default_factory=dict)
 
-    def stamp(self) -> dict[str, str]:
-        """The three fields that identify the data behind a verdict."""
+    @cached_property
+    def _stamp(self) -> dict[str, str]:
         return {"id": self.id, "version": self.version, "sha256": self.sha256}
+
+    def stamp(self) -> dict[str, str]:
+        """The three fields that identify the data behind a verdict (a fresh copy)."""
+        return dict(self._stamp)
 
 
 @runtime_checkable
@@ -87,6 +92,18 @@ class Lexicon(Protocol):
         ...
 
 
+def add_folded_forms(table: dict[str, set[frozenset[str]]]) -> None:
+    """For a lexicon whose words are laid with plain letters: the plain spelling is the word too.
+
+    ``café`` is laid C-A-F-E, so the laying ``cafe`` must find café's readings
+    (merged with any readings ``cafe`` has of its own).
+    """
+    for form in [f for f in table if not f.isascii()]:
+        plain = fold_diacritics(form)
+        if plain != form:
+            table.setdefault(plain, set()).update(table[form])
+
+
 class MemoryLexicon:
     """A lexicon held in a dict: for tests, house lists and small fixtures."""
 
@@ -100,6 +117,8 @@ class MemoryLexicon:
             bucket = table.setdefault(normalize(word), set())
             for classes in readings:
                 bucket.add(frozenset(classes))
+        if info.fold_diacritics:
+            add_folded_forms(table)
         self._table = {form: tuple(sorted(rs, key=sorted)) for form, rs in table.items()}
         self.info = info
 

@@ -8,6 +8,7 @@ module only holds the resolved, validated result. The defaults of the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from enum import StrEnum
 
 from .cards import Deck
@@ -81,7 +82,7 @@ class Ruleset:
     two_players: TwoPlayers = TwoPlayers.BOTH
     floor: Floor = Floor.TOTAL
 
-    @property
+    @cached_property
     def max_hand(self) -> int:
         """The most cards a hand is dealt: no word can use more."""
         return max(self.rounds)

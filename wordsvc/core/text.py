@@ -28,6 +28,8 @@ def normalize(text: str) -> str:
     Folding can leave a string that is not NFC (``"ǰ"`` folds to j + caron),
     hence NFC on both sides. The typographic apostrophe is the ASCII one.
     """
+    if text.isascii():  # the common case: NFC is the identity and folding is lower()
+        return text.lower()
     folded = unicodedata.normalize("NFC", text).casefold()
     return unicodedata.normalize("NFC", folded).replace("\u2019", "'")
 
@@ -37,6 +39,8 @@ def fold_diacritics(text: str) -> str:
 
     Letters that are not a base letter plus marks (ð, þ, æ, ß) are kept.
     """
+    if text.isascii():
+        return text
     decomposed = unicodedata.normalize("NFD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
@@ -48,6 +52,8 @@ def has_invalid_characters(normalized: str) -> bool:
     apostrophe and hyphen of :data:`WORD_PUNCTUATION`. Digits, spaces, NUL and
     other punctuation are not.
     """
+    if normalized.isalpha():
+        return False
     for ch in normalized:
         if ch in WORD_PUNCTUATION:
             continue

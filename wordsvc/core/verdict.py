@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .cards import Cards, CardSyntaxError, Deck, parse_cards
 from .lexicon import Lexicon, Readings
@@ -60,8 +61,7 @@ class Reason:
         return out
 
 
-@dataclass(frozen=True)
-class Spelling:
+class Spelling(NamedTuple):
     cards: Cards
     points: int
 
@@ -69,7 +69,7 @@ class Spelling:
         return {"cards": [face.upper() for face in self.cards], "points": self.points}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Verdict:
     word: str
     normalized: str
@@ -120,18 +120,19 @@ def judge(word: str, ruleset: Ruleset, lexicon: Lexicon) -> Verdict:
         return _refused(word, normalized, ruleset, lexicon, early)
     reasons, readings = _lexicon_reasons(normalized, ruleset, lexicon)
     letters = _deck_letters(normalized, lexicon)
-    ways = ruleset.deck.spellings(letters)
+    ways = ruleset.deck.scored_spellings(letters)
     if not ways:
         reasons.append(_unspellable(letters, (), ruleset.deck, normalized))
-        spellings: tuple[Spelling, ...] = ()
     else:
-        sized = [w for w in ways if _big_enough(w, letters, ruleset)]
-        fitting = [w for w in sized if len(w) <= ruleset.max_hand]
+        sized = [w for w in ways if _big_enough(w[0], letters, ruleset)]
+        max_hand = ruleset.max_hand
+        fitting = [w for w in sized if len(w[0]) <= max_hand]
         if not sized:
             reasons.append(_too_short(ruleset))
         elif not fitting:
-            reasons.append(Reason("too_long", {"word": normalized, "max_cards": ruleset.max_hand}))
-        spellings = tuple(Spelling(w, ruleset.deck.points(w)) for w in (fitting or sized or ways))
+            reasons.append(Reason("too_long", {"word": normalized, "max_cards": max_hand}))
+        ways = fitting or sized or ways
+    spellings = tuple(Spelling(way, points) for way, points in ways)
     return Verdict(word, normalized, lexicon.info.lang, ruleset.id, tuple(reasons), readings, spellings, lexicon.info.stamp())
 
 

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from .languages import LANGUAGES, Language, default_data_dir, wordlists_dir
-from .lexicons import compile_lexicon, read_wordlist
+from .lexicons import COMPILER, compile_lexicon, read_wordlist
 
 __all__ = ["build_all", "build_language"]
 
@@ -50,7 +50,7 @@ def build_language(lang: Language, data_dir: Path, force: bool = False, log=prin
     meta_path = out / "meta.json"
     if not force and meta_path.is_file():
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if meta.get("source_sha256") == source_sha:
+        if meta.get("source_sha256") == source_sha and meta.get("compiler") == COMPILER:
             log(f"{lang.id}: up to date ({meta['entries']} forms, sha256 {meta['sha256'][:12]})")
             return out
     started = time.perf_counter()

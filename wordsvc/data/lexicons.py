@@ -42,12 +42,14 @@ from typing import IO
 
 import marisa_trie
 
-from ..core.lexicon import KNOWN_CLASSES, LexiconInfo, Readings
+from ..core.lexicon import KNOWN_CLASSES, LexiconInfo, Readings, add_folded_forms
 from ..core.text import normalize
 
 __all__ = ["FORMAT", "CompiledLexicon", "LexiconFormatError", "compile_lexicon", "read_wordlist"]
 
 FORMAT = "wordsvc-lexicon/1"
+#: Bumped whenever compiling gives different output for the same word list, so `wordsvc build` redoes it.
+COMPILER = 2
 _FILES = ("forms.marisa", "readings.u16", "ranks.u8")
 
 
@@ -99,6 +101,8 @@ def compile_lexicon(rows: Iterable[tuple[str, frozenset[str], int | None]], out_
         readings.setdefault(key, set()).add(classes)
         if rank is not None:
             ranks[key] = min(rank, ranks.get(key, rank))
+    if meta.get("fold_diacritics"):
+        add_folded_forms(readings)
     trie = marisa_trie.Trie(readings.keys())
     table: dict[tuple[tuple[str, ...], ...], int] = {}
     reading_ids = array("H", bytes(2 * len(trie)))
@@ -117,6 +121,7 @@ def compile_lexicon(rows: Iterable[tuple[str, frozenset[str], int | None]], out_
     full = {
         **meta,
         "format": FORMAT,
+        "compiler": COMPILER,
         "entries": len(trie),
         "readings": [[list(c) for c in combo] for combo in sorted(table, key=table.__getitem__)],
         "sha256": _digest(out),

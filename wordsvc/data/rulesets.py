@@ -13,7 +13,7 @@ are errors: a typo must not silently become a default.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -187,10 +187,16 @@ def load_rulesets(folder: str | Path | None = None) -> RulesetBook:
         raw[path.stem] = data
 
     rulesets: dict[str, Ruleset] = {}
-    decks: dict[str, Deck | None] = {}
+    decks: dict[str, dict[str, Any] | None] = {}
+
+    def deck_cards(name: str, where: str) -> dict[str, Any] | None:
+        if name not in decks:
+            decks[name] = _read_deck(folder, name, where, problems)
+        return decks[name]
+
     for ruleset_id in sorted(raw):
         where = f"{label}/{ruleset_id}.yaml"
-        merged = _merged(ruleset_id, raw, broken, where, problems, label, files)
+        merged = _merged(ruleset_id, raw, broken, where, problems, label, files, deck_cards)
         if merged is None:
             continue
         try:
@@ -198,10 +204,7 @@ def load_rulesets(folder: str | Path | None = None) -> RulesetBook:
         except ValidationError as err:
             problems.extend(_flatten(where, err.messages))
             continue
-        deck = _deck(data["deck"], folder, decks, where, problems)
-        if deck is None:
-            continue
-        ruleset = _build(ruleset_id, raw[ruleset_id].get("extends"), data, deck)
+        ruleset = _build(ruleset_id, raw[ruleset_id].get("extends"), data, _make_deck(data["deck"]))
         problems.extend(f"{where}: {message}" for message in _semantic_problems(ruleset))
         rulesets[ruleset_id] = ruleset
     problems = list(dict.fromkeys(problems))  # a file's own problems show in both passes
@@ -227,8 +230,16 @@ def _read_yaml(path: Path, where: str, problems: list[str]) -> dict[str, Any] | 
 
 
 def _merged(
-    ruleset_id: str, raw: dict[str, dict[str, Any]], broken: set[str], where: str, problems: list[str], label: str, files: list[Path]
+    ruleset_id: str,
+    raw: dict[str, dict[str, Any]],
+    broken: set[str],
+    where: str,
+    problems: list[str],
+    label: str,
+    files: list[Path],
+    deck_cards: Callable[[str, str], dict[str, Any] | None],
 ) -> dict[str, Any] | None:
+    """The ruleset with its ancestors merged in; a deck named by file becomes that file's cards first."""
     chain = [ruleset_id]
     while (parent := raw[chain[-1]].get("extends")) is not None:
         if parent in chain:
@@ -241,7 +252,13 @@ def _merged(
         chain.append(parent)
     merged: dict[str, Any] = {}
     for link in reversed(chain):
-        merged = _merge(merged, raw[link])
+        layer = raw[link]
+        if isinstance(layer.get("deck"), str):
+            cards = deck_cards(layer["deck"], f"{label}/{link}.yaml")
+            if cards is None:
+                return None
+            layer = {**layer, "deck": cards}
+        merged = _merge(merged, layer)
     merged.pop("extends", None)
     if isinstance(merged.get("deck"), dict):
         merged["deck"] = {face: card for face, card in merged["deck"].items() if card is not None}
@@ -257,26 +274,22 @@ def _merge(base: Any, over: Any) -> Any:
     return over
 
 
-def _deck(spec: Any, folder: Path, cache: dict[str, Deck | None], where: str, problems: list[str]) -> Deck | None:
-    if isinstance(spec, dict):
-        return _make_deck(spec)
-    if spec not in cache:
-        path = folder / "decks" / f"{spec}.yaml"
-        deck_where = f"{folder.name}/decks/{spec}.yaml"
-        cache[spec] = None
-        if not _valid_id(spec) or not path.is_file():
-            problems.append(f"{where}: deck: no deck file {deck_where}")
-            return None
-        data = _read_yaml(path, deck_where, problems)
-        if data is None:
-            return None
-        try:
-            loaded = DeckFileSchema().load(data)
-        except ValidationError as err:
-            problems.extend(_flatten(deck_where, err.messages))
-            return None
-        cache[spec] = _make_deck(loaded["cards"])
-    return cache[spec]
+def _read_deck(folder: Path, name: str, where: str, problems: list[str]) -> dict[str, Any] | None:
+    """The cards of ``decks/NAME.yaml``, validated, as plain YAML data."""
+    path = folder / "decks" / f"{name}.yaml"
+    deck_where = f"{folder.name}/decks/{name}.yaml"
+    if not _valid_id(name) or not path.is_file():
+        problems.append(f"{where}: deck: no deck file {deck_where}")
+        return None
+    data = _read_yaml(path, deck_where, problems)
+    if data is None:
+        return None
+    try:
+        DeckFileSchema().load(data)
+    except ValidationError as err:
+        problems.extend(_flatten(deck_where, err.messages))
+        return None
+    return dict(data["cards"])
 
 
 def _make_deck(cards: Mapping[str, Mapping[str, int]]) -> Deck:
@@ -330,8 +343,9 @@ def _flatten(where: str, messages: Any, path: tuple[str, ...] = ()) -> list[str]
     """marshmallow's nested error dict as ``where: a.b.c: message`` lines."""
     if isinstance(messages, dict):
         out = []
+        dict_field = bool(path) and set(messages) <= {"key", "value"}  # marshmallow's Dict nests errors a level deeper
         for key, value in messages.items():
-            sub = path if key == "_schema" else (*path, str(key))
+            sub = path if key == "_schema" or dict_field else (*path, str(key))
             out.extend(_flatten(where, value, sub))
         return out
     if isinstance(messages, list) and messages and all(isinstance(m, str) for m in messages):

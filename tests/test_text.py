@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from wordsvc.core.text import fold_diacritics, has_invalid_characters, normalize
+
+
+def test_normalize_makes_composed_and_decomposed_forms_the_same_key():
+    composed = unicodedata.normalize("NFC", "café")
+    decomposed = unicodedata.normalize("NFD", "café")
+    assert composed != decomposed
+    assert normalize(composed) == normalize(decomposed) == "café"
+    assert unicodedata.is_normalized("NFC", normalize(decomposed))
+
+
+@pytest.mark.parametrize("text", ["QUIZ", "Quiz", "qUiZ", "quiz"])
+def test_normalize_folds_case(text):
+    assert normalize(text) == "quiz"
+
+
+def test_normalize_folds_case_of_accented_capitals():
+    assert normalize("CAFÉ") == normalize("Cafe\u0301") == "café"
+
+
+def test_normalize_turns_the_typographic_apostrophe_into_the_ascii_one():
+    assert normalize("Don\u2019t") == "don't"
+    assert normalize("don't") == "don't"
+
+
+def test_normalize_is_idempotent():
+    for text in ["Café", "ÉTUDE", "Don\u2019t", "Straße", "ǰ"]:
+        once = normalize(text)
+        assert normalize(once) == once
+
+
+def test_fold_diacritics_drops_combining_marks():
+    assert fold_diacritics("café") == "cafe"
+    assert fold_diacritics("précis") == "precis"
+    assert fold_diacritics("naïve") == "naive"
+
+
+def test_fold_diacritics_keeps_letters_that_are_not_a_base_letter_plus_marks():
+    assert fold_diacritics("ðþæ") == "ðþæ"
+
+
+def test_fold_diacritics_leaves_plain_letters_alone():
+    assert fold_diacritics("quiz") == "quiz"
+
+
+@pytest.mark.parametrize("word", ["quiz", "café", "don't", "co-op", "þú", "e\u0301"])
+def test_letters_apostrophes_and_hyphens_are_valid_characters(word):
+    assert not has_invalid_characters(normalize(word))
+
+
+@pytest.mark.parametrize("word", ["qu1z", "two words", "a\x00b", "quiz!", "a.b", "a_b", ""])
+def test_digits_spaces_punctuation_and_empty_are_invalid_characters(word):
+    assert has_invalid_characters(normalize(word))
