@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["LetterStats", "DeckPlan", "letter_stats", "fit_values", "plan_deck"]
+__all__ = ["DeckPlan", "LetterStats", "fit_values", "letter_stats", "plan_deck"]
 
 MIN_VALUE, MAX_VALUE = 2, 15
 

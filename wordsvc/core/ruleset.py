@@ -8,8 +8,8 @@ module only holds the resolved, validated result. The defaults of the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from enum import StrEnum
+from functools import cached_property
 
 from .cards import Deck
 
