@@ -75,6 +75,14 @@ def test_check_names_the_banned_class_of_a_proper_noun():
 
 
 @needs_lexicon
+def test_check_accepts_cafe_laid_with_the_plain_letters_of_the_deck():
+    # SCOWL spells it café only; English lays it C-A-F-E.
+    proc = wordsvc("check", "(c)afe")
+    assert proc.returncode == 0, proc.stdout
+    assert json.loads(proc.stdout)["spellings"] == [{"cards": ["C", "A", "F", "E"], "points": 18}]
+
+
+@needs_lexicon
 def test_check_takes_a_ruleset():
     assert wordsvc("check", "(in)").returncode == 1
     proc = wordsvc("check", "(in)", "--ruleset", "letters-minimum")

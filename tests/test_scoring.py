@@ -230,6 +230,12 @@ def test_two_player_one_bonus_with_three_players_rejects_bonus_choice(score, pla
     assert list(problems) == ["bonus_choice"]
 
 
+def test_an_unknown_bonus_choice_is_an_error(score, player):
+    # The JSON schema refuses it, but the core must not silently drop both bonuses for a caller that skips the schema.
+    problems = problems_of(lambda: score(player("Ann", "top", "at"), player("Bob", "tops"), ruleset="two-player-one-bonus", bonus_choice="longest"))
+    assert list(problems) == ["bonus_choice"]
+
+
 def test_two_player_one_bonus_with_three_players_uses_both_bonuses(score, player):
     result = score(player("Ann", "top"), player("Bob", "tops"), player("Cat", "at"), ruleset="two-player-one-bonus")
     assert [b.kind for b in result.bonuses] == ["longest_word", "most_words"]
@@ -426,7 +432,15 @@ def test_round_result_json_has_the_fields_of_issue_2(score, player):
     ann = data["players"][0]
     assert {"name", "words", "word_points", "unused_points", "challenge_penalty", "bonuses", "total", "went_out_valid"} <= set(ann)
     assert {"word", "cards", "letters", "points", "valid", "counted", "reason"} <= set(ann["words"][0])
-    assert ann["words"][0] == ann["words"][0] | {"word": "quiz", "cards": ["QU", "I", "Z"], "letters": 4, "points": 25, "valid": True, "counted": True, "reason": None}
+    assert ann["words"][0] == ann["words"][0] | {
+        "word": "quiz",
+        "cards": ["QU", "I", "Z"],
+        "letters": 4,
+        "points": 25,
+        "valid": True,
+        "counted": True,
+        "reason": None,
+    }
     assert ann["bonuses"] == [{"kind": "longest_word", "points": 10}, {"kind": "most_words", "points": 10}]
     assert (ann["word_points"], ann["unused_points"], ann["total"]) == (30, 5, 45)
     for bonus in data["bonuses"]:

@@ -20,7 +20,7 @@ from .cards import Cards
 from .errors import Problems
 from .lexicon import Lexicon
 from .messages import DEFAULT_LOCALE
-from .ruleset import BonusTie, Floor, LongestMeasure, Ruleset, TwoPlayers, WordCheck
+from .ruleset import BONUS_KINDS, BonusTie, Floor, LongestMeasure, Ruleset, TwoPlayers, WordCheck
 from .verdict import Verdict, judge_cards
 
 __all__ = ["BonusAward", "Challenge", "PlayerPlay", "PlayerScore", "RoundPlay", "RoundResult", "WordScore", "score_round"]
@@ -282,7 +282,9 @@ def _check_challenges(play: RoundPlay, ruleset: Ruleset, names: dict[str, int], 
 
 def _check_bonus_choice(play: RoundPlay, ruleset: Ruleset, problems: Problems, p: str) -> None:
     choosing = ruleset.two_players is TwoPlayers.CHOICE and len(play.players) == 2
-    if choosing and play.bonus_choice is None:
+    if play.bonus_choice is not None and play.bonus_choice not in BONUS_KINDS:
+        problems.add(f"{p}bonus_choice", f"must be one of: {', '.join(BONUS_KINDS)}")
+    elif choosing and play.bonus_choice is None:
         problems.add(f"{p}bonus_choice", f"ruleset {ruleset.id}: with two players, choose longest_word or most_words")
     elif not choosing and play.bonus_choice is not None:
         problems.add(f"{p}bonus_choice", f"ruleset {ruleset.id} has no bonus choice for {len(play.players)} players")
