@@ -33,6 +33,15 @@ class Strict(Schema):
         unknown = RAISE
 
 
+class StrictBoolean(fields.Boolean):
+    """JSON true or false only: not "yes", not 1 (1 == True in a Python set)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class CardsField(fields.Field):
     """A word's cards: ``["QU","I","Z"]`` or compact ``"(qu)iz"``; loads to a tuple of faces."""
 
@@ -86,7 +95,7 @@ class PlayerSchema(Strict):
     unused = fields.List(
         fields.String(validate=[validate.Length(min=1, max=MAX_FACE), _check_text]), load_default=list, validate=validate.Length(max=MAX_WORDS)
     )
-    went_out = fields.Boolean(load_default=False)
+    went_out = StrictBoolean(load_default=False)
 
     @post_load
     def _make(self, data: dict[str, Any], **kwargs: Any) -> PlayerPlay:
@@ -153,7 +162,7 @@ class ValidateBody(Strict):
     words = fields.List(WordField(), required=True, validate=validate.Length(min=1, max=100))
     ruleset = _ruleset_field()
     lang = _lang_field()
-    judge = fields.Boolean(load_default=False)
+    judge = StrictBoolean(load_default=False)
 
 
 # ---- responses (documentation, and checked against real responses by a test)

@@ -35,6 +35,7 @@ import gzip
 import hashlib
 import json
 import mmap
+import os
 from array import array
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -115,9 +116,12 @@ def compile_lexicon(rows: Iterable[tuple[str, frozenset[str], int | None]], out_
         raise LexiconFormatError("more than 65535 distinct reading combinations")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    trie.save(str(out / "forms.marisa"))
-    (out / "readings.u16").write_bytes(reading_ids.tobytes())
-    (out / "ranks.u8").write_bytes(bytes(rank_bytes))
+    # Write beside, then rename: a running server keeps its memory-mapped old files intact.
+    trie.save(str(out / "forms.marisa.new"))
+    (out / "readings.u16.new").write_bytes(reading_ids.tobytes())
+    (out / "ranks.u8.new").write_bytes(bytes(rank_bytes))
+    for name in _FILES:
+        os.replace(out / f"{name}.new", out / name)
     full = {
         **meta,
         "format": FORMAT,
@@ -126,7 +130,8 @@ def compile_lexicon(rows: Iterable[tuple[str, frozenset[str], int | None]], out_
         "readings": [[list(c) for c in combo] for combo in sorted(table, key=table.__getitem__)],
         "sha256": _digest(out),
     }
-    (out / "meta.json").write_text(json.dumps(full, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    (out / "meta.json.new").write_text(json.dumps(full, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    os.replace(out / "meta.json.new", out / "meta.json")
     return CompiledLexicon(out).info
 
 

@@ -222,7 +222,7 @@ def spec() -> dict[str, Any]:
             ok["content"] = {"text/html": {"schema": {"type": "string"}}}
         else:
             ok["content"] = {"application/json": {"schema": {"type": "object"}}}
-        operation["responses"] = {"200": ok, **_errors(*errors)}
+        operation["responses"] = {"200": ok, **_errors(*sorted({*errors, 405, 500}))}
         paths.setdefault(path, {})[method] = operation
     for path, operations in paths.items():
         api.path(path=path, operations=operations)

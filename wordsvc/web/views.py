@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request
+from marshmallow import ValidationError
 
 from ..core.ruleset import Ruleset
 from ..schemas import GameRequest, RoundRequest, ValidateBody, ValidateQuery
@@ -17,13 +18,22 @@ bp = Blueprint("api", __name__)
 VALIDATE_QUERY, VALIDATE_BODY, ROUND_REQUEST, GAME_REQUEST = ValidateQuery(), ValidateBody(), RoundRequest(), GameRequest()
 
 
+def query_args() -> dict[str, str]:
+    """The query parameters; one given twice is an error, not a silent first-wins."""
+    args = request.args
+    repeated = {key: ["given more than once"] for key in args if len(args.getlist(key)) > 1}
+    if repeated:
+        raise ValidationError(repeated)
+    return args.to_dict()
+
+
 def service() -> Service:
     return current_app.extensions["wordsvc"]  # type: ignore[no-any-return]
 
 
 @bp.get("/validate")
 def validate_word() -> Response:
-    query = VALIDATE_QUERY.load(request.args.to_dict())
+    query = VALIDATE_QUERY.load(query_args())
     verdict = service().verdict(query["word"], query["ruleset"], query["lang"])
     return jsonify(verdict.to_dict(g.locale))
 

@@ -1,0 +1,94 @@
+"""The session fixture ``base_url``: a real wordsvc server, reached over HTTP.
+
+With ``WORDSVC_URL`` set, the tests talk to that server. Otherwise the server
+is started as a subprocess with the command ``make serve`` runs
+(``wordsvc serve --host 127.0.0.1 --port <free port> --workers 2``), the
+fixture waits for ``GET /ready`` and stops the server when the session ends.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+REPO = Path(__file__).resolve().parent.parent
+READY_TIMEOUT = 30.0  # seconds; the lexicons are memory-mapped, start-up takes a few seconds at most
+STOP_TIMEOUT = 15.0  # gunicorn's graceful_timeout is 10 s
+
+
+def _wordsvc_command() -> str:
+    candidates = [REPO / ".venv" / "bin" / "wordsvc", Path(sys.executable).parent / "wordsvc"]
+    for candidate in candidates:
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    found = shutil.which("wordsvc")
+    if found:
+        return found
+    pytest.fail(f"no wordsvc executable: looked at {', '.join(map(str, candidates))} and PATH; run `make setup`")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT
+    last = "no answer yet"
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"wordsvc serve exited with status {process.returncode} before it was ready; its stderr:\n{log.read_text(errors='replace')}")
+        try:
+            response = requests.get(f"{url}/ready", timeout=2)
+            if response.status_code == 200:
+                return
+            last = f"GET /ready answered {response.status_code}: {response.text[:500]}"
+        except requests.RequestException as err:
+            last = f"GET /ready failed: {err}"
+        time.sleep(0.2)
+    _stop(process)
+    pytest.fail(f"wordsvc serve was not ready after {READY_TIMEOUT:.0f} s ({last}); its stderr:\n{log.read_text(errors='replace')}")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)  # gunicorn's master stops its workers gracefully
+    try:
+        process.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)  # the server's own process group, started by us
+        process.wait(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def base_url() -> Iterator[str]:
+    """Base URL of a running wordsvc, without a trailing slash."""
+    given = os.environ.get("WORDSVC_URL", "").strip()
+    if given:
+        yield given.rstrip("/")
+        return
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [_wordsvc_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
+    with tempfile.TemporaryDirectory(prefix="wordsvc-api-tests-") as tmp:
+        log = Path(tmp) / "stderr.log"
+        with log.open("wb") as stderr:
+            process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, start_new_session=True)
+            try:
+                _wait_ready(url, process, log)
+                yield url
+            finally:
+                _stop(process)

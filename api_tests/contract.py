@@ -1,0 +1,106 @@
+"""Helpers shared by the API tests: the one error shape, and a small OpenAPI schema checker.
+
+The checker covers the subset of OpenAPI 3.0 schema keywords the service's
+document uses: ``$ref``, ``type``, ``nullable``, ``properties``, ``required``,
+``additionalProperties: false``, ``items``, ``enum``, ``oneOf``, ``anyOf`` and
+``allOf``. It returns every mismatch with its path instead of stopping at the
+first, so a failing test says all that is wrong at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import requests
+
+PROBLEM_TYPE = "application/problem+json"
+PROBLEM_KEYS = {"type", "title", "status", "detail", "errors", "request_id"}
+
+
+def media_type(response: requests.Response) -> str:
+    return response.headers.get("Content-Type", "").split(";")[0].strip().lower()
+
+
+def assert_problem(response: requests.Response, status: int) -> dict[str, Any]:
+    """``response`` is an RFC 9457 problem with ``status``, in the service's one shape; returns the body."""
+    where = f"{response.request.method} {response.request.path_url[:120]}"
+    assert response.status_code == status, f"{where}: expected {status}, got {response.status_code}: {response.text[:500]}"
+    assert media_type(response) == PROBLEM_TYPE, f"{where}: Content-Type {response.headers.get('Content-Type')!r}, body {response.text[:300]!r}"
+    body = response.json()
+    assert isinstance(body, dict), body
+    assert set(body) == PROBLEM_KEYS, f"{where}: keys {sorted(body)}"
+    assert body["status"] == status
+    for key in ("type", "title", "detail", "request_id"):
+        assert isinstance(body[key], str) and body[key], f"{where}: {key} = {body[key]!r}"
+    assert isinstance(body["errors"], dict)
+    for path, messages in body["errors"].items():
+        assert isinstance(path, str) and path, body["errors"]
+        assert isinstance(messages, list) and messages and all(isinstance(m, str) and m for m in messages), body["errors"]
+    assert "Traceback" not in response.text
+    assert response.headers.get("X-Request-ID") == body["request_id"], (
+        f"{where}: header {response.headers.get('X-Request-ID')!r} != body {body['request_id']!r}"
+    )
+    return body
+
+
+def assert_client_error(response: requests.Response) -> dict[str, Any]:
+    """Any 4xx in the one problem shape (hostile input: the exact status may vary, the shape may not)."""
+    assert 400 <= response.status_code < 500, f"{response.request.method} {response.request.path_url[:120]}: got {response.status_code}: {response.text[:500]}"
+    return assert_problem(response, response.status_code)
+
+
+# ---- OpenAPI schema checking
+
+
+def resolve(doc: dict[str, Any], ref: str) -> Any:
+    assert ref.startswith("#/"), f"only local references are supported: {ref}"
+    node: Any = doc
+    for part in ref[2:].split("/"):
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+_TYPES: dict[str, tuple[type, ...]] = {"object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,), "integer": (int,), "number": (int, float)}
+
+
+def schema_errors(doc: dict[str, Any], schema: dict[str, Any], value: Any, path: str = "$") -> list[str]:
+    """Every way ``value`` breaks ``schema`` (empty when it conforms)."""
+    if "$ref" in schema:
+        return schema_errors(doc, resolve(doc, schema["$ref"]), value, path)
+    if value is None:
+        if schema.get("nullable") or (schema.get("enum") and None in schema["enum"]):
+            return []
+        if "type" in schema or "properties" in schema:
+            return [f"{path}: null, but the schema is not nullable"]
+    errors: list[str] = []
+    kind = schema.get("type")
+    if kind is not None and value is not None:
+        expected = _TYPES[kind]
+        if not isinstance(value, expected) or (kind in ("integer", "number") and isinstance(value, bool)):
+            return [f"{path}: expected {kind}, got {type(value).__name__} {value!r:.80}"]
+    if "enum" in schema and value not in schema["enum"]:
+        errors.append(f"{path}: {value!r} not one of {schema['enum']}")
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        for name in schema.get("required", []):
+            if name not in value:
+                errors.append(f"{path}: missing required property {name!r}")
+        for name, item in value.items():
+            if name in properties:
+                errors += schema_errors(doc, properties[name], item, f"{path}.{name}")
+            elif schema.get("additionalProperties") is False:
+                errors.append(f"{path}: property {name!r} is not documented (additionalProperties: false)")
+            elif isinstance(schema.get("additionalProperties"), dict):
+                errors += schema_errors(doc, schema["additionalProperties"], item, f"{path}.{name}")
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            errors += schema_errors(doc, schema["items"], item, f"{path}.{i}")
+    for sub in schema.get("allOf", []):
+        errors += schema_errors(doc, sub, value, path)
+    if "oneOf" in schema:
+        matches = [not schema_errors(doc, sub, value, path) for sub in schema["oneOf"]]
+        if sum(matches) != 1:
+            errors.append(f"{path}: matches {sum(matches)} of the {len(matches)} oneOf schemas, must match exactly one")
+    if "anyOf" in schema and not any(not schema_errors(doc, sub, value, path) for sub in schema["anyOf"]):
+        errors.append(f"{path}: matches none of the anyOf schemas")
+    return errors

@@ -1,0 +1,226 @@
+"""Estonian lexicon: every inflected form judged by Vabamorf, as shipped in PyPI ``estnltk``.
+
+Estonian has too many forms to list (14 cases, two numbers, productive
+compounds, the -ki/-gi clitic), so this lexicon asks a morphological analyser
+instead of holding a word list: :class:`VabamorfLexicon` answers
+:meth:`~VabamorfLexicon.readings` and cannot enumerate (``forms()`` raises).
+
+Lean loading: importing ``estnltk`` pulls in pandas, nltk, matplotlib and
+more (1.6 s, 184 MB). Only two things are needed from its wheel: the compiled
+SWIG module ``estnltk/vabamorf/_vabamorf*.so`` and the lexicon files in
+``estnltk/vabamorf/dct/``. This module locates the package without importing
+it and loads that extension module by file, so ``pip install --no-deps
+estnltk==1.7.5`` is the whole install (``requirements/estonian-nodeps.txt``).
+That leans on estnltk internals (file layout, the six-argument ``analyze``),
+hence the exact pin and :data:`ESTNLTK_VERSION`. Nothing is loaded at import
+time: the constructor does it.
+
+Class mapping of one Vabamorf analysis (see ``wordlists/et/README.md``):
+part of speech ``H`` -> ``proper_noun``; ``Y`` -> ``abbreviation``; ``_`` in
+the root (a compound boundary, lexicalised like ``raud_tee`` or productive
+like ``kassi_kool``: Vabamorf does not tell them apart) -> ``compound``; a
+non-empty clitic field (``gi``/``ki``) -> ``clitic``; a hyphen in the form ->
+``hyphenated``. Everything else (nouns, verbs, adjectives, ...) is ordinary.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.metadata
+import importlib.util
+import os
+import threading
+from collections.abc import Iterator
+from functools import cache, lru_cache
+from pathlib import Path
+
+from ..core.lexicon import LexiconInfo, Readings
+from ..core.text import has_invalid_characters
+
+__all__ = ["ESTNLTK_VERSION", "VabamorfLexicon"]
+
+#: The estnltk release whose internals this loader was written and tested against.
+ESTNLTK_VERSION = "1.7.5"
+
+#: Default bound of the verdict cache. An entry (key plus readings, whose class
+#: sets are shared) costs about 150 bytes (measured), so a full cache is about
+#: 10 MB a process.
+DEFAULT_CACHE_SIZE = 65_536
+
+#: Parts of speech a variant spelling (Capitalised, UPPER) may contribute.
+_NAME_LIKE = frozenset({"H", "Y"})
+
+_INSTALL_HINT = "pip install --no-deps -r requirements/estonian-nodeps.txt"
+
+
+class VabamorfLexicon:
+    """Readings of a normalized Estonian form, by Vabamorf analysis without guessing.
+
+    ``readings(form)`` analyses ``form`` with disambiguation, guessing and
+    proper-name guessing off, so an unknown string gets no reading and ``()``
+    comes back. Forms are case-folded but Vabamorf is case-sensitive: it finds
+    ``Tallinn`` and ``EKI`` but not ``tallinn`` or ``eki``. So the form is also
+    analysed Capitalised and with its first hyphen part in capitals (``EKI``,
+    ``USA-le``), and those spellings add only their proper-noun and
+    abbreviation readings (``Emajõgi`` loses the ordinary reading ``emajõgi``
+    has; ``KASS`` adds nothing new). Only the first letter is raised: Vabamorf
+    reads any ``Known-Known`` pair as a name (``Kass-Koer``), so
+    ``Ida-Virumaa`` is not found from ``ida-virumaa``. A form that is empty,
+    holds a space, digit or punctuation other than an inner hyphen or
+    apostrophe, or does not start and end with a letter gets ``()`` without a
+    call: Vabamorf would read ``3`` as a numeral and strip ``kass.`` to
+    ``kass``.
+
+    Verdicts are kept in a bounded LRU cache of ``cache_size`` forms (0 turns
+    it off): an uncached verdict costs one Vabamorf call of 2-3 spellings,
+    150-500 µs measured; a cached one under a microsecond. Make one per
+    process: it is safe across fork() and threads, but each holds its own
+    analyser (34 MB) and cache.
+
+    Raises ModuleNotFoundError when estnltk is not installed.
+    """
+
+    def __init__(self, cache_size: int = DEFAULT_CACHE_SIZE):
+        package = _estnltk_dir()
+        self._module_dir = package / "vabamorf"
+        self._dct_dir = _speller_lexicon_dir(self._module_dir / "dct")
+        self._vm = _load_extension(self._module_dir)
+        self._lock = threading.Lock()
+        self._open()
+        files = {name: _sha256(self._dct_dir / name) for name in ("et.dct", "et3.dct")}
+        combined = hashlib.sha256("".join(f"{digest}  {name}\n" for name, digest in files.items()).encode())
+        estnltk_version = importlib.metadata.version("estnltk")
+        self.info = LexiconInfo(
+            id="et",
+            lang="et",
+            version=f"estnltk {estnltk_version}; Vabamorf lexicon {self._dct_dir.name}",
+            sha256=combined.hexdigest(),
+            entries=None,
+            source=f"Vabamorf analyser and its {self._dct_dir.name} speller lexicon, from the PyPI wheel estnltk {estnltk_version}",
+            licence="estnltk: GPL-2.0-only OR Apache-2.0; Vabamorf: LGPL (Filosoft)",
+            attribution=(
+                "Vabamorf, copyright 2014 Filosoft (LGPL), through EstNLTK, copyright University of Tartu. "
+                "Lexicon compiled by Filosoft from Ü. Viks' Väike vormisõnastik, the Kaalep-Muischnek "
+                "frequency dictionary and Institute of the Estonian Language sources."
+            ),
+            fold_diacritics=False,
+            enumerable=False,
+            extra={"lexicon_files": files, "sha256_of": "sha256sum lines of et.dct and et3.dct", "estnltk": estnltk_version},
+        )
+        self._cached = lru_cache(maxsize=cache_size)(self._analyse)
+
+    def readings(self, form: str) -> Readings:
+        """Class sets of every reading of the normalized ``form``; ``()`` if not a word."""
+        return self._cached(form)
+
+    def forms(self) -> Iterator[str]:
+        """Always raises: Vabamorf analyses forms but exposes no list of them."""
+        raise TypeError("the Vabamorf lexicon cannot enumerate its forms")
+
+    def cache_info(self):
+        """Hits, misses and size of the verdict cache (``functools`` ``CacheInfo``)."""
+        return self._cached.cache_info()
+
+    def cache_clear(self) -> None:
+        """Forget every cached verdict (for benchmarks; verdicts never go stale)."""
+        self._cached.cache_clear()
+
+    def _open(self) -> None:
+        """Make the analyser; again in a forked child (see :meth:`_analyse`).
+
+        Vabamorf keeps et.dct and et3.dct open and reads them on demand: a
+        forked worker would share those file offsets with its parent and its
+        siblings. estnltk likewise makes one analyser per process id.
+        """
+        self._morf = self._vm.Vabamorf(str(self._dct_dir / "et.dct"), str(self._dct_dir / "et3.dct"))
+        self._pid = os.getpid()
+
+    def _analyse(self, form: str) -> Readings:
+        if has_invalid_characters(form) or not (form[0].isalpha() and form[-1].isalpha()):
+            return ()
+        head, dash, tail = form.partition("-")
+        spellings = [form]
+        for variant in (form[0].upper() + form[1:], head.upper() + dash + tail):
+            if variant not in spellings:
+                spellings.append(variant)
+        with self._lock:
+            if self._pid != os.getpid():
+                self._open()
+            # analyze(words, disambiguate, guess, phonetic, propername, stem):
+            # the words are analysed one by one, the batch only saves calls.
+            analysed = self._morf.analyze(self._vm.StringVector(spellings), False, False, False, False, False)
+        hyphenated = bool(dash)
+        found = set()
+        for index, (_word, analyses) in enumerate(analysed):
+            for analysis in analyses:
+                pos = analysis.partofspeech
+                if index and pos not in _NAME_LIKE:
+                    continue
+                found.add(_classes(pos, "_" in analysis.root, bool(analysis.clitic), hyphenated))
+        return tuple(sorted(found, key=sorted))
+
+
+@cache
+def _classes(pos: str, compound: bool, clitic: bool, hyphenated: bool) -> frozenset[str]:
+    """The class set of one analysis; cached so that equal sets are one object."""
+    names = []
+    if pos == "H":
+        names.append("proper_noun")
+    elif pos == "Y":
+        names.append("abbreviation")
+    if compound:
+        names.append("compound")
+    if clitic:
+        names.append("clitic")
+    if hyphenated:
+        names.append("hyphenated")
+    return frozenset(names)
+
+
+def _estnltk_dir() -> Path:
+    """The installed estnltk package folder, found without importing the package."""
+    spec = importlib.util.find_spec("estnltk")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"estnltk is not installed; run: {_INSTALL_HINT}", name="estnltk")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _speller_lexicon_dir(root: Path) -> Path:
+    """The newest ``<date>_sp`` lexicon folder: the standard-language (speller) lexicon.
+
+    The ``_nosp`` variant adds slang (``mersu``, ``kodukas``) that a speller,
+    and a word game, should refuse.
+    """
+    candidates = sorted(p for p in root.glob("*_sp") if (p / "et.dct").is_file() and (p / "et3.dct").is_file())
+    if not candidates:
+        raise FileNotFoundError(f"no Vabamorf speller lexicon (*_sp/et.dct, et3.dct) under {root}")
+    return candidates[-1]
+
+
+def _load_extension(module_dir: Path):
+    """Load ``_vabamorf`` by file under its own dotted name, leaving ``sys.modules`` alone.
+
+    The name must end in ``_vabamorf``: CPython finds the module's init
+    function (``PyInit__vabamorf``) by that last component.
+    """
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = module_dir / f"_vabamorf{suffix}"
+        if path.is_file():
+            spec = importlib.util.spec_from_file_location("estnltk.vabamorf._vabamorf", path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return module
+    raise ModuleNotFoundError(
+        f"estnltk has no Vabamorf extension for this Python in {module_dir} (expected estnltk=={ESTNLTK_VERSION}); run: {_INSTALL_HINT}",
+        name="estnltk.vabamorf._vabamorf",
+    )
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
