@@ -13,8 +13,10 @@ SHIPPED = default_rulesets_dir()
 STANDARD_BANS = {"proper_noun", "abbreviation", "contraction", "possessive", "hyphenated", "prefix", "suffix"}
 
 
-def test_the_shipped_rulesets_are_the_five_of_issue_2(rulesets):
-    assert {r.id for r in rulesets} == {"standard", "letters-minimum", "two-player-one-bonus", "challenge", "no-floor"}
+def test_the_shipped_rulesets_include_the_five_of_issue_2_and_the_language_ones(rulesets):
+    ids = {r.id for r in rulesets}
+    assert {"standard", "letters-minimum", "two-player-one-bonus", "challenge", "no-floor"} <= ids
+    assert {"islenska", "eesti"} <= ids
 
 
 def test_an_unknown_ruleset_id_raises_unknown_ruleset(rulesets):
@@ -239,3 +241,10 @@ def test_an_unknown_banned_class_is_an_error(folder):
 def test_players_min_above_max_is_an_error(folder):
     variant(folder, "upside", "players: {min: 5, max: 3}\n")
     assert problems(folder) == ["rs/upside.yaml: players: min must not exceed max"]
+
+
+def test_a_deck_named_by_file_replaces_the_inherited_deck_whole():
+    book = load_rulesets()
+    islenska = book.get("islenska")
+    assert islenska.deck.size == 118
+    assert "q" not in islenska.deck and "ð" in islenska.deck

@@ -69,7 +69,15 @@ def read_forms(path: str | Path) -> Iterator[str]:
     """Words from a plain list, one per line; a hunspell ``.dic`` works too (count line and /flags dropped)."""
     from ..core.text import normalize
 
-    with Path(path).open(encoding="utf-8", errors="strict") as handle:
+    path = Path(path)
+    encoding = "utf-8"
+    aff = path.with_suffix(".aff")
+    if path.suffix == ".dic" and aff.is_file():  # hunspell names its encoding in the .aff file's SET line
+        for line in aff.read_text(encoding="latin-1").splitlines():
+            if line.startswith("SET "):
+                encoding = line.split()[1]
+                break
+    with path.open(encoding=encoding, errors="strict") as handle:
         for line in handle:
             word = line.split("/", 1)[0].strip()
             if word and not word.isdigit():

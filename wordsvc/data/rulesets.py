@@ -3,7 +3,8 @@
 One file per ruleset in a folder, id = file name. ``extends: ID`` merges the
 file onto its parent: mappings merge key by key, anything else replaces, and
 in a ``deck`` mapping a card set to ``null`` is removed. ``deck: NAME`` (a
-string) takes the whole deck from ``decks/NAME.yaml`` beside the rulesets.
+string) takes the whole deck from ``decks/NAME.yaml`` beside the rulesets,
+replacing the inherited deck rather than merging with it.
 
 Every problem in every file is collected and reported at once, each as
 ``folder/file.yaml: key.path: message`` (packaging's habit), and unknown keys
@@ -258,6 +259,7 @@ def _merged(
             if cards is None:
                 return None
             layer = {**layer, "deck": cards}
+            merged = {**merged, "deck": {}}  # a deck named by file replaces the inherited one whole
         merged = _merge(merged, layer)
     merged.pop("extends", None)
     if isinstance(merged.get("deck"), dict):
