@@ -152,7 +152,6 @@ class Deck:
         fits; every other letter is a single card. An ordinary word has no
         such place and costs one pass; INQUIRING has three and eight ways.
         """
-        cards = self.cards
         n = len(letters)
         limit = n if max_cards is None else max_cards
         places: list[tuple[int, str]] = []
@@ -161,12 +160,10 @@ class Deck:
             while at >= 0:
                 places.append((at, face))
                 at = letters.find(face, at + 1)
-        counts: dict[str, int] = {}
-        for ch in letters:
-            counts[ch] = counts.get(ch, 0) + 1
+        count, value = self._count, self._value
         if not places:
-            if n <= limit and all(ch in cards and cards[ch].count >= k for ch, k in counts.items()):
-                return [(tuple(letters), sum([cards[ch].value for ch in letters]))]
+            if n <= limit and self._singles_fit(letters, n):
+                return [(tuple(letters), sum(map(value.__getitem__, letters)))]
             return []
         places.sort()
         choices: list[tuple[tuple[int, str], ...]] = [()]
@@ -180,19 +177,26 @@ class Deck:
                     choose(i + 1, at + len(face), longer)
 
         choose(0, 0, ())
+        # When every letter fits as a single card, every way's singles fit too
+        # (a way only takes letters away from them), and its points are the
+        # letters' points plus each multi-letter card's difference.
+        singles_fit = self._singles_fit(letters, n)
+        base = sum(map(value.__getitem__, letters)) if singles_fit else 0
+        delta = self._delta
         ranked = []
         for chosen in choices:
-            if n - sum(len(face) - 1 for _, face in chosen) > limit:
+            size = n - sum(len(face) - 1 for _, face in chosen)
+            if size > limit:
                 continue
-            singles = counts.copy()
             faces = [face for _, face in chosen]
-            for face in faces:
-                for ch in face:
-                    singles[ch] -= 1
-            if any(cards[face].count < faces.count(face) for face in faces):
+            if len(faces) > 1 and any(count[face] < faces.count(face) for face in faces):
                 continue
-            if any(k and (ch not in cards or cards[ch].count < k) for ch, k in singles.items()):
-                continue
+            if not singles_fit:
+                rest = letters
+                for at, face in reversed(chosen):
+                    rest = rest[:at] + rest[at + len(face) :]
+                if not self._singles_fit(rest, len(rest)):
+                    continue
             way: list[str] = []
             pos = 0
             for at, face in chosen:
@@ -200,6 +204,33 @@ class Deck:
                 way.append(face)
                 pos = at + len(face)
             way.extend(letters[pos:])
-            ranked.append((-sum([cards[face].value for face in way]), len(way), tuple(way)))
+            points = base + sum(map(delta.__getitem__, faces)) if singles_fit else sum(map(value.__getitem__, way))
+            ranked.append((-points, size, tuple(way)))
         ranked.sort()
         return [(way, -negative) for negative, _, way in ranked]
+
+    @cached_property
+    def _delta(self) -> dict[str, int]:
+        """A multi-letter card's value minus its letters' values as single cards (when all exist)."""
+        value = self._value
+        return {face: value[face] - sum(value.get(ch, 0) for ch in face) for face in self._multi_faces}
+
+    def _singles_fit(self, letters: str, n: int) -> bool:
+        """Every letter is a single card, used no more often than the deck holds it."""
+        distinct = set(letters)
+        if not distinct <= self._single_faces:
+            return False
+        count = self._count
+        return all(count[ch] >= n or letters.count(ch) <= count[ch] for ch in distinct)
+
+    @cached_property
+    def _count(self) -> dict[str, int]:
+        return {face: card.count for face, card in self.cards.items()}
+
+    @cached_property
+    def _value(self) -> dict[str, int]:
+        return {face: card.value for face, card in self.cards.items()}
+
+    @cached_property
+    def _single_faces(self) -> frozenset[str]:
+        return frozenset(face for face in self.cards if len(face) == 1)

@@ -17,7 +17,7 @@ letters (for English, with diacritics folded: café is C-A-F-E).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from .cards import Cards, CardSyntaxError, Deck, parse_cards
@@ -43,10 +43,9 @@ REASON_CODES = (
 )
 
 
-@dataclass(frozen=True)
-class Reason:
+class Reason(NamedTuple):
     code: str
-    params: dict[str, object] = field(default_factory=dict)
+    params: dict[str, object] = {}  # noqa: RUF012 - never mutated; a NamedTuple default
 
     def to_dict(self, locale: str = DEFAULT_LOCALE) -> dict[str, object]:
         params = dict(self.params)
