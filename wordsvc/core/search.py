@@ -1,19 +1,19 @@
 """Steps 2 and 3 of the solver: the best arrangement of a hand's groups, and the plays around it.
 
-A *state* is a multiset of cards packed in one integer: face ``i``'s count at
-bit ``i * width``, with the top bit of each field kept free as a guard, so
-"do these cards fit in what is left" is one subtraction
-(``((state | guard) - vec) & guard == guard``). When a face heads many groups
-the same test runs on all of them at once: the groups' counts sit side by
-side in one big integer (one *lane* each), the state is repeated in every lane
-by one multiplication, and the lanes that keep all their guard bits are the
-groups that fit (:meth:`Board.fitting`). This keeps a hand with a thousand
-candidate words within milliseconds in pure Python.
+A *state* is a multiset of cards packed in one integer, face ``i``'s count at
+bit ``i * width``. Faces are ordered by value, highest first. The memoized
+recursion (:class:`Table`) places the first card of a state: laid in a group
+that holds it, or left out. With ``k`` discards due, the first card left out
+is discarded (free) and ``k`` drops; afterwards a card left out is unused
+(its value lost). Because faces go by value, the discard is always the most
+valuable card not laid, as it should be, and each play is reached exactly
+once, so the same recursion enumerates runners-up without duplicates.
 
-:class:`Table` is the memoized recursion: the value of a state is the best of
-leaving its first card unused (``-penalty``) or laying a fitting group that
-holds that card (``+gain``). Each arrangement is reached once, so the same
-graph counts the plays that tie and enumerates runners-up best first.
+Which groups fit a state is a set of group indices, kept as a bit set (one
+Python integer): ``keep[f][c]`` holds the groups that need at most ``c``
+cards of face ``f``, so the groups that fit a child state are the parent's
+intersected with ``keep`` of the faces the move used (:meth:`Board.child_mask`).
+The groups a state can lay next are those of its first face in that set.
 """
 
 from __future__ import annotations
@@ -26,238 +26,277 @@ from .groups import Group
 from .plays import Play, Word
 from .ruleset import LongestMeasure
 
-__all__ = ["FORBIDDEN", "Board", "Step", "Table", "W"]
+__all__ = ["FORBIDDEN", "NEG", "Board", "Step", "Table", "members"]
 
-#: ``score * W + words`` orders plays by score, then by words (a hand has far
-#: fewer than 64 words).
-W = 64
 #: The cost of an unused card where none may be left (going out).
 FORBIDDEN = 1 << 40
-#: Groups heading a face from which the all-lanes-at-once fit test pays off (measured).
-_LANES_FROM = 24
+#: The value of an impossible state (discards due and no card left).
+NEG = -(1 << 90)
 
-Step = tuple[str, int]  # ("w", group index) | ("u", face index)
-Start = tuple[int, tuple[int, ...]]  # (state, faces discarded)
+Step = tuple[str, int]  # ("w", group) | ("u", face) | ("d", face)
+Move = tuple[int, int, int, Step]  # (Q gain, state after, discards due after, step)
+
+
+def members(bits: int) -> list[int]:
+    """The positions of the set bits of ``bits``, ascending."""
+    if not bits:
+        return []
+    out = []
+    text = bin(bits)
+    top = len(text) - 1
+    at = text.find("1", 2)
+    while at >= 0:
+        out.append(top - at)
+        at = text.find("1", at + 1)
+    out.reverse()
+    return out
 
 
 class Board:
-    """One hand's faces, values and groups, packed for the search."""
+    """One hand's faces (values, copies) and groups, packed for the search."""
 
-    def __init__(self, faces: Sequence[str], values: Sequence[int], width: int, groups: list[Group], measure: LongestMeasure):
+    def __init__(
+        self,
+        faces: Sequence[str],
+        values: Sequence[int],
+        copies: Sequence[int],
+        width: int,
+        groups: list[Group],
+        measure: LongestMeasure,
+        prefer: Callable[[str], object] = str,
+    ):
         self.faces = list(faces)
+        self.prefer = prefer
         self.values = list(values)
         self.width = width
-        self.mask = (1 << (width - 1)) - 1
+        self.field = (1 << (width - 1)) - 1
         self.unit = [1 << (i * width) for i in range(len(faces))]
-        self.guard = sum(1 << ((i + 1) * width - 1) for i in range(len(faces)))
         self.measure = measure
         self.groups = groups
         self.vecs = [g.vec for g in groups]
         self.lengths = [g.cards if measure is LongestMeasure.CARDS else g.letters for g in groups]
-        self.by_face: list[list[int]] = [[] for _ in faces]
-        for gi, group in enumerate(groups):
-            self.by_face[self.lowest(group.vec)].append(gi)
-        self._lanes = [self._pack(gis) if len(gis) >= _LANES_FROM else None for gis in self.by_face]
+        self.everything = (1 << len(groups)) - 1
+        self.head = [0] * len(faces)
+        needs: list[list[int]] = [[0] * (n + 2) for n in copies]  # needs[f][c]: groups needing exactly c of f
+        self.uses = [g.uses for g in groups]
+        for gi, used in enumerate(self.uses):
+            bit = 1 << gi
+            self.head[min(used)[0]] |= bit
+            for f, c in used:
+                needs[f][c] |= bit
+        # keep[f][c]: groups needing at most c cards of face f
+        self.keep = []
+        for f, n in enumerate(copies):
+            row, bits = [], 0
+            for c in range(n + 1):
+                bits |= needs[f][c] if c else self.everything & ~sum(needs[f][1:])
+                row.append(bits)
+            self.keep.append(row)
         self._fitting: dict[int, list[int]] = {}
 
-    def _pack(self, gis: list[int]) -> tuple[int, int, int, int, int, int]:
-        span = len(self.faces) * self.width
-        stride = span + 1
-        ones = sum(1 << (lane * stride) for lane in range(len(gis)))
-        packed = sum(self.vecs[gi] << (lane * stride) for lane, gi in enumerate(gis))
-        return stride, ones, packed, self.guard * ones, ((1 << span) - 1) * ones, (1 << span) * ones
-
-    def fitting(self, i: int, state: int) -> list[int]:
-        """The groups headed by face ``i`` (the first face of ``state``) whose cards are all in ``state``.
-
-        Kept per state: every table of the board asks the same questions.
-        """
-        out = self._fitting.get(state)
-        if out is not None:
-            return out
-        gis = self.by_face[i]
-        lanes = self._lanes[i]
-        if lanes is None:
-            guard, vecs = self.guard, self.vecs
-            high = state | guard
-            out = [gi for gi in gis if (high - vecs[gi]) & guard == guard]
-        else:
-            stride, ones, packed, guards, fill, tops = lanes
-            kept = ((state * ones | guards) - packed) & guards
-            fit = (((kept ^ guards) + fill) & tops) ^ tops
-            out = []
-            if fit:
-                bits = bin(fit)
-                top = len(bits) - 1
-                at = bits.find("1", 2)
-                while at >= 0:
-                    out.append(gis[(top - at) // stride])
-                    at = bits.find("1", at + 1)
-                out.reverse()
-        self._fitting[state] = out
-        return out
+    def counts(self, state: int) -> list[int]:
+        return [(state >> (i * self.width)) & self.field for i in range(len(self.faces))]
 
     def lowest(self, state: int) -> int:
         return ((state & -state).bit_length() - 1) // self.width
 
-    def counts(self, state: int) -> list[int]:
-        return [(state >> (i * self.width)) & self.mask for i in range(len(self.faces))]
+    def mask_of(self, state: int) -> int:
+        """The set of groups whose cards are all in ``state``."""
+        bits = self.everything
+        for f, c in enumerate(self.counts(state)):
+            bits &= self.keep[f][c] if c < len(self.keep[f]) else self.everything
+        return bits
 
-    def fits(self, state: int, vec: int) -> bool:
-        return ((state | self.guard) - vec) & self.guard == self.guard
+    def child_mask(self, state: int, mask: int, gi: int) -> int:
+        """The groups that fit ``state`` minus group ``gi``, from those that fit ``state`` (``mask``)."""
+        keep, width, field = self.keep, self.width, self.field
+        for f, c in self.uses[gi]:
+            mask &= keep[f][((state >> (f * width)) & field) - c]
+        return mask
 
-    def starts(self, state: int, k: int) -> list[Start]:
-        """``(state left, faces discarded)`` for each way to discard ``k`` cards (distinct by face)."""
-        if k == 0:
-            return [(state, ())]
-        counts = self.counts(state)
-        present = [i for i, n in enumerate(counts) if n]
-        if k == 1:
-            return [(state - self.unit[i], (i,)) for i in present]
-        pairs = [(i, j) for i in present for j in present if i < j or (i == j and counts[i] >= 2)]
-        return [(state - self.unit[i] - self.unit[j], (i, j)) for i, j in pairs]
+    def fitting(self, state: int, mask: int | None = None) -> list[int]:
+        """The groups holding the first card of ``state`` that fit in it, ascending (kept per state)."""
+        found = self._fitting.get(state)
+        if found is None:
+            bits = self.mask_of(state) if mask is None else mask
+            found = self._fitting[state] = members(bits & self.head[self.lowest(state)])
+        return found
 
     def table(self, score: Callable[[Group], int], penalty: Callable[[int], int]) -> Table:
         """Best total ``score`` of the groups laid, minus ``penalty(value)`` for each card unused."""
         return Table(self, [score(g) for g in self.groups], [penalty(v) for v in self.values])
 
-    def can_cover(self, starts: Sequence[Start]) -> bool:
-        """Whether the cards of some start can all be laid (going out)."""
+    def can_cover(self, state: int, k: int) -> bool:
+        """Whether every card of ``state`` but ``k`` discards can be laid (going out)."""
         memo: dict[int, bool] = {0: True}
-        fitting, vecs = self.fitting, self.vecs
+        unit, vecs = self.unit, self.vecs
 
-        def cover(state: int) -> bool:
-            found = memo.get(state)
+        def cover(state: int, k: int, mask: int) -> bool:
+            key = (state << 2) | k
+            found = memo.get(key)
             if found is None:
+                if not state:
+                    return k == 0
                 i = self.lowest(state)
-                found = any(cover(state - vecs[gi]) for gi in fitting(i, state))
-                memo[state] = found
+                found = bool(k) and cover(state - unit[i], k - 1, mask & self.keep[i][self.counts(state)[i] - 1])
+                found = found or any(cover(state - vecs[gi], k, self.child_mask(state, mask, gi)) for gi in self.fitting(state, mask))
+                memo[key] = found
             return found
 
-        return any(cover(state) for state, _ in starts)
+        return cover(state, k, self.mask_of(state))
 
-    def play(self, steps: Sequence[Step], discards: Sequence[int]) -> Play:
-        words, unused = [], []
+    def play(self, steps: Sequence[Step], measure_order: bool = True) -> Play:
+        words, unused, discards = [], [], []
         for kind, index in steps:
             if kind == "w":
                 group = self.groups[index]
-                word, cards = group.words[0]
-                words.append(Word(word, cards, group.points, tuple(w for w, _ in group.words[1:])))
-            else:
+                word, *others = sorted(group.words, key=self.prefer)
+                words.append(Word(word, group.laying(word), group.points, tuple((w, group.laying(w)) for w in others)))
+            elif kind == "u":
                 unused.append(index)
+            else:
+                discards.append(index)
         score = sum(w.points for w in words) - sum(self.values[i] for i in unused)
-        words.sort(key=lambda w: (-w.measure(self.measure), -w.points, w.word))
+        if measure_order:
+            words.sort(key=lambda w: (-w.measure(self.measure), -w.points, w.word))
         return Play(score, tuple(words), tuple(self.faces[i] for i in unused), tuple(self.faces[i] for i in discards), self.measure)
 
 
 class Table:
-    """Memoized best values of the cards left, two per state, packed in integers.
+    """Memoized best values of a state with ``k`` discards due, packed in integers.
 
     ``Q = score * 64 + words``: the best score, then the most words.
     ``P = score * 4096 + longest * 64 + words``: the best score, then the
-    longest word, then the most words of plays with that longest word. P is
-    not a sum over the words, but it decomposes with Q's help: laying a
-    group of length ``l`` before a rest whose best P has longest ``L``
-    gives ``l`` and the rest's Q words when ``l >= L``, else the rest's P.
-    (Lengths and word counts stay below 64.)
+    longest word, then the most words among plays with that longest word.
+    P is not a sum over the words but decomposes with Q's help: laying group
+    ``g`` before the best rest gives the better of "the rest's longest word
+    stands" (rest P, plus g's score and one word) and "``g`` is the longest"
+    (rest Q's score and words, plus g's score, g's length and one word); the
+    larger of the two packed numbers is always the true case. Lengths and
+    word counts stay below 64.
 
     ``scores[g]`` is what laying group ``g`` scores, ``penalties[i]`` what
-    leaving a card of face ``i`` costs, both in points.
+    leaving a card of face ``i`` unused costs, both in points.
     """
 
     def __init__(self, board: Board, scores: list[int], penalties: list[int]):
         self.board = board
         self.scores = scores
         self.penalties = penalties
-        memo: dict[int, tuple[int, int]] = {0: (0, 0)}
-        fitting, unit, vecs, width, lengths = board.fitting, board.unit, board.vecs, board.width, board.lengths
+        impossible = (NEG, NEG, NEG)
+        memo: dict[int, tuple[int, int, int]] = {0: (0, 0, 0), 1: impossible, 2: impossible, 3: impossible}
+        self.memo = memo
+        unit, vecs, width, field, keep, uses, head = board.unit, board.vecs, board.width, board.field, board.keep, board.uses, board.head
+        q_gain = [(s << 6) + 1 for s in scores]
+        p_gain = [(s << 12) + 1 for s in scores]
+        p_long = [(s << 12) + (n << 6) + 1 for s, n in zip(scores, board.lengths, strict=True)]
+        q_pen = [p << 6 for p in penalties]
+        p_pen = [p << 12 for p in penalties]
 
-        def compute(state: int) -> tuple[int, int]:
+        def compute(state: int, k: int, mask: int) -> tuple[int, int, int]:
             i = ((state & -state).bit_length() - 1) // width
             child = state - unit[i]
-            rest = memo.get(child)
+            kk = k - 1 if k else 0
+            rest = memo.get((child << 2) | kk)
             if rest is None:
-                rest = compute(child)
-            q, p = rest
-            best_q = q - (penalties[i] << 6)
-            best_p = p - (penalties[i] << 12)
-            for gi in fitting(i, state):
+                rest = compute(child, kk, mask & keep[i][((state >> (i * width)) & field) - 1])
+            if k:
+                best_q, best_p = rest[0], rest[1]
+            else:
+                best_q, best_p = rest[0] - q_pen[i], rest[1] - p_pen[i]
+            bits = mask & head[i]
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                gi = low.bit_length() - 1
                 child = state - vecs[gi]
-                rest = memo.get(child)
+                rest = memo.get((child << 2) | k)
                 if rest is None:
-                    rest = compute(child)
-                q, p = rest
-                score = scores[gi]
-                here = q + (score << 6) + 1
-                if here > best_q:
-                    best_q = here
-                length = lengths[gi]
-                if length >= (p >> 6) & 63:
-                    here = ((score + (q >> 6)) << 12) + (length << 6) + 1 + (q & 63)
-                else:
-                    here = p + (score << 12) + 1
-                if here > best_p:
-                    best_p = here
-            found = memo[state] = (best_q, best_p)
+                    cm = mask
+                    for f, c in uses[gi]:
+                        cm &= keep[f][((state >> (f * width)) & field) - c]
+                    rest = compute(child, k, cm)
+                q, p, x = rest
+                q += q_gain[gi]
+                if q > best_q:
+                    best_q = q
+                p += p_gain[gi]
+                if p > best_p:
+                    best_p = p
+                x += p_long[gi]
+                if x > best_p:
+                    best_p = x
+            found = memo[(state << 2) | k] = (best_q, best_p, ((best_q >> 6) << 12) + (best_q & 63))
             return found
 
-        self._compute = compute
-        self.memo = memo
+        def get(state: int, k: int) -> tuple[int, int, int]:
+            found = memo.get((state << 2) | k)
+            return found if found is not None else compute(state, k, board.mask_of(state))
 
-    def value(self, state: int) -> int:
+        self.get = get
+
+    def value(self, state: int, k: int) -> int:
         """Q: ``score * 64 + words`` of the best play of ``state``."""
-        found = self.memo.get(state)
-        return (found if found is not None else self._compute(state))[0]
+        return self.get(state, k)[0]
 
-    def ranked(self, state: int) -> int:
+    def ranked(self, state: int, k: int) -> int:
         """P: ``score * 4096 + longest * 64 + words`` of the best play of ``state``."""
-        found = self.memo.get(state)
-        return (found if found is not None else self._compute(state))[1]
+        return self.get(state, k)[1]
 
-    def moves(self, state: int) -> list[tuple[int, int, Step]]:
-        """``(Q gain, state after, step)`` for every way to place the first card left: words first."""
+    def feasible(self, state: int, k: int) -> bool:
+        return self.value(state, k) >> 6 > -FORBIDDEN // 2
+
+    def moves(self, state: int, k: int) -> list[Move]:
+        """Every way to place the first card of ``state``: words (ascending), then left out."""
         board = self.board
         i = board.lowest(state)
-        out = [((self.scores[gi] << 6) + 1, state - board.vecs[gi], ("w", gi)) for gi in board.fitting(i, state)]
-        out.append((-(self.penalties[i] << 6), state - board.unit[i], ("u", i)))
+        out: list[Move] = [((self.scores[gi] << 6) + 1, state - board.vecs[gi], k, ("w", gi)) for gi in board.fitting(state)]
+        if k:
+            out.append((0, state - board.unit[i], k - 1, ("d", i)))
+        else:
+            out.append((-(self.penalties[i] << 6), state - board.unit[i], 0, ("u", i)))
         return out
 
-    def path(self, state: int, ranked: bool = False) -> list[Step]:
+    def path(self, state: int, k: int, ranked: bool = False) -> list[Step]:
         """The steps of the best play of ``state``: by Q, or by P when ``ranked``."""
         steps: list[Step] = []
         lengths = self.board.lengths
         while state:
             if ranked:
-                target = self.ranked(state)
-                for gain, child, step in self.moves(state):
-                    q, p = self.value(child), self.ranked(child)
-                    if step[0] == "u":
-                        here, switch = p + (gain << 6), False
-                    elif lengths[step[1]] >= (p >> 6) & 63:
-                        here, switch = ((self.scores[step[1]] + (q >> 6)) << 12) + (lengths[step[1]] << 6) + 1 + (q & 63), True
+                target = self.ranked(state, k)
+                for gain, child, kk, step in self.moves(state, k):
+                    _, p, x = self.get(child, kk)
+                    if step[0] != "w":
+                        here, longer = p + (gain << 6), None
                     else:
-                        here, switch = p + (self.scores[step[1]] << 12) + 1, False
-                    if here == target:
-                        ranked = not switch
+                        score = self.scores[step[1]] << 12
+                        here, longer = p + score + 1, x + score + (lengths[step[1]] << 6) + 1
+                    if longer == target:  # this word is the longest: the rest needs only most words
+                        ranked = False
                         break
-                else:  # pragma: no cover - the memo says one move reaches the target
+                    if here == target:
+                        break
+                else:  # pragma: no cover - the memo says a move reaches the target
                     raise AssertionError("no best move")
             else:
-                target = self.value(state)
-                _, child, step = next(m for m in self.moves(state) if m[0] + self.value(m[1]) == target)
+                target = self.value(state, k)
+                _, child, kk, step = next(m for m in self.moves(state, k) if m[0] + self.value(m[1], m[2]) == target)
             steps.append(step)
-            state = child
+            state, k = child, kk
         return steps
 
-    def enumerate(self, starts: Sequence[Start]) -> Iterator[tuple[int, list[Step], tuple[int, ...]]]:
+    def enumerate(self, state: int, k: int) -> Iterator[tuple[int, list[Step]]]:
         """Every play, best Q first: a best-first search with :meth:`value` as an exact bound."""
         counter = itertools.count()
-        heap = [(-self.value(s), next(counter), 0, s, (), d) for s, d in starts]
-        heapq.heapify(heap)
+        heap = [(-self.value(state, k), next(counter), 0, state, k, ())]
         while heap:
-            negf, _, got, state, steps, discards = heapq.heappop(heap)
+            negf, _, got, state, k, steps = heapq.heappop(heap)
+            if -negf <= NEG // 2:
+                return
             if not state:
-                yield -negf, list(steps), discards
+                yield -negf, list(steps)
                 continue
-            for gain, child, step in self.moves(state):
-                heapq.heappush(heap, (-(got + gain + self.value(child)), next(counter), got + gain, child, (*steps, step), discards))
+            for gain, child, kk, step in self.moves(state, k):
+                bound = got + gain + self.value(child, kk)
+                if bound > NEG // 2:
+                    heapq.heappush(heap, (-bound, next(counter), got + gain, child, kk, (*steps, step)))

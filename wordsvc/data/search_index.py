@@ -5,11 +5,15 @@
 Files, in ``build/lexicons/<id>/search/``:
 
 ``forms.txt``   every form, one a line, in *sections*: one per (commonness
-                rank, letters), sections in rank order then by length, the
-                lines of a section in code-point order. So a scan in file
-                order is a scan in result order within a length, a pattern
-                of known length reads only its own sections, and a scan can
-                stop as soon as a page is full. Latin-1 when every form fits
+                rank, letters, kind), sections in that order, the lines of a
+                section in code-point order. So a scan in file order is a
+                scan in result order within a length, a pattern of known
+                length reads only its own sections, and a scan can stop as
+                soon as a page is full. Kind 0 holds the forms playable under
+                the index ruleset as far as classes and deck go (a reading
+                it allows, laid within the largest hand), kind 1 the rest: a
+                search for playable words under that ruleset, or a stricter
+                one with the same deck, reads kind 0 only. Latin-1 when every form fits
                 (English, Icelandic), else UTF-8; ``\\n`` before and after
                 every form, so one bytes regex finds whole lines.
 ``points.u16``  per key id of the lexicon's ``forms.marisa``: the best
@@ -18,8 +22,10 @@ Files, in ``build/lexicons/<id>/search/``:
                 card too few, or too many cards).
 ``meta.json``   format, the lexicon's sha256 (a stale index is rebuilt, and
                 refused at load), the ruleset and deck the points are for,
-                the section table and, per character, how many forms hold it
-                (to pick the rarest literal of a pattern).
+                the section table and, per character and pair of
+                neighbouring characters, about how many forms hold it
+                (counted on a sample of some 100,000 forms, to pick the
+                rarest literal of a pattern).
 
 An *entry* of the index (:meth:`SearchIndex.entry`) is a form with its
 language, classes, letters, best points and rank: the classes and rank come
@@ -66,8 +72,9 @@ NO_POINTS = 0xFFFF
 #: Bytes of text a scan reads between two looks at the clock: about 1 ms of regex work.
 CHUNK = 1 << 16
 #: A literal is searched for directly (instead of running the regex on every
-#: line) when at most this share of forms holds its rarest character.
-LITERAL_SHARE = 0.2
+#: line) when at most this share of forms holds its rarest letter pair: the
+#: regex costs about 0.13 us a line, a literal hit about 1.3 us (measured).
+LITERAL_SHARE = 0.1
 
 
 class SearchIndexError(ValueError):
@@ -122,6 +129,8 @@ class PointsTable:
         self.multi = [face for face in cards if len(face) > 1]
         self.letters = deck.letters
         self.single_letters = frozenset(self.single)
+        #: The most letters multi-letter cards can save in one word: every copy laid.
+        self.max_saving = sum(cards[face].count * (len(face) - 1) for face in self.multi)
         self.singles_best = all(
             all(ch in self.single for ch in face) and cards[face].value <= sum(self.single[ch] for ch in face) for face in self.multi
         )
@@ -134,25 +143,36 @@ class PointsTable:
             distinct = set(letters)
             if len(distinct) == n or all(letters.count(ch) <= self.copies[ch] for ch in distinct):
                 return sum(map(self.single.__getitem__, letters))
-        if n > self.max_cards and n - self._most_merges(letters) > self.max_cards:
+        if n > self.max_cards and (n > self.max_cards + self.max_saving or n - self._most_merges(letters) > self.max_cards):
             return None
         ways = self.deck.spellings(letters, max_cards=self.max_cards)
         return self.deck.points(ways[0]) if ways else None
 
     def _most_merges(self, letters: str) -> int:
-        """How many letters multi-letter cards could save at most: non-overlapping places, chosen greedily by end."""
+        """An upper bound on the letters multi-letter cards can save in ``letters``.
+
+        The places where a card fits, at most as many per card as the deck
+        holds; with two-letter cards only, also the most places that do not
+        overlap (chosen greedily by end).
+        """
         places = []
+        capped = 0
         for face in self.multi:
+            found = 0
             at = letters.find(face)
             while at >= 0:
-                places.append((at + len(face), at, len(face) - 1))
+                places.append((at + len(face), at))
+                found += 1
                 at = letters.find(face, at + 1)
+            capped += min(found, self.deck.count(face)) * (len(face) - 1)
+        if any(len(face) != 2 for face in self.multi):
+            return capped
         places.sort()
-        saved, free = 0, 0
-        for end, at, gain in places:
+        apart, free = 0, 0
+        for end, at in places:
             if at >= free:
-                saved, free = saved + gain, end
-        return saved if all(len(face) == 2 for face in self.multi) else sum(g for _, _, g in places)
+                apart, free = apart + 1, end
+        return min(apart, capped)
 
 
 def build_search_index(
@@ -181,26 +201,30 @@ def build_search_index(
     points = array("H", [NO_POINTS]) * len(trie)
     fold = lexicon.info.fold_diacritics
     table_ = PointsTable(ruleset.deck, ruleset.max_hand) if ruleset is not None else None
-    sections: dict[tuple[int, int], list[str]] = {}
+    sections: dict[tuple[int, int, int], list[str]] = {}
+    reading_ids = memoryview((lexicon_dir / "readings.u16").read_bytes()).cast("H")
+    banned = ruleset.banned_classes if ruleset is not None else frozenset()
+    allowed = [any(not (set(c) & banned) for c in combo) for combo in json.loads((lexicon_dir / "meta.json").read_text(encoding="utf-8"))["readings"]]
     holding: Counter[str] = Counter()
+    sample = max(1, len(trie) // 100_000)  # letter statistics from about 100,000 forms are plenty
     for form, key_id in trie.iteritems():
-        rank = ranks[key_id] or UNRANKED
-        sections.setdefault((rank, len(form) - form.count("'") - form.count("-")), []).append(form)
-        holding.update(set(form))
-        if table_ is not None:
-            found = table_.best(fold_diacritics(form) if fold else form)
-            if found is not None:
-                points[key_id] = min(found, NO_POINTS - 1)
-    encoding = "latin-1" if all(ord(ch) < 256 for ch in holding) else "utf-8"
+        if key_id % sample == 0:
+            holding.update({*form, *(form[i : i + 2] for i in range(len(form) - 1))})
+        found = table_.best(fold_diacritics(form) if fold else form) if table_ is not None else None
+        if found is not None:
+            points[key_id] = min(found, NO_POINTS - 1)
+        kind = 0 if found is not None and allowed[reading_ids[key_id]] else 1
+        sections.setdefault((ranks[key_id] or UNRANKED, len(form) - form.count("'") - form.count("-"), kind), []).append(form)
+    encoding = "latin-1" if _fits_latin1(sections) else "utf-8"
     out.mkdir(parents=True, exist_ok=True)
     table = []
     offset = 1
     with (out / "forms.txt.partial").open("wb") as handle:
         handle.write(b"\n")
-        for (rank, letters), forms in sorted(sections.items()):
+        for (rank, letters, kind), forms in sorted(sections.items()):
             text = "".join(f"{form}\n" for form in sorted(forms)).encode(encoding)
             handle.write(text)
-            table.append([rank, letters, offset, offset + len(text), len(forms)])
+            table.append([rank, letters, kind, offset, offset + len(text), len(forms)])
             offset += len(text)
     (out / "points.u16.partial").write_bytes(points.tobytes())
     (out / "forms.txt.partial").replace(out / "forms.txt")
@@ -211,18 +235,29 @@ def build_search_index(
         "lang": lexicon.info.lang,
         "lexicon_sha256": lexicon.info.sha256,
         "ruleset": ruleset.id if ruleset is not None else None,
+        "banned": sorted(banned),
         "deck_signature": signature,
         "encoding": encoding,
         "entries": len(trie),
         "laid": sum(1 for p in points if p != NO_POINTS),
-        "ranked": sum(len(forms) for (rank, _), forms in sections.items() if rank != UNRANKED),
-        "holding": dict(sorted(holding.items())),
+        "ranked": sum(len(forms) for (rank, _, _), forms in sections.items() if rank != UNRANKED),
+        "playable": sum(len(forms) for (_, _, kind), forms in sections.items() if kind == 0),
+        "holding": {part: n * sample for part, n in sorted(holding.items())},
         "sections": table,
     }
     meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     seconds = round(time.perf_counter() - started, 2)
     log(f"{lexicon.info.id}: search index of {len(trie)} forms in {seconds} s ({offset / 1e6:.1f} MB, points for {meta['ruleset']})")
     return {**meta, "seconds": seconds}
+
+
+def _fits_latin1(sections: dict[tuple[int, int, int], list[str]]) -> bool:
+    try:
+        for forms in sections.values():
+            "".join(forms).encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- load and scan
@@ -259,12 +294,14 @@ class SearchIndex:
         self._reading_ids = memoryview(_map(lexicon.folder / "readings.u16")).cast("H")
         lexicon_meta = json.loads((lexicon.folder / "meta.json").read_text(encoding="utf-8"))
         self._readings = [tuple(frozenset(c) for c in combo) for combo in lexicon_meta["readings"]]
-        self._groups: dict[int, list[tuple[int, int, int]]] = {}
-        for rank, letters, start, end, _count in meta["sections"]:
-            self._groups.setdefault(rank, []).append((letters, start, end))
+        self._groups: dict[int, list[tuple[int, int, int, int]]] = {}
+        for rank, letters, kind, start, end, _count in meta["sections"]:
+            self._groups.setdefault(rank, []).append((letters, kind, start, end))
+        self._banned = frozenset(meta["banned"])
         self._ranks_in_order = sorted(self._groups)
         self._signature = meta["deck_signature"]
         self._allowed: dict[frozenset[str], bytes] = {}
+        self._decks: dict[tuple[str, int, int], bool] = {}
 
     # -- entries
 
@@ -284,6 +321,20 @@ class SearchIndex:
             "rank": self._ranks[key_id] or None,
         }
 
+    # -- look-ups for suggestions
+
+    def known(self, form: str) -> bool:
+        """True when ``form`` is a form of the lexicon (one trie look-up, 0.6 us)."""
+        return form in self._trie
+
+    def has_prefix(self, prefix: str) -> bool:
+        """True when some form starts with ``prefix``."""
+        return next(self._trie.iterkeys(prefix), None) is not None
+
+    def rank(self, form: str) -> int | None:
+        key_id = self._trie.get(form)
+        return None if key_id is None else self._ranks[key_id] or None
+
     # -- FormSource
 
     def prefilter(self, ruleset: Ruleset) -> Callable[[str], bool]:
@@ -292,7 +343,7 @@ class SearchIndex:
         allowed = self._allowed.get(banned)
         if allowed is None:
             allowed = self._allowed[banned] = bytes(any(not (c & banned) for c in combo) for combo in self._readings)
-        same_deck = deck_signature(ruleset) == self._signature
+        same_deck = self._same_deck(ruleset)
         house = ruleset.house_allow
         trie, reading_ids, points = self._trie, self._reading_ids, self._points
 
@@ -306,16 +357,19 @@ class SearchIndex:
 
         return quick
 
-    def scan(self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, deadline: Deadline) -> Iterator[Scanned]:
+    def scan(
+        self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, deadline: Deadline, playable: Ruleset | None = None
+    ) -> Iterator[Scanned]:
         scanner = pattern.scanner(self.encoding)
         if scanner is None:
             return
         literal = self._literal(pattern)
         lo, hi = letters
+        kinds = (0,) if playable is not None and self._covers(playable) else (0, 1)
         for rank in self._ranks_in_order:
             if start is not None and rank < start.rank:
                 continue
-            sections = [(start_, end) for n, start_, end in self._groups[rank] if lo <= n <= hi]
+            sections = [(start_, end) for n, kind, start_, end in self._groups[rank] if lo <= n <= hi and kind in kinds]
             begin = start if start is not None and start.rank == rank else None
             scans = [_SectionScan(self._text, s, e, scanner, literal, deadline) for s, e in sections]
             try:
@@ -323,6 +377,17 @@ class SearchIndex:
             except _Expired:
                 yield self._resume(rank, scans)
                 return
+
+    def _covers(self, ruleset: Ruleset) -> bool:
+        """True when kind 0 holds every form ``ruleset`` can accept: same deck, bans at least as much, no house words."""
+        return self._same_deck(ruleset) and ruleset.banned_classes >= self._banned and not ruleset.house_allow
+
+    def _same_deck(self, ruleset: Ruleset) -> bool:
+        key = (ruleset.id, id(ruleset.deck), ruleset.max_hand)
+        same = self._decks.get(key)
+        if same is None:
+            same = self._decks[key] = deck_signature(ruleset) == self._signature
+        return same
 
     def _merge(self, rank: int, scans: list[_SectionScan], begin: Bound | None) -> Iterator[tuple[int, str]]:
         if begin is not None:
@@ -358,7 +423,8 @@ class SearchIndex:
             return None  # the regex engine already jumps to a literal prefix
         best: tuple[float, int, str] | None = None
         for fragment in pattern.fragments:
-            share = min(self._holding.get(ch, 0) for ch in fragment) / max(self.entries, 1)
+            parts = [fragment[i : i + 2] for i in range(len(fragment) - 1)] or [fragment]
+            share = min(self._holding.get(part, 0) for part in parts) / max(self.entries, 1)
             if best is None or (share, -len(fragment)) < best[:2]:
                 best = (share, -len(fragment), fragment)
         if best is None or best[0] > LITERAL_SHARE:

@@ -1,0 +1,376 @@
+"""Word search over HTTP: ``GET /words``, ``GET /anagrams``, ``GET /suggest``.
+
+Each view loads its query with a schema below, calls
+:class:`~wordsvc.data.wordsearch.WordSearch` and dumps the result. The
+schemas document the endpoints (:data:`OPENAPI_SCHEMAS`,
+:data:`OPENAPI_ENDPOINTS` are in the shape :mod:`wordsvc.web.openapi` lists
+its own). :func:`suggestions` is what a ``/validate`` verdict calls for a
+refused word.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import replace
+from typing import Any
+
+from flask import Blueprint, Response, current_app, g, jsonify, request
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from ..core.cards import CardSyntaxError, parse_cards
+from ..core.errors import InvalidRequest
+from ..core.lexicon import KNOWN_CLASSES, Lexicon
+from ..core.ruleset import Ruleset
+from ..core.verdict import judge
+from ..core.wordsearch import MAX_PATTERN_CHARS, ORDINARY, CursorError, PatternError, WordQuery, compile_pattern, decode_cursor, encode_cursor
+from ..data.anagrams import AnagramIndexes
+from ..data.wordsearch import SearchUnavailable, WordSearch
+from ..schemas import LexiconStamp
+from ..service import Service
+from .problems import problem
+
+__all__ = ["OPENAPI_ENDPOINTS", "OPENAPI_SCHEMAS", "bp", "searcher", "suggestions"]
+
+bp = Blueprint("search", __name__)
+
+MAX_LIMIT = 500
+MAX_HAND_CARDS = 20
+MAX_SUGGESTIONS = 10
+CLASS_NAMES = sorted({*KNOWN_CLASSES, ORDINARY})
+
+
+def service() -> Service:
+    return current_app.extensions["wordsvc"]  # type: ignore[no-any-return]
+
+
+def searcher() -> WordSearch:
+    """The app's :class:`WordSearch`, made on first use (indexes open lazily, memory-mapped)."""
+    found = current_app.extensions.get("wordsvc.search")
+    if found is None:
+        settings = current_app.extensions.get("wordsvc.settings")
+        indexes = AnagramIndexes(settings.data_dir) if settings is not None else None
+        found = current_app.extensions["wordsvc.search"] = WordSearch(indexes)
+    return found  # type: ignore[no-any-return]
+
+
+def suggestions(word: str, ruleset: Ruleset, lexicon: Lexicon, limit: int = MAX_SUGGESTIONS) -> list[dict[str, object]]:
+    """Up to ``limit`` playable words close to ``word``, as JSON: for the ``suggestions`` of a refused verdict.
+
+    Runs on a small budget (:attr:`~wordsvc.data.wordsearch.Budgets.verdict_suggest`)
+    and never fails for want of an index. Needs an app context.
+    """
+    search = searcher()
+    result = search.suggest(word, ruleset, lexicon, limit, budget=search.budgets.verdict_suggest)
+    return [s.to_dict() for s in result.suggestions]
+
+
+# ---------------------------------------------------------------- query schemas
+
+
+def _no_controls(value: str) -> None:
+    if any(unicodedata.category(ch) == "Cc" for ch in value):
+        raise ValidationError("must not contain control characters")
+
+
+class _Query(Schema):
+    class Meta:
+        unknown = RAISE
+
+    ruleset = fields.String(load_default="standard", validate=validate.Length(min=1, max=64))
+    lang = fields.String(load_default=None, validate=validate.Length(min=1, max=35))
+    locale = fields.String(load_default=None, validate=validate.Length(max=35))
+
+
+class PatternField(fields.String):
+    """A search pattern, loaded as a compiled :class:`~wordsvc.core.wordsearch.Pattern`."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        _no_controls(text)
+        try:
+            return compile_pattern(text)
+        except PatternError as err:
+            raise ValidationError(err.problems) from err
+
+
+class ClassesField(fields.String):
+    """Comma-separated class names (``proper_noun,ordinary``), loaded as a frozenset."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        names = {name.strip() for name in text.split(",") if name.strip()}
+        unknown = sorted(names - set(CLASS_NAMES))
+        if not names or unknown:
+            raise ValidationError(f"unknown class {', '.join(map(repr, unknown))}; known: {', '.join(CLASS_NAMES)}" if unknown else "name a class")
+        return frozenset(names)
+
+
+class HandField(fields.String):
+    """Cards as compact notation (``(qu)izt``) or separated by commas (``QU,I,Z,T``), loaded as faces."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        _no_controls(text)
+        try:
+            faces = parse_cards([part for part in text.split(",") if part.strip()] if "," in text else text)
+        except CardSyntaxError as err:
+            raise ValidationError(str(err)) from err
+        if not faces:
+            raise ValidationError("give at least one card")
+        if len(faces) > MAX_HAND_CARDS:
+            raise ValidationError(f"at most {MAX_HAND_CARDS} cards (got {len(faces)})")
+        return faces
+
+
+class WordsQuery(_Query):
+    pattern = PatternField(
+        required=True,
+        metadata={"description": f"`?` one letter, `*` any run of letters, `[aeiou]` one of a set, `[^aeiou]` one not in it; at most {MAX_PATTERN_CHARS} characters."},
+    )
+    min_len = fields.Integer(load_default=None, validate=validate.Range(min=1, max=64), metadata={"description": "Fewest letters."})
+    max_len = fields.Integer(load_default=None, validate=validate.Range(min=1, max=64), metadata={"description": "Most letters."})
+    classes = ClassesField(
+        load_default=None,
+        metadata={"description": "Instead of playable words: forms with a reading of one of these classes (`ordinary`: no class), playable or not."},
+    )
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=MAX_LIMIT))
+    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=1024), metadata={"description": "`next_cursor` of the previous page."})
+
+    @validates_schema
+    def _lengths(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("min_len") and data.get("max_len") and data["min_len"] > data["max_len"]:
+            raise ValidationError("must be at least min_len", "max_len")
+
+
+class AnagramsQuery(_Query):
+    cards = HandField(required=True, metadata={"description": "The cards: `(qu)izt` or `QU,I,Z,T`."})
+    any_subset = fields.Boolean(load_default=False, data_key="all", metadata={"description": "Words from any of the cards, not only all of them."})
+
+
+class SuggestQuery(_Query):
+    word = fields.String(required=True, validate=[validate.Length(min=1, max=64), _no_controls])
+    limit = fields.Integer(load_default=MAX_SUGGESTIONS, validate=validate.Range(min=1, max=MAX_SUGGESTIONS))
+
+
+WORDS_QUERY, ANAGRAMS_QUERY, SUGGEST_QUERY = WordsQuery(), AnagramsQuery(), SuggestQuery()
+
+
+# ---------------------------------------------------------------- response schemas
+
+
+class _Out(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class WordHitOut(_Out):
+    word = fields.String(required=True)
+    letters = fields.Integer(required=True)
+    points = fields.Integer(required=True, allow_none=True, metadata={"description": "Best points laid within the largest hand; null if it cannot be."})
+    cards = fields.List(fields.String(), required=True, allow_none=True, metadata={"description": "The laying worth `points`."})
+    classes = fields.List(fields.String(), required=True)
+    rank = fields.Integer(required=True, allow_none=True, metadata={"description": "Commonness: smaller is more common; null if unknown."})
+    valid = fields.Boolean(required=True, metadata={"description": "The verdict under the ruleset (always true without `classes`)."})
+
+
+class WordsOut(_Out):
+    pattern = fields.String(required=True)
+    lang = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    classes = fields.List(fields.String(), required=True, allow_none=True)
+    count = fields.Integer(required=True)
+    words = fields.List(fields.Nested(WordHitOut), required=True, metadata={"description": "By commonness, then alphabet (code point)."})
+    next_cursor = fields.String(required=True, allow_none=True)
+    truncated = fields.Boolean(required=True, metadata={"description": "The time budget ran out before the page was full; go on with next_cursor."})
+    lexicon = fields.Nested(LexiconStamp, required=True)
+
+
+class AnagramHitOut(_Out):
+    word = fields.String(required=True)
+    cards = fields.List(fields.String(), required=True)
+    points = fields.Integer(required=True)
+    letters = fields.Integer(required=True)
+    rank = fields.Integer(required=True, allow_none=True)
+
+
+class AnagramsOut(_Out):
+    cards = fields.List(fields.String(), required=True)
+    lang = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    all = fields.Boolean(required=True)
+    count = fields.Integer(required=True)
+    words = fields.List(fields.Nested(AnagramHitOut), required=True, metadata={"description": "Best points first."})
+    truncated = fields.Boolean(required=True)
+    lexicon = fields.Nested(LexiconStamp, required=True)
+
+
+class SuggestionOut(_Out):
+    word = fields.String(required=True)
+    distance = fields.Integer(required=True, metadata={"description": "Edits (deletion, insertion, substitution, swap of neighbours)."})
+    rank = fields.Integer(required=True, allow_none=True)
+    points = fields.Integer(required=True, allow_none=True)
+    cards = fields.List(fields.String(), required=True, allow_none=True)
+
+
+class SuggestOut(_Out):
+    word = fields.String(required=True)
+    normalized = fields.String(required=True)
+    valid = fields.Boolean(required=True, metadata={"description": "Whether the word itself is playable."})
+    lang = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    suggestions = fields.List(fields.Nested(SuggestionOut), required=True, metadata={"description": "By distance, then commonness, then alphabet."})
+    max_distance = fields.Integer(required=True, metadata={"description": "The most edits tried."})
+    truncated = fields.Boolean(required=True)
+    lexicon = fields.Nested(LexiconStamp, required=True)
+
+
+# ---------------------------------------------------------------- views
+
+
+@bp.get("/words")
+def words() -> Response:
+    q = WORDS_QUERY.load(request.args.to_dict())
+    svc = service()
+    ruleset = svc.ruleset(q["ruleset"])
+    lexicon = svc.lexicon(ruleset, q["lang"])
+    query = WordQuery(q["pattern"], q["min_len"], q["max_len"], q["classes"], q["limit"])
+    scope = query.scope(ruleset, lexicon)
+    if q["cursor"]:
+        try:
+            query = replace(query, start=decode_cursor(q["cursor"], scope))
+        except CursorError as err:
+            raise InvalidRequest("The cursor does not belong to this query; see errors.", {"cursor": [str(err)]}) from None
+    page = searcher().words(query, ruleset, lexicon)
+    return jsonify(
+        {
+            "pattern": query.pattern.text,
+            "lang": lexicon.info.lang,
+            "ruleset": ruleset.id,
+            "classes": sorted(query.classes) if query.classes is not None else None,
+            "count": len(page.hits),
+            "words": [hit.to_dict() for hit in page.hits],
+            "next_cursor": encode_cursor(page.next, scope) if page.next is not None else None,
+            "truncated": page.truncated,
+            "lexicon": lexicon.info.stamp(),
+        }
+    )
+
+
+@bp.get("/anagrams")
+def anagrams() -> Response:
+    q = ANAGRAMS_QUERY.load(request.args.to_dict())
+    svc = service()
+    ruleset = svc.ruleset(q["ruleset"])
+    lexicon = svc.lexicon(ruleset, q["lang"])
+    result = searcher().anagrams(q["cards"], ruleset, lexicon, every_card=not q["any_subset"])
+    return jsonify(
+        {
+            "cards": [face.upper() for face in result.cards],
+            "lang": lexicon.info.lang,
+            "ruleset": ruleset.id,
+            "all": q["any_subset"],
+            "count": len(result.hits),
+            "words": [hit.to_dict() for hit in result.hits],
+            "truncated": result.truncated,
+            "lexicon": lexicon.info.stamp(),
+        }
+    )
+
+
+@bp.get("/suggest")
+def suggest() -> Response:
+    q = SUGGEST_QUERY.load(request.args.to_dict())
+    svc = service()
+    ruleset = svc.ruleset(q["ruleset"])
+    lexicon = svc.lexicon(ruleset, q["lang"])
+    result = searcher().suggest(q["word"], ruleset, lexicon, q["limit"])
+    verdict = judge(q["word"], ruleset, lexicon)
+    return jsonify(
+        {
+            "word": q["word"],
+            "normalized": result.word,
+            "valid": verdict.valid,
+            "lang": lexicon.info.lang,
+            "ruleset": ruleset.id,
+            "suggestions": [s.to_dict() for s in result.suggestions],
+            "max_distance": result.max_distance,
+            "truncated": result.truncated,
+            "lexicon": lexicon.info.stamp(),
+        }
+    )
+
+
+@bp.errorhandler(SearchUnavailable)
+def _unavailable(err: SearchUnavailable) -> Response:
+    return problem(503, str(err), {}, getattr(g, "locale", "en"))
+
+
+# ---------------------------------------------------------------- OpenAPI
+
+
+def _q(name: str, description: str, required: bool = False, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": required, "description": description, "schema": schema or {"type": "string"}}
+
+
+_COMMON = [
+    _q("ruleset", "Ruleset id (default `standard`)."),
+    _q("lang", "BCP 47 language tag of the lexicon (default: the ruleset's language)."),
+    _q("locale", "Language of messages (`en`, `et`, `is`); else Accept-Language."),
+]
+
+#: (name, schema) pairs for ``api.components.schema``.
+OPENAPI_SCHEMAS: list[tuple[str, type[Schema]]] = [
+    ("Words", WordsOut),
+    ("Anagrams", AnagramsOut),
+    ("Suggest", SuggestOut),
+    ("Suggestion", SuggestionOut),
+]
+
+#: Entries in the shape of :data:`wordsvc.web.openapi.ENDPOINTS`.
+OPENAPI_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str | None, tuple[int, ...]]] = [
+    (
+        "get",
+        "/words",
+        "Words matching a pattern",
+        "Playable forms matching the pattern (unless `classes` asks for forms of given classes), each with its best points; "
+        "by commonness, then alphabet; paged with `next_cursor`. A query that runs out of its time budget returns what it found "
+        "with `truncated: true`.",
+        [
+            _q("pattern", "`?` one letter, `*` any run of letters, `[aeiou]` one of a set, `[^aeiou]` one not in it; at most 32 characters.", True),
+            _q("min_len", "Fewest letters.", schema={"type": "integer", "minimum": 1}),
+            _q("max_len", "Most letters.", schema={"type": "integer", "minimum": 1}),
+            _q("classes", f"Comma-separated classes: {', '.join(CLASS_NAMES)}."),
+            _q("limit", "Words per page, at most 500 (default 50).", schema={"type": "integer", "minimum": 1, "maximum": MAX_LIMIT}),
+            _q("cursor", "`next_cursor` of the previous page, unchanged."),
+            *_COMMON,
+        ],
+        None,
+        "Words",
+        (400, 404, 422, 503),
+    ),
+    (
+        "get",
+        "/anagrams",
+        "Words these cards lay",
+        "Every valid word that can be laid from the cards (double-letter cards as cards: `(qu)izt` lays QUIZ as QU-I-Z), "
+        "with the cards used and points, best first; `all=true`: from any of the cards, else from every one.",
+        [
+            _q("cards", "`(qu)izt` or `QU,I,Z,T`; at most 20 cards.", True),
+            _q("all", "Any subset of the cards (default false: every card).", schema={"type": "boolean"}),
+            *_COMMON,
+        ],
+        None,
+        "Anagrams",
+        (400, 404, 422, 503),
+    ),
+    (
+        "get",
+        "/suggest",
+        "Playable words close to a word",
+        "Up to 10 playable words one edit away, then two, by distance, commonness and alphabet.",
+        [_q("word", "The word.", True), _q("limit", "At most 10 (default 10).", schema={"type": "integer", "minimum": 1, "maximum": 10}), *_COMMON],
+        None,
+        "Suggest",
+        (400, 404, 422),
+    ),
+]
