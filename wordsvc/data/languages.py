@@ -83,7 +83,7 @@ LANGUAGES: tuple[Language, ...] = (
         kind="analyzer",
         analyzer="wordsvc.data.estonian:VabamorfLexicon",
         source="Vabamorf morphological analyser through the PyPI package estnltk",
-        licence="see wordlists/et/README.md",
+        licence="Vabamorf: LGPL (Filosoft); estnltk: GPL-2.0-only OR Apache-2.0",
         attribution="Vabamorf, Filosoft and the Institute of the Estonian Language; estnltk, University of Tartu.",
     ),
 )

@@ -129,6 +129,8 @@ class PointsTable:
         self.multi = [face for face in cards if len(face) > 1]
         self.letters = deck.letters
         self.single_letters = frozenset(self.single)
+        self.multi_copies = [(face, cards[face].count) for face in self.multi]
+        self.pairs_only = all(len(face) == 2 for face in self.multi)
         #: The most letters multi-letter cards can save in one word: every copy laid.
         self.max_saving = sum(cards[face].count * (len(face) - 1) for face in self.multi)
         self.singles_best = all(
@@ -152,21 +154,19 @@ class PointsTable:
         """An upper bound on the letters multi-letter cards can save in ``letters``.
 
         The places where a card fits, at most as many per card as the deck
-        holds; with two-letter cards only, also the most places that do not
-        overlap (chosen greedily by end).
+        holds (``str.count`` undercounts overlapping places such as ``ara``,
+        which cannot both be laid anyway); with two-letter cards only, also
+        the most places that do not overlap, chosen greedily by end.
         """
+        capped = sum(min(letters.count(face), count) * (len(face) - 1) for face, count in self.multi_copies)
+        if not self.pairs_only or len(letters) - capped > self.max_cards:
+            return capped
         places = []
-        capped = 0
         for face in self.multi:
-            found = 0
             at = letters.find(face)
             while at >= 0:
-                places.append((at + len(face), at))
-                found += 1
+                places.append((at + 2, at))
                 at = letters.find(face, at + 1)
-            capped += min(found, self.deck.count(face)) * (len(face) - 1)
-        if any(len(face) != 2 for face in self.multi):
-            return capped
         places.sort()
         apart, free = 0, 0
         for end, at in places:
