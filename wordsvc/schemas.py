@@ -42,10 +42,25 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+def _face_problem(face: Any) -> str:
+    """What is wrong with one card face of a list, or '' when nothing is."""
+    if not isinstance(face, str) or not face.strip():
+        return "must be a card face (one or more letters)"
+    if len(face) > MAX_FACE:
+        return f"a card face has at most {MAX_FACE} letters"
+    if any(unicodedata.category(ch) == "Cc" for ch in face):
+        return "must not contain control characters"
+    return ""
+
+
 class CardsField(fields.Field):
     """A word's cards: ``["QU","I","Z"]`` or compact ``"(qu)iz"``; loads to a tuple of faces."""
 
     default_error_messages: ClassVar[dict[str, str]] = {"invalid": "must be a list of card faces or a compact string such as (qu)iz"}
+
+    def __init__(self, *, allow_empty: bool = False, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.allow_empty = allow_empty
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[str, ...]:
         if isinstance(value, str):
@@ -53,16 +68,18 @@ class CardsField(fields.Field):
                 raise ValidationError(f"at most {MAX_TEXT} characters")
             _check_text(value)
         elif isinstance(value, list):
-            if len(value) > MAX_TEXT or not all(isinstance(face, str) and 0 < len(face) <= MAX_FACE for face in value):
-                raise self.make_error("invalid")
-            _check_text("".join(value))
+            if len(value) > MAX_TEXT:
+                raise ValidationError(f"at most {MAX_TEXT} cards")
+            bad = {i: [_face_problem(face)] for i, face in enumerate(value) if _face_problem(face)}
+            if bad:
+                raise ValidationError(bad)  # type: ignore[arg-type]  # per card: players.0.unused.3
         else:
             raise self.make_error("invalid")
         try:
             faces = parse_cards(value)
         except CardSyntaxError as err:
             raise ValidationError(str(err)) from err
-        if not faces:
+        if not faces and not self.allow_empty:
             raise ValidationError("a word needs at least one card")
         return faces
 
@@ -92,15 +109,12 @@ def _name() -> fields.String:
 class PlayerSchema(Strict):
     name = _name()
     words = fields.List(CardsField(), load_default=list, validate=validate.Length(max=MAX_WORDS))
-    unused = fields.List(
-        fields.String(validate=[validate.Length(min=1, max=MAX_FACE), _check_text]), load_default=list, validate=validate.Length(max=MAX_WORDS)
-    )
+    unused = CardsField(allow_empty=True, load_default=(), metadata={"description": "Cards left in hand: a list of faces or compact notation."})
     went_out = StrictBoolean(load_default=False)
 
     @post_load
     def _make(self, data: dict[str, Any], **kwargs: Any) -> PlayerPlay:
-        unused = tuple(parse_cards(data["unused"])) if data["unused"] else ()
-        return PlayerPlay(data["name"], tuple(data["words"]), unused, data["went_out"])
+        return PlayerPlay(data["name"], tuple(data["words"]), data["unused"], data["went_out"])
 
 
 class ChallengeSchema(Strict):

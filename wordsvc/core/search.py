@@ -39,15 +39,11 @@ Move = tuple[int, int, int, Step]  # (Q gain, state after, discards due after, s
 
 def members(bits: int) -> list[int]:
     """The positions of the set bits of ``bits``, ascending."""
-    if not bits:
-        return []
     out = []
-    text = bin(bits)
-    top = len(text) - 1
-    at = text.find("1", 2)
-    while at >= 0:
-        out.append(top - at)
-        at = text.find("1", at + 1)
+    while bits:
+        top = bits.bit_length() - 1
+        out.append(top)
+        bits ^= 1 << top
     out.reverse()
     return out
 
@@ -93,6 +89,7 @@ class Board:
                 row.append(bits)
             self.keep.append(row)
         self._fitting: dict[int, list[int]] = {}
+        self._tables: list[Table] = []
 
     def counts(self, state: int) -> list[int]:
         return [(state >> (i * self.width)) & self.field for i in range(len(self.faces))]
@@ -124,7 +121,15 @@ class Board:
 
     def table(self, score: Callable[[Group], int], penalty: Callable[[int], int]) -> Table:
         """Best total ``score`` of the groups laid, minus ``penalty(value)`` for each card unused."""
-        return Table(self, [score(g) for g in self.groups], [penalty(v) for v in self.values])
+        table = Table(self, [score(g) for g in self.groups], [penalty(v) for v in self.values])
+        self._tables.append(table)
+        return table
+
+    def close(self) -> None:
+        """Close every table made here (:meth:`Table.close`) and let go of them: no cycle remains."""
+        for table in self._tables:
+            table.close()
+        self._tables.clear()
 
     def can_cover(self, state: int, k: int) -> bool:
         """Whether every card of ``state`` but ``k`` discards can be laid (going out)."""
@@ -143,7 +148,10 @@ class Board:
                 memo[key] = found
             return found
 
-        return cover(state, k, self.mask_of(state))
+        try:
+            return cover(state, k, self.mask_of(state))
+        finally:
+            cover = None  # type: ignore[assignment]  # break the closure's cycle: refcounting frees it, not the GC
 
     def play(self, steps: Sequence[Step], measure_order: bool = True) -> Play:
         words, unused, discards = [], [], []
@@ -199,23 +207,22 @@ class Table:
             kk = k - 1 if k else 0
             rest = memo.get((child << 2) | kk)
             if rest is None:
-                rest = compute(child, kk, mask & keep[i][((state >> (i * width)) & field) - 1])
+                rest = recurse[0](child, kk, mask & keep[i][((state >> (i * width)) & field) - 1])
             if k:
                 best_q, best_p = rest[0], rest[1]
             else:
                 best_q, best_p = rest[0] - q_pen[i], rest[1] - p_pen[i]
             bits = mask & head[i]
             while bits:
-                low = bits & -bits
-                bits ^= low
-                gi = low.bit_length() - 1
+                gi = bits.bit_length() - 1
+                bits ^= 1 << gi
                 child = state - vecs[gi]
                 rest = memo.get((child << 2) | k)
                 if rest is None:
                     cm = mask
                     for f, c in uses[gi]:
                         cm &= keep[f][((state >> (f * width)) & field) - c]
-                    rest = compute(child, k, cm)
+                    rest = recurse[0](child, k, cm)
                 q, p, x = rest
                 q += q_gain[gi]
                 if q > best_q:
@@ -229,11 +236,21 @@ class Table:
             found = memo[(state << 2) | k] = (best_q, best_p, ((best_q >> 6) << 12) + (best_q & 63))
             return found
 
-        def get(state: int, k: int) -> tuple[int, int, int]:
-            found = memo.get((state << 2) | k)
-            return found if found is not None else compute(state, k, board.mask_of(state))
+        # The recursion reaches itself through this list, which close() empties:
+        # no reference cycle outlives the solve, so refcounting frees the memo
+        # and the garbage collector has nothing to walk.
+        recurse = self._recurse = [compute]
 
-        self.get = get
+    def get(self, state: int, k: int) -> tuple[int, int, int]:
+        """``(Q, P, X)`` of ``state`` with ``k`` discards due."""
+        found = self.memo.get((state << 2) | k)
+        if found is not None:
+            return found
+        return self._recurse[0](state, k, self.board.mask_of(state))
+
+    def close(self) -> None:
+        """Drop the recursion (a closure that refers to itself); what the memo holds stays readable."""
+        self._recurse.clear()
 
     def value(self, state: int, k: int) -> int:
         """Q: ``score * 64 + words`` of the best play of ``state``."""

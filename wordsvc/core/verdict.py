@@ -144,10 +144,10 @@ def judge_cards(cards: Sequence[str], ruleset: Ruleset, lexicon: Lexicon, word: 
     if early:
         return _refused(shown, normalized, ruleset, lexicon, early)
     reasons, readings = _lexicon_reasons(normalized, ruleset, lexicon)
-    laid = tuple(_deck_letters(face, lexicon) for face in faces)
+    laid = tuple(_deck_letters(face, lexicon) for face in faces) if lexicon.info.fold_diacritics else faces
     deck = ruleset.deck
     unknown = deck.unknown_faces(laid)
-    if unknown or deck.over_count(laid):
+    if unknown or any(laid.count(face) > deck.count(face) for face in set(laid)):
         reasons.append(_unspellable("".join(laid), unknown, deck, normalized))
         spellings: tuple[Spelling, ...] = ()
     else:

@@ -404,9 +404,7 @@ Scanned = tuple[int, str] | Bound
 class FormSource(Protocol):
     """Forms of a lexicon in result order: what :func:`find_words` scans."""
 
-    def scan(
-        self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, deadline: Deadline, playable: Ruleset | None = None
-    ) -> Iterator[Scanned]:
+    def scan(self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, deadline: Deadline, playable: Ruleset | None = None) -> Iterator[Scanned]:
         """``(rank, form)`` of every form matching ``pattern`` with ``letters[0]..letters[1]`` letters, in order, from ``start``.
 
         ``playable``: only forms this ruleset may accept are wanted (the
@@ -432,9 +430,7 @@ class PlainScan:
     def ordered(self) -> list[tuple[int, str]]:
         return sorted((sort_rank(self._rank(form)), form) for form in self.lexicon.forms())
 
-    def scan(
-        self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, deadline: Deadline, playable: Ruleset | None = None
-    ) -> Iterator[Scanned]:
+    def scan(self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, deadline: Deadline, playable: Ruleset | None = None) -> Iterator[Scanned]:
         lo, hi = letters
         for n, (rank, form) in enumerate(self.ordered):
             if n % 512 == 0 and deadline.expired:
@@ -579,9 +575,7 @@ def _hit(verdict: Verdict, rank: int) -> WordHit:
     )
 
 
-def _with_house_words(
-    stream: Iterator[Scanned], query: WordQuery, ruleset: Ruleset, lexicon: Lexicon, letters: tuple[int, int]
-) -> Iterator[Scanned]:
+def _with_house_words(stream: Iterator[Scanned], query: WordQuery, ruleset: Ruleset, lexicon: Lexicon, letters: tuple[int, int]) -> Iterator[Scanned]:
     """The source's forms, with the ruleset's house words the lexicon lacks merged in (unranked)."""
     extra = sorted(
         (UNRANKED, form)
@@ -709,36 +703,74 @@ def suggest(
     known = known or (lambda candidate: bool(lexicon.readings(candidate)))
     rank = rank or getattr(lexicon, "rank", None)
     house = ruleset.house_allow
-    seen = {target}
     found: list[Suggestion] = []
     truncated = False
     tried = 0
 
-    def consider(candidate: str, distance: int) -> None:
-        if candidate not in house and (not known(candidate) or (prefilter is not None and not prefilter(candidate))):
-            return
-        verdict = judge(candidate, ruleset, lexicon)
-        if verdict.valid:
-            best = verdict.spellings[0]
-            found.append(Suggestion(candidate, distance, rank(candidate) if rank is not None else None, best.points, best.cards))
+    def take(forms: set[str], distance: int) -> None:
+        """Judge the forms most common first, until the list is full: the rest could only rank below."""
+        for form in sorted(forms, key=lambda f: (sort_rank(rank(f) if rank is not None else None), f)):
+            if len(found) >= limit:
+                return
+            if form not in house and prefilter is not None and not prefilter(form):
+                continue
+            verdict = judge(form, ruleset, lexicon)
+            if verdict.valid:
+                best = verdict.spellings[0]
+                found.append(Suggestion(form, distance, rank(form) if rank is not None else None, best.points, best.cards))
 
     if target:
         tried = 1
-        for candidate in edits1(target, alphabet, has_prefix):
-            if candidate not in seen:
-                seen.add(candidate)
-                consider(candidate, 1)
-        if max_distance >= 2 and len(found) < limit and has_prefix is not None:
+        near: set[str] = set()
+        for n, candidate in enumerate(edits1(target, alphabet, has_prefix)):
+            if candidate not in near and (candidate in house or known(candidate)):
+                near.add(candidate)
+            if n % 64 == 63 and deadline.expired:
+                truncated = True
+                break
+        near.discard(target)
+        take(near, 1)
+        if max_distance >= 2 and len(found) < limit and has_prefix is not None and not truncated:
             tried = 2
-            for n, candidate in enumerate(edits2(target, alphabet, has_prefix)):
-                if candidate not in seen:
-                    seen.add(candidate)
-                    consider(candidate, 2)
-                if n % 256 == 0 and deadline.expired:
-                    truncated = True
-                    break
-    found.sort(key=lambda s: (s.distance, sort_rank(s.rank), s.word))
-    return SuggestResult(target, tuple(found[:limit]), tried, truncated)
+            far, truncated = _two_edits(target, alphabet, known, has_prefix, house, deadline)
+            take(far - near - {target}, 2)
+    return SuggestResult(target, tuple(found), tried, truncated)
+
+
+def _two_edits(
+    word: str, letters: Sequence[str], known: Callable[[str], bool], has_prefix: Callable[[str], bool], house: frozenset[str], deadline: Deadline
+) -> tuple[set[str], bool]:
+    """The known forms two edits from ``word`` (:func:`edits2`, inlined: it is the hot loop), and whether the deadline cut it."""
+    hits: set[str] = set()
+    for step, (first, end) in enumerate(_edits_from(word, 0, letters, has_prefix)):
+        if step % 16 == 15 and deadline.expired:
+            return hits, True
+        n = len(first)
+        for i in range(end, n + 1):
+            head = first[:i]
+            if i and not has_prefix(head):
+                break
+            rest = first[i:]
+            for ch in letters:
+                candidate = head + ch + rest
+                if known(candidate) or candidate in house:
+                    hits.add(candidate)
+            if i < n:
+                tail = first[i + 1 :]
+                candidate = head + tail
+                if known(candidate) or candidate in house:
+                    hits.add(candidate)
+                own = first[i]
+                for ch in letters:
+                    if ch != own:
+                        candidate = head + ch + tail
+                        if known(candidate) or candidate in house:
+                            hits.add(candidate)
+                if i + 1 < n and own != first[i + 1]:
+                    candidate = head + first[i + 1] + own + first[i + 2 :]
+                    if known(candidate) or candidate in house:
+                        hits.add(candidate)
+    return hits, False
 
 
 def _plain_letters(word: str) -> str:
@@ -774,6 +806,7 @@ def anagram_words(
     source: CandidateSource,
     every_card: bool = True,
     deadline: Deadline | None = None,
+    prefilter: Callable[[str], bool] | None = None,
 ) -> AnagramResult:
     """Every valid word these cards lay, each with its best laying from them; best points first.
 
@@ -781,7 +814,8 @@ def anagram_words(
     Double-letter cards count as laid: ``(qu)izt`` lays QUIZ as QU-I-Z, not
     Q-U-I-Z. A card the deck lacks, or more copies than it holds, is an
     :class:`~wordsvc.core.errors.InvalidRequest`. Every laying is judged with
-    :func:`~wordsvc.core.verdict.judge_cards`.
+    :func:`~wordsvc.core.verdict.judge_cards`, unless ``prefilter`` (a
+    :meth:`FormSource.prefilter`) already rules the word out.
     """
     deadline = deadline or Deadline(0.05)
     hand = tuple(normalize(face) for face in cards)
@@ -793,14 +827,28 @@ def anagram_words(
     best: dict[str, AnagramHit] = {}
     truncated = False
 
+    singles = all(len(face) == 1 for face in hand)
+
+    def ways(form: str) -> Iterator[Cards]:
+        """The layings of ``form`` from the hand, best points first."""
+        if singles:  # the walk took the letters from the hand: one laying, card by card
+            if len(form) <= max_cards:
+                yield tuple(form)
+            return
+        for way in ruleset.deck.spellings(form, max_cards=max_cards):
+            used = Counter(way)
+            if (used == have) if every_card else all(have[face] >= k for face, k in used.items()):
+                yield way
+
     def try_key(found: Sequence[str]) -> None:
+        nonlocal truncated
         for form in found:
-            if form in best:
+            if deadline.expired:
+                truncated = True
+                return
+            if form in best or (prefilter is not None and not prefilter(form)):
                 continue
-            for way in ruleset.deck.spellings(form, max_cards=max_cards):
-                used = Counter(way)
-                if (used != have) if every_card else any(have[face] < k for face, k in used.items()):
-                    continue
+            for way in ways(form):
                 if judge_cards(way, ruleset, lexicon).valid:
                     best[form] = AnagramHit(form, way, ruleset.deck.points(way), rank_of(form) if rank_of is not None else None)
                     break
@@ -808,7 +856,7 @@ def anagram_words(
     if every_card:
         try_key(source.candidates(letter_key(letters)))
     else:
-        truncated = _walk_sub_keys(Counter(letters), source, try_key, deadline)
+        truncated = _walk_sub_keys(Counter(letters), source, try_key, deadline) or truncated
     hits = sorted(best.values(), key=lambda h: (-h.points, h.word))
     return AnagramResult(hand, tuple(hits), truncated)
 

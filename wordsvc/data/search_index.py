@@ -133,9 +133,7 @@ class PointsTable:
         self.pairs_only = all(len(face) == 2 for face in self.multi)
         #: The most letters multi-letter cards can save in one word: every copy laid.
         self.max_saving = sum(cards[face].count * (len(face) - 1) for face in self.multi)
-        self.singles_best = all(
-            all(ch in self.single for ch in face) and cards[face].value <= sum(self.single[ch] for ch in face) for face in self.multi
-        )
+        self.singles_best = all(all(ch in self.single for ch in face) and cards[face].value <= sum(self.single[ch] for ch in face) for face in self.multi)
 
     def best(self, letters: str) -> int | None:
         if not letters or not self.letters.issuperset(letters):
@@ -323,9 +321,10 @@ class SearchIndex:
 
     # -- look-ups for suggestions
 
-    def known(self, form: str) -> bool:
-        """True when ``form`` is a form of the lexicon (one trie look-up, 0.6 us)."""
-        return form in self._trie
+    @property
+    def known(self) -> Callable[[str], bool]:
+        """``known(form)``: True when ``form`` is a form of the lexicon (one trie look-up, 0.6 us; a bare C method)."""
+        return self._trie.__contains__  # type: ignore[no-any-return]
 
     def has_prefix(self, prefix: str) -> bool:
         """True when some form starts with ``prefix``."""
@@ -357,9 +356,7 @@ class SearchIndex:
 
         return quick
 
-    def scan(
-        self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, deadline: Deadline, playable: Ruleset | None = None
-    ) -> Iterator[Scanned]:
+    def scan(self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, deadline: Deadline, playable: Ruleset | None = None) -> Iterator[Scanned]:
         scanner = pattern.scanner(self.encoding)
         if scanner is None:
             return

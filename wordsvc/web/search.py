@@ -36,6 +36,7 @@ bp = Blueprint("search", __name__)
 MAX_LIMIT = 500
 MAX_HAND_CARDS = 20
 MAX_SUGGESTIONS = 10
+MAX_BUDGET_MS = 500
 CLASS_NAMES = sorted({*KNOWN_CLASSES, ORDINARY})
 
 
@@ -79,6 +80,11 @@ class _Query(Schema):
     ruleset = fields.String(load_default="standard", validate=validate.Length(min=1, max=64))
     lang = fields.String(load_default=None, validate=validate.Length(min=1, max=35))
     locale = fields.String(load_default=None, validate=validate.Length(max=35))
+    budget_ms = fields.Integer(
+        load_default=None,
+        validate=validate.Range(min=1, max=MAX_BUDGET_MS),
+        metadata={"description": f"Time to search, at most {MAX_BUDGET_MS} ms (default: the endpoint's budget); past it the answer is `truncated`."},
+    )
 
 
 class PatternField(fields.String):
@@ -125,7 +131,9 @@ class HandField(fields.String):
 class WordsQuery(_Query):
     pattern = PatternField(
         required=True,
-        metadata={"description": f"`?` one letter, `*` any run of letters, `[aeiou]` one of a set, `[^aeiou]` one not in it; at most {MAX_PATTERN_CHARS} characters."},
+        metadata={
+            "description": f"`?` one letter, `*` any run of letters, `[aeiou]` one of a set, `[^aeiou]` one not in it; at most {MAX_PATTERN_CHARS} characters."
+        },
     )
     min_len = fields.Integer(load_default=None, validate=validate.Range(min=1, max=64), metadata={"description": "Fewest letters."})
     max_len = fields.Integer(load_default=None, validate=validate.Range(min=1, max=64), metadata={"description": "Most letters."})
@@ -240,7 +248,7 @@ def words() -> Response:
             query = replace(query, start=decode_cursor(q["cursor"], scope))
         except CursorError as err:
             raise InvalidRequest("The cursor does not belong to this query; see errors.", {"cursor": [str(err)]}) from None
-    page = searcher().words(query, ruleset, lexicon)
+    page = searcher().words(query, ruleset, lexicon, _seconds(q))
     return jsonify(
         {
             "pattern": query.pattern.text,
@@ -262,7 +270,7 @@ def anagrams() -> Response:
     svc = service()
     ruleset = svc.ruleset(q["ruleset"])
     lexicon = svc.lexicon(ruleset, q["lang"])
-    result = searcher().anagrams(q["cards"], ruleset, lexicon, every_card=not q["any_subset"])
+    result = searcher().anagrams(q["cards"], ruleset, lexicon, not q["any_subset"], _seconds(q))
     return jsonify(
         {
             "cards": [face.upper() for face in result.cards],
@@ -283,7 +291,7 @@ def suggest() -> Response:
     svc = service()
     ruleset = svc.ruleset(q["ruleset"])
     lexicon = svc.lexicon(ruleset, q["lang"])
-    result = searcher().suggest(q["word"], ruleset, lexicon, q["limit"])
+    result = searcher().suggest(q["word"], ruleset, lexicon, q["limit"], _seconds(q))
     verdict = judge(q["word"], ruleset, lexicon)
     return jsonify(
         {
@@ -300,6 +308,10 @@ def suggest() -> Response:
     )
 
 
+def _seconds(query: dict[str, Any]) -> float | None:
+    return query["budget_ms"] / 1000 if query["budget_ms"] is not None else None
+
+
 @bp.errorhandler(SearchUnavailable)
 def _unavailable(err: SearchUnavailable) -> Response:
     return problem(503, str(err), {}, getattr(g, "locale", "en"))
@@ -313,6 +325,11 @@ def _q(name: str, description: str, required: bool = False, schema: dict[str, An
 
 
 _COMMON = [
+    _q(
+        "budget_ms",
+        f"Time to search, at most {MAX_BUDGET_MS} ms (default 35, /anagrams and /suggest 30); past it the answer is `truncated`.",
+        schema={"type": "integer"},
+    ),
     _q("ruleset", "Ruleset id (default `standard`)."),
     _q("lang", "BCP 47 language tag of the lexicon (default: the ruleset's language)."),
     _q("locale", "Language of messages (`en`, `et`, `is`); else Accept-Language."),
