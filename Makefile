@@ -31,8 +31,12 @@ test: setup lint
 	$(BIN)/python -m pytest -q tests api_tests
 
 bench: setup
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/http_load.py
 	$(BIN)/python bench/lexicons.py
+	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/search.py
+	$(BIN)/python bench/search_structures.py
 
 clean:
 	rm -rf build $(VENV)

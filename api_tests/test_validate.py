@@ -19,7 +19,9 @@ def get_verdict(base_url: str, word: str, **params: str) -> dict[str, Any]:
     assert response.status_code == 200, response.text
     assert media_type(response) == "application/json"
     body = response.json()
-    assert set(body) == VERDICT_KEYS
+    # GET adds suggestions to a refused word's verdict, unless suggest=false
+    expected = VERDICT_KEYS | ({"suggestions"} if not body["valid"] and params.get("suggest") != "false" else set())
+    assert set(body) == expected
     return body
 
 
@@ -244,3 +246,14 @@ def test_an_unknown_locale_falls_back_to_english_messages(base_url: str) -> None
     english = get_verdict(base_url, "xqzt")
     other = get_verdict(base_url, "xqzt", locale="tlh")
     assert other["reasons"] == english["reasons"]
+
+
+def test_a_refused_word_gets_playable_suggestions_unless_asked_not_to(base_url: str) -> None:
+    body = get_verdict(base_url, "recieve")
+    words = [s["word"] for s in body["suggestions"]]
+    assert "receive" in words
+    for word in words:
+        assert get_verdict(base_url, word)["valid"]
+    assert "suggestions" not in get_verdict(base_url, "recieve", suggest="false")
+    assert "suggestions" not in get_verdict(base_url, "receive")
+

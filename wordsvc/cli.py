@@ -81,6 +81,10 @@ def _parser() -> argparse.ArgumentParser:
     derive.add_argument("--write", action="store_true", help="write rulesets/decks/<name>.yaml instead of printing")
     derive.set_defaults(run=_derive_deck)
 
+    from .solver_cli import add_parser as add_best
+
+    add_best(sub)
+
     serve = sub.add_parser("serve", help="serve the HTTP API with gunicorn")
     settings = Settings.from_env()
     serve.add_argument("--host", default=settings.host)
@@ -145,7 +149,8 @@ def _build(args: argparse.Namespace) -> int:
     from .data.build import build_all
 
     only = tuple(s.strip() for s in args.only.split(",")) if args.only else None
-    build_all(Settings.from_env().data_dir, only=only, force=args.force)
+    settings = Settings.from_env()
+    build_all(settings.data_dir, only=only, force=args.force, rulesets_dir=settings.rulesets_dir)
     return 0
 
 

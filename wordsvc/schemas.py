@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, ClassVar
 
-from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, pre_load, validate
 
 from .core.cards import CardSyntaxError, format_cards, parse_cards
 from .core.ruleset import BONUS_KINDS
@@ -170,6 +170,15 @@ class ValidateQuery(Strict):
     ruleset = _ruleset_field()
     lang = _lang_field()
     locale = fields.String(load_default=None, validate=validate.Length(max=35))
+    suggest = StrictBoolean(load_default=True, metadata={"description": "Add `suggestions` to a refused word's verdict."})
+
+    @pre_load
+    def _query_booleans(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """A query string has no JSON booleans: `true` and `false` are read as such, nothing else."""
+        value = data.get("suggest")
+        if value in ("true", "false"):
+            data = {**data, "suggest": value == "true"}
+        return data
 
 
 class ValidateBody(Strict):
@@ -209,6 +218,16 @@ class VerdictOut(Strict):
     classes = fields.List(fields.String(), required=True)
     spellings = fields.List(fields.Nested(SpellingOut), required=True, metadata={"description": "Every way to lay the word, best points first."})
     lexicon = fields.Nested(LexiconStamp, required=True)
+    suggestions = fields.List(
+        fields.Nested(lambda: _suggestion_out()),
+        metadata={"description": "GET /validate only, for a refused word (unless suggest=false): close playable words."},
+    )
+
+
+def _suggestion_out() -> type[Schema]:
+    from .web.search import SuggestionOut  # the search module imports this one
+
+    return SuggestionOut
 
 
 class VerdictsOut(Strict):

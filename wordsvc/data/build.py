@@ -15,18 +15,42 @@ import sys
 import time
 from pathlib import Path
 
+from .anagrams import FORMAT as ANAGRAM_FORMAT
+from .anagrams import Limits, build_anagram_index, deck_limits
 from .languages import LANGUAGES, Language, default_data_dir, wordlists_dir
 from .lexicons import COMPILER, compile_lexicon, read_wordlist
+from .rulesets import load_rulesets
+from .search_index import build_search_index
 
 __all__ = ["build_all", "build_language"]
 
 
-def build_all(data_dir: str | Path | None = None, only: tuple[str, ...] | None = None, force: bool = False, log=print) -> None:  # type: ignore[no-untyped-def]
+def build_all(  # type: ignore[no-untyped-def]
+    data_dir: str | Path | None = None, only: tuple[str, ...] | None = None, force: bool = False, rulesets_dir: Path | None = None, log=print
+) -> None:
+    """Every word-list lexicon, then beside each its anagram index (solver, /anagrams) and search index (/words, /suggest)."""
     data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
+    limits = deck_limits(load_rulesets(rulesets_dir))
     for lang in LANGUAGES:
         if lang.kind != "wordlist" or (only is not None and lang.id not in only):
             continue
-        build_language(lang, data_dir, force=force, log=log)
+        out = build_language(lang, data_dir, force=force, log=log)
+        build_anagrams(out, limits, force=force, log=log)
+        build_search_index(out, rulesets_dir, force=force, log=log)
+
+
+def build_anagrams(lexicon_dir: Path, limits: Limits, force: bool = False, log=print) -> None:  # type: ignore[no-untyped-def]
+    """The anagram index, unless it was built from this lexicon for these decks already."""
+    meta_path = lexicon_dir / "anagrams.json"
+    lexicon_meta = json.loads((lexicon_dir / "meta.json").read_text(encoding="utf-8"))
+    if not force and meta_path.is_file():
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        same = (meta.get("format"), meta.get("lexicon_sha256"), meta.get("max_cards"), meta.get("multi"))
+        if same == (ANAGRAM_FORMAT, lexicon_meta["sha256"], limits[0], limits[1]):
+            log(f"{lexicon_dir.name}: anagram index up to date ({meta['keys']} keys)")
+            return
+    meta = build_anagram_index(lexicon_dir, limits)
+    log(f"{lexicon_dir.name}: anagram index of {meta['keys']} keys in {meta['seconds']:.1f} s")
 
 
 def _wordlist_path(lang: Language, data_dir: Path, log, force: bool = False) -> Path:  # type: ignore[no-untyped-def]

@@ -49,9 +49,13 @@ def create_app(settings: Settings | None = None, service: Service | None = None)
     app.extensions["wordsvc"] = service or Service.from_settings(settings)
     app.extensions["wordsvc.settings"] = settings
 
+    from .best import bp as best_bp
+    from .search import bp as search_bp
     from .views import bp
 
     app.register_blueprint(bp)
+    app.register_blueprint(best_bp)
+    app.register_blueprint(search_bp)
     _install_hooks(app, settings)
     _install_errors(app)
     return app

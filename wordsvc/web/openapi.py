@@ -49,8 +49,8 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
         "get",
         "/validate",
         "Judge one word",
-        "The verdict on a word: plain letters (every way to lay it) or compact cards such as `(qu)iz`.",
-        [_q("word", "The word.", True), *COMMON_QUERY],
+        "The verdict on a word: plain letters (every way to lay it) or compact cards such as `(qu)iz`; a refused word also gets `suggestions`.",
+        [_q("word", "The word.", True), *COMMON_QUERY, _q("suggest", "`false`: no suggestions for a refused word.", schema={"type": "boolean"})],
         None,
         "Verdict",
         (400, 404, 422),
@@ -111,6 +111,18 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
     ("get", "/openapi.json", "This document", "OpenAPI 3.0 description of the API.", [], None, None, ()),
     ("get", "/docs", "Human-readable docs", "This API as an HTML page that needs no internet access.", [], None, None, ()),
 ]
+
+BEST_MELD = (
+    "post",
+    "/best-meld",
+    "Best play for a hand",
+    "The exact best arrangement of a hand into words (points of words minus unused cards), with the discard chosen when the hand "
+    "has drawn; `top` next-best plays, the best longest-word and most-words plays; `face_up` advice on taking the discard pile's card.",
+    [],
+    "BestMeldRequest",
+    "BestMeld",
+    (400, 404, 413, 415, 422, 503),
+)
 
 EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
     "VerdictsOrJudge": {"oneOf": [{"$ref": "#/components/schemas/Verdicts"}, {"$ref": "#/components/schemas/Judge"}]},
@@ -196,6 +208,12 @@ def spec() -> dict[str, Any]:
         plugins=[MarshmallowPlugin()],
         info={"description": "Dictionary and rules-variant server for the card game Quiddler. Every error is application/problem+json (RFC 9457)."},
     )
+    from .. import solver_schemas
+    from . import search
+
+    nested_first = sorted(search.OPENAPI_SCHEMAS, key=lambda pair: pair[0] != "Suggestion")  # named before others nest it
+    for name, schema in [*nested_first, ("BestMeldRequest", solver_schemas.BestMeldRequest), ("BestMeld", solver_schemas.BestMeldOut)]:
+        api.components.schema(name, schema=schema)  # first: the verdict's suggestions refer to Suggestion
     for name, schema in [
         ("ValidateBody", s.ValidateBody),
         ("RoundRequest", s.RoundRequest),
@@ -211,7 +229,7 @@ def spec() -> dict[str, Any]:
     for name, body in EXTRA_SCHEMAS.items():
         api.components.schema(name, body)
     paths: dict[str, dict[str, Any]] = {}
-    for method, path, summary, description, params, request, response, errors in ENDPOINTS:
+    for method, path, summary, description, params, request, response, errors in [*ENDPOINTS, *search.OPENAPI_ENDPOINTS, BEST_MELD]:
         operation: dict[str, Any] = {"summary": summary, "description": description, "parameters": params}
         if request:
             operation["requestBody"] = {"required": True, "content": _json(request)}

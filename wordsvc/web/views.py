@@ -8,9 +8,11 @@ from flask import Blueprint, Response, current_app, g, jsonify, request
 from marshmallow import ValidationError
 
 from ..core.ruleset import Ruleset
+from ..core.verdict import judge
 from ..schemas import GameRequest, RoundRequest, ValidateBody, ValidateQuery
 from ..service import Service
 from .app import read_json
+from .search import suggestions
 
 bp = Blueprint("api", __name__)
 
@@ -34,8 +36,14 @@ def service() -> Service:
 @bp.get("/validate")
 def validate_word() -> Response:
     query = VALIDATE_QUERY.load(query_args())
-    verdict = service().verdict(query["word"], query["ruleset"], query["lang"])
-    return jsonify(verdict.to_dict(g.locale))
+    svc = service()
+    ruleset = svc.ruleset(query["ruleset"])
+    lexicon = svc.lexicon(ruleset, query["lang"])
+    verdict = judge(query["word"], ruleset, lexicon)
+    out = verdict.to_dict(g.locale)
+    if not verdict.valid and query["suggest"]:
+        out["suggestions"] = suggestions(query["word"], ruleset, lexicon)
+    return jsonify(out)
 
 
 @bp.post("/validate")

@@ -1,0 +1,197 @@
+"""Step 1 of the solver: every multiset of a hand's cards that lays a valid word.
+
+The hand's cards are split into single-letter cards and multi-letter cards
+(QU, TH, ...). For each choice of multi-letter cards, the walk runs over the
+alphabet of the hand in sorted order choosing how many single-letter cards of
+each letter to take; the letters chosen so far, with the multi-letter cards'
+letters merged in, are a sorted prefix, and one
+:meth:`~wordsvc.core.candidates.CandidateSource.probe` per step says whether
+any word's key continues it (else the walk turns back) and which words have
+exactly these letters. Each hit is a card multiset and its candidate words; a
+word joins the multiset's :class:`Group` when the ruleset allows it and the
+cards can lay it in order (:func:`laying`).
+
+Card multisets are packed integers: face ``i``'s count sits at bit
+``i * width`` (the solver's encoding), so a group's cards are one ``int``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .cards import Cards
+
+__all__ = ["Group", "find_groups", "laying"]
+
+
+@dataclass(slots=True)
+class Group:
+    """Cards that lay at least one valid word: ``words`` holds the words (their letters).
+
+    ``vec`` is the cards' packed counts; ``uses`` the same as ``(face index,
+    copies)`` pairs; ``multi`` the multi-letter cards as ``(face, copies)``,
+    from which :meth:`laying` rebuilds a word's cards in order.
+    """
+
+    vec: int
+    points: int
+    cards: int
+    letters: int
+    uses: tuple[tuple[int, int], ...]
+    multi: tuple[tuple[str, int], ...]
+    words: list[str] = field(default_factory=list)
+
+    def laying(self, word: str) -> Cards:
+        """The cards of ``word`` in order (one of ``words``)."""
+        cards = laying(word, self.multi)
+        assert cards is not None
+        return cards
+
+
+def laying(letters: str, multi: Sequence[tuple[str, int]] = ()) -> Cards | None:
+    """A way to lay ``letters`` with the multi-letter cards ``multi`` (face, copies) and single letters, or ``None``.
+
+    The cards must hold exactly the letters of ``letters`` (the walk
+    guarantees it), so single-letter cards fit wherever the others leave room.
+
+    >>> laying("quiz", [("qu", 1)]), laying("quiz", [("th", 1)])
+    (('qu', 'i', 'z'), None)
+    """
+    if not multi:
+        return tuple(letters)
+    if len(multi) == 1:  # the usual case: leftmost non-overlapping occurrences
+        face, n = multi[0]
+        out: list[str] = []
+        pos = 0
+        for _ in range(n):
+            at = letters.find(face, pos)
+            if at < 0:
+                return None
+            out.extend(letters[pos:at])
+            out.append(face)
+            pos = at + len(face)
+        out.extend(letters[pos:])
+        return tuple(out)
+    left = dict(multi)
+    path: list[str] = []
+
+    def walk(pos: int) -> bool:
+        if pos == len(letters):
+            return not any(left.values())
+        for face, n in left.items():
+            if n and letters.startswith(face, pos):
+                left[face] -= 1
+                path.append(face)
+                if walk(pos + len(face)):
+                    return True
+                path.pop()
+                left[face] += 1
+        path.append(letters[pos])
+        if walk(pos + 1):
+            return True
+        path.pop()
+        return False
+
+    found = tuple(path) if walk(0) else None
+    walk = None  # type: ignore[assignment]  # break the closure's cycle (see search.Table)
+    return found
+
+
+def find_groups(
+    faces: Sequence[str],
+    counts: Sequence[int],
+    values: Sequence[int],
+    width: int,
+    expand: Callable[[str], tuple[str | None, Sequence[str]] | None],
+    allowed: Callable[[str], bool],
+    known: dict[str, bool],
+    *,
+    min_cards: int,
+    max_cards: int,
+    min_letters: int,
+) -> list[Group]:
+    """Every group of the hand ``faces``/``counts`` (``values`` per face), unordered.
+
+    ``expand(prefix)`` is the candidate source's
+    (:meth:`~wordsvc.core.candidates.ExpandingSource.expand`; ``None`` for
+    the following letters means "not known, try them all"), ``allowed(letters)``
+    the ruleset's word check, whose answers ``known`` caches. A group holds
+    ``min_cards`` to ``max_cards`` cards and at least ``min_letters`` letters.
+    """
+    alphabet = sorted(set("".join(faces)))
+    position = {ch: j for j, ch in enumerate(alphabet)}
+    single_count = [0] * len(alphabet)
+    single_unit = [0] * len(alphabet)
+    single_value = [0] * len(alphabet)
+    single_face = [0] * len(alphabet)
+    multis = []
+    for i, face in enumerate(faces):
+        if len(face) == 1:
+            j = position[face]
+            single_count[j], single_unit[j], single_value[j], single_face[j] = counts[i], 1 << (i * width), values[i], i
+        else:
+            multis.append(i)
+    groups: list[Group] = []
+    size = len(alphabet)
+
+    # The walk reads the current choice of multi-letter cards from these two names.
+    forced: list[int] = []
+    multi: tuple[tuple[str, int], ...] = ()
+
+    def walk(start: int, prefix: str, following: str | None, vec: int, points: int, cards: int, left: int, uses: tuple[tuple[int, int], ...]) -> None:
+        for j in range(start, size):
+            ch, f = alphabet[j], forced[j]
+            if following is not None and ch not in following:
+                if f:  # a multi-letter card's letter cannot be skipped
+                    break
+                continue
+            after = left - f
+            key, ahead = prefix, following
+            for n in range(1, f + single_count[j] + 1):
+                c = n - f
+                if (ahead is not None and ch not in ahead) or cards + c > max_cards:
+                    break
+                key += ch
+                got = expand(key)
+                if got is None:
+                    break
+                ahead, found = got
+                if c < 0:
+                    continue
+                v = vec + c * single_unit[j]
+                p = points + c * single_value[j]
+                used = (*uses, (single_face[j], c)) if c else uses
+                if found and not after and cards + c >= min_cards and n + len(prefix) >= min_letters:
+                    words = []
+                    for letters in found:
+                        ok = known.get(letters)
+                        if ok is None:
+                            ok = allowed(letters)
+                        if ok and (not multi or laying(letters, multi) is not None):
+                            words.append(letters)
+                    if words:
+                        groups.append(Group(v, p, cards + c, len(key), used, multi, words))
+                if j + 1 < size and ahead != "":
+                    walk(j + 1, key, ahead, v, p, cards + c, after, used)
+            if f:
+                break
+
+    for combo in itertools.product(*(range(counts[i] + 1) for i in multis)):
+        forced = [0] * size
+        base_vec = base_points = base_cards = 0
+        for i, c in zip(multis, combo, strict=True):
+            if c:
+                base_vec += c << (i * width)
+                base_points += c * values[i]
+                base_cards += c
+                for ch in faces[i]:
+                    forced[position[ch]] += c
+        multi = tuple((faces[i], c) for i, c in zip(multis, combo, strict=True) if c)
+        root = expand("")
+        if root is None:
+            break
+        walk(0, "", root[0], base_vec, base_points, base_cards, sum(forced), tuple((i, c) for i, c in zip(multis, combo, strict=True) if c))
+    walk = None  # type: ignore[assignment]  # break the closure's cycle, so refcounting frees it (see search.Table)
+    return groups

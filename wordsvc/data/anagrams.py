@@ -1,0 +1,337 @@
+"""The anagram index the solver draws its candidates from, built next to a compiled lexicon.
+
+Built once by ``wordsvc build`` (:func:`build_anagram_index` for every
+compiled lexicon; :func:`build_anagram_index_from_forms` for a word list that
+proposes candidates to an analyser), loaded memory-mapped in milliseconds, so
+gunicorn workers share one copy. :class:`AnagramIndex` answers the solver's
+:class:`~wordsvc.core.candidates.CandidateSource` protocol; a probe is one
+marisa look-up.
+
+Files, in the lexicon's folder (``build/lexicons/<id>/``):
+
+``anagrams.marisa``  a marisa-trie of every *prefix* of every key. A key is
+                     :func:`~wordsvc.core.candidates.letter_key` of a form's
+                     deck letters (English folds diacritics: café is keyed
+                     ``acef``); the prefixes let the solver prune its walk.
+``anagrams.offsets`` little-endian uint32, one per trie key id plus one: the
+                     entry of key id ``i`` is ``words[off[i]:off[i+1]]``.
+``anagrams.words``   one entry per prefix, UTF-8 lines: the letters that can
+                     follow the prefix (so the walk never probes a dead end),
+                     then the spellings keyed exactly by it, if any: the deck
+                     letters of the forms (``cafe``), which is what cards lay
+                     and what :func:`~wordsvc.core.verdict.judge_cards` looks
+                     up.
+``anagrams.json``    format, counts, the letter limit, what it was built from
+                     (for a lexicon: its sha256, checked at load) and the
+                     sha256 of the three files.
+
+Only forms of letters (no apostrophe or hyphen: no card shows them) of at
+most :data:`MAX_LETTERS` deck letters are indexed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mmap
+import sys
+import time
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+import marisa_trie
+
+from ..core.candidates import deck_letters, layable, letter_key
+from ..core.lexicon import Lexicon
+from ..core.ruleset import Ruleset
+from .lexicons import CompiledLexicon
+
+__all__ = [
+    "FORMAT",
+    "MAX_LETTERS",
+    "AnagramIndex",
+    "AnagramIndexError",
+    "AnagramIndexes",
+    "build_anagram_index",
+    "build_anagram_index_from_forms",
+    "deck_limits",
+    "index_files",
+]
+
+FORMAT = "wordsvc-anagrams/2"
+#: A word holds at most 12 cards (the largest standard hand, 10, plus the
+#: card drawn and the face-up card) of at most 2 letters: 24 letters.
+MAX_LETTERS = 24
+_FILES = ("anagrams.marisa", "anagrams.offsets", "anagrams.words")
+_META = "anagrams.json"
+
+
+class AnagramIndexError(ValueError):
+    """An anagram index that is missing, malformed, or built from other data than its lexicon's."""
+
+
+def index_files(folder: str | Path) -> list[Path]:
+    """The files of the index in ``folder``, meta last."""
+    return [Path(folder) / name for name in (*_FILES, _META)]
+
+
+Limits = tuple[int, dict[str, int]]
+
+
+def deck_limits(rulesets: Iterable[Ruleset]) -> Limits:
+    """What an index must cover for these rulesets: the most cards in a word, and each multi-letter face's most copies."""
+    max_cards, multi = 0, {}
+    for ruleset in rulesets:
+        max_cards = max(max_cards, ruleset.max_hand)
+        for card in ruleset.deck.cards.values():
+            if len(card.face) > 1:
+                multi[card.face] = max(multi.get(card.face, 0), card.count)
+    return max_cards, multi
+
+
+def _default_limits() -> Limits:
+    from .rulesets import load_rulesets
+
+    return deck_limits(load_rulesets())
+
+
+def build_anagram_index(lexicon_dir: str | Path, limits: Limits | None = None, max_letters: int = MAX_LETTERS) -> dict[str, object]:
+    """Index every layable form of the compiled lexicon in ``lexicon_dir``, into the same folder.
+
+    ``limits`` (:func:`deck_limits`; default: every ruleset of the rulesets
+    folder) drops forms no deck can lay in one word. Returns the meta
+    written plus ``seconds``, the build time.
+    """
+    lexicon = CompiledLexicon(lexicon_dir)
+    return build_anagram_index_from_forms(
+        lexicon.forms(),
+        lexicon_dir,
+        fold=lexicon.info.fold_diacritics,
+        source={"lexicon": lexicon.info.id, "lexicon_sha256": lexicon.info.sha256},
+        limits=limits,
+        max_letters=max_letters,
+    )
+
+
+def build_anagram_index_from_forms(
+    forms: Iterable[str],
+    out_dir: str | Path,
+    fold: bool,
+    source: dict[str, object],
+    limits: Limits | None = None,
+    max_letters: int = MAX_LETTERS,
+) -> dict[str, object]:
+    """Index ``forms`` (normalized, as :func:`~wordsvc.core.text.normalize` gives them) into ``out_dir``.
+
+    A form is kept when its deck letters are letters only, at most
+    ``max_letters``, and few enough for ``limits``: a word of more letters
+    than the most cards a word may hold needs multi-letter cards, and a form
+    whose multi-letter faces (counted generously: overlaps allowed) cannot
+    save enough cards is dropped. ``source`` goes into the meta; its
+    ``lexicon_sha256``, if any, is what the loader checks. Files are written
+    under temporary names, then renamed. Returns the meta plus ``seconds``.
+    """
+    started = time.perf_counter()
+    max_cards, multi = limits if limits is not None else _default_limits()
+    keys: dict[str, str | list[str]] = {}
+    for form in forms:
+        letters = deck_letters(form, fold)
+        size = len(letters)
+        if not 0 < size <= max_letters or not layable(letters):
+            continue
+        if size > max_cards and sum(min(letters.count(face), n) * (len(face) - 1) for face, n in multi.items()) < size - max_cards:
+            continue
+        key = letter_key(letters)
+        known = keys.get(key)
+        if known is None:
+            keys[key] = letters
+        elif isinstance(known, str):
+            if known != letters:
+                keys[key] = [known, letters]
+        elif letters not in known:
+            known.append(letters)
+    ordered = sorted(keys)
+    trie = marisa_trie.Trie(_prefixes(ordered))
+    following = [""] * len(trie)
+    first = ""
+    for prefix, letters in _children(ordered):
+        following[trie[prefix]] = letters
+        if len(prefix) == 1:
+            first += prefix
+    spelled: list[str | None] = [None] * len(trie)
+    for key in ordered:
+        spelled[trie[key]] = key
+    offsets = array("I", [0])
+    blob = bytearray()
+    count = 0
+    for key_id, key in enumerate(spelled):
+        found = keys[key] if key is not None else ()
+        spellings = [found] if isinstance(found, str) else sorted(found)
+        count += len(spellings)
+        blob += "".join((following[key_id], "\n", *(f"{s}\n" for s in spellings))).encode("utf-8")
+        offsets.append(len(blob))
+    del spelled, following
+    if len(blob) >= 1 << 32:
+        raise AnagramIndexError("more than 4 GB of spellings")
+    if sys.byteorder != "little":  # pragma: no cover - the file is little-endian everywhere
+        offsets.byteswap()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    partial = {name: out / f"{name}.partial" for name in _FILES}
+    trie.save(str(partial["anagrams.marisa"]))
+    partial["anagrams.offsets"].write_bytes(offsets.tobytes())
+    partial["anagrams.words"].write_bytes(bytes(blob))
+    (out / _META).unlink(missing_ok=True)  # no meta, no index: a reader never pairs old meta with new files
+    for name, path in partial.items():
+        path.replace(out / name)
+    meta: dict[str, object] = {
+        "format": FORMAT,
+        **source,
+        "fold_diacritics": fold,
+        "max_letters": max_letters,
+        "max_cards": max_cards,
+        "multi": multi,
+        "keys": len(keys),
+        "prefixes": len(trie),
+        "first": first,
+        "spellings": count,
+        "bytes": sum((out / name).stat().st_size for name in _FILES),
+        "sha256": _digest(out),
+    }
+    (out / _META).write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return {**meta, "seconds": round(time.perf_counter() - started, 2)}
+
+
+def _children(keys: list[str]) -> Iterator[tuple[str, str]]:
+    """``(prefix, letters that can follow it)`` for every prefix of the sorted ``keys``.
+
+    :func:`_prefixes` yields a node's children after it and before its next
+    sibling, so a stack of the current path collects each node's letters.
+    """
+    stack: list[tuple[str, list[str]]] = []
+    for prefix in _prefixes(keys):
+        while stack and len(stack[-1][0]) >= len(prefix):
+            done, letters = stack.pop()
+            yield done, "".join(letters)
+        if stack:
+            stack[-1][1].append(prefix[-1])
+        stack.append((prefix, []))
+    while stack:
+        done, letters = stack.pop()
+        yield done, "".join(letters)
+
+
+def _prefixes(keys: list[str]) -> Iterator[str]:
+    """Every prefix of the sorted ``keys``, once: only those longer than the common part with the previous key."""
+    previous = ""
+    for key in keys:
+        common = 0
+        for a, b in zip(previous, key, strict=False):
+            if a != b:
+                break
+            common += 1
+        for end in range(common + 1, len(key) + 1):
+            yield key[:end]
+        previous = key
+
+
+def _digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for name in _FILES:
+        digest.update((folder / name).read_bytes())
+    return digest.hexdigest()
+
+
+class AnagramIndex:
+    """A built index, memory-mapped: a :class:`~wordsvc.core.candidates.CandidateSource`.
+
+    ``expect_sha256``: the sha256 of the lexicon the index must have been
+    built from; :class:`AnagramIndexError` otherwise. A stale index would
+    still only propose (the solver judges every word) but would miss the
+    lexicon's new words, so it is refused rather than used.
+    """
+
+    def __init__(self, folder: str | Path, expect_sha256: str | None = None):
+        folder = Path(folder)
+        try:
+            meta = json.loads((folder / _META).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise AnagramIndexError(f"{folder}: no readable {_META}; run `wordsvc build`") from err
+        if meta.get("format") != FORMAT:
+            raise AnagramIndexError(f"{folder}: format {meta.get('format')!r}, expected {FORMAT}")
+        if expect_sha256 is not None and meta.get("lexicon_sha256") != expect_sha256:
+            raise AnagramIndexError(f"{folder}: built from lexicon {meta.get('lexicon_sha256')!r}, not {expect_sha256!r}; run `wordsvc build`")
+        self.folder = folder
+        self.meta = meta
+        self.max_letters = int(meta["max_letters"])
+        self._first = str(meta["first"])
+        self._trie = marisa_trie.Trie()
+        self._trie.mmap(str(folder / "anagrams.marisa"))
+        self._offsets_map = _map(folder / "anagrams.offsets")
+        self._offsets = memoryview(self._offsets_map).cast("I")
+        self._words = _map(folder / "anagrams.words")
+        if len(self._offsets) != len(self._trie) + 1:
+            raise AnagramIndexError(f"{folder}: {len(self._offsets)} offsets for {len(self._trie)} prefixes")
+
+    def probe(self, prefix: str) -> Sequence[str] | None:
+        found = self.expand(prefix)
+        return None if found is None else found[1]
+
+    def expand(self, prefix: str) -> tuple[str, Sequence[str]] | None:
+        if not prefix:
+            return self._first, ()
+        key_id = self._trie.get(prefix)
+        if key_id is None:
+            return None
+        following, *spellings = self._words[self._offsets[key_id] : self._offsets[key_id + 1] - 1].decode("utf-8").split("\n")
+        return following, spellings
+
+    def candidates(self, key: str) -> Sequence[str]:
+        return self.probe(key) or ()
+
+    def uncovered(self, ruleset: Ruleset) -> list[str]:
+        """Why the index may miss words ``ruleset`` can lay (built for smaller hands or fewer multi-letter cards)."""
+        problems = []
+        if ruleset.max_hand > int(self.meta.get("max_cards", 0)):
+            problems.append(f"words of up to {ruleset.max_hand} cards; the index was built for {self.meta.get('max_cards')}")
+        multi = self.meta.get("multi", {})
+        for card in ruleset.deck.cards.values():
+            if len(card.face) > 1 and card.count > multi.get(card.face, 0):
+                problems.append(f"{card.count} {card.face.upper()} card(s); the index was built for {multi.get(card.face, 0)}")
+        return problems
+
+    def __len__(self) -> int:
+        return int(self.meta["keys"])
+
+
+def _map(path: Path) -> mmap.mmap | bytes:
+    with path.open("rb") as handle:
+        if path.stat().st_size == 0:
+            return b""
+        return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+class AnagramIndexes:
+    """The index of each lexicon, opened on first use from ``<data_dir>/lexicons/<lexicon id>/``.
+
+    A compiled lexicon's index must match its sha256; an analyser's (which
+    cannot list its words) is whatever word list built it. Either must cover
+    the ruleset's deck (:meth:`AnagramIndex.uncovered`).
+    """
+
+    def __init__(self, data_dir: str | Path):
+        self.data_dir = Path(data_dir)
+        self._open: dict[str, AnagramIndex] = {}
+
+    def get(self, lexicon: Lexicon, ruleset: Ruleset | None = None) -> AnagramIndex:
+        info = lexicon.info
+        index = self._open.get(info.id)
+        if index is None:
+            folder = self.data_dir / "lexicons" / info.id
+            index = AnagramIndex(folder, info.sha256 if isinstance(lexicon, CompiledLexicon) else None)
+            self._open[info.id] = index
+        problems = index.uncovered(ruleset) if ruleset is not None else []
+        if problems:
+            raise AnagramIndexError(f"the anagram index of {info.id} does not cover ruleset {ruleset.id}: {'; '.join(problems)}; run `wordsvc build --force`")  # type: ignore[union-attr]
+        return index

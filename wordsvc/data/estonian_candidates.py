@@ -1,0 +1,70 @@
+"""Candidates for the Estonian solver: the forms of the hunspell word list, for an analyser that lists none.
+
+The Estonian lexicon is Vabamorf (:mod:`wordsvc.data.estonian`): it judges a
+form but cannot enumerate forms, so the solver's anagram index needs another
+list of what to propose. This module makes it from Debian's ``myspell-et``
+(``/usr/share/hunspell/et_EE.dic`` and ``.aff``, © Institute of the Estonian
+Language; affix file LGPL-2.1+): ``unmunch`` (package ``hunspell-tools``)
+expands the 282k stems with their affixes into about 15 million forms in a
+few seconds; each is normalized and indexed like any lexicon's forms
+(:func:`~wordsvc.data.anagrams.build_anagram_index_from_forms`: letters
+only, layable in one word by the rulesets' decks).
+
+What it covers, and what not: every inflected form of a word hunspell lists.
+Not covered: forms hunspell does not generate (its compounding flag is left
+unexpanded, so productive compounds such as ``kassikool``, which Vabamorf
+accepts and the ``eesti`` ruleset allows, are never proposed), proper names
+(banned by every ruleset anyway), and words absent from the 2003 list. The
+solver is exact over the proposed words: each is judged by Vabamorf itself
+(``judge_cards``), so a proposal Vabamorf refuses is never played; a word
+Vabamorf would accept but hunspell never proposes is never found.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..core.text import normalize
+from .anagrams import Limits, build_anagram_index_from_forms
+
+__all__ = ["AFF", "DIC", "build_estonian_index", "unmunch_forms"]
+
+DIC = Path("/usr/share/hunspell/et_EE.dic")
+AFF = Path("/usr/share/hunspell/et_EE.aff")
+#: The charset the affix file declares (``SET ISO8859-15``).
+ENCODING = "iso-8859-15"
+
+
+def unmunch_forms(dic: Path = DIC, aff: Path = AFF) -> Iterator[str]:
+    """Every form ``unmunch`` expands from the word list, normalized (NFC, case-folded), duplicates included."""
+    exe = shutil.which("unmunch")
+    if exe is None:
+        raise FileNotFoundError("unmunch not found: apt-get install hunspell-tools")
+    for path in (dic, aff):
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} not found: apt-get install myspell-et")
+    with subprocess.Popen([exe, str(dic), str(aff)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as proc:
+        assert proc.stdout is not None
+        for raw in proc.stdout:  # streamed: 15 million lines, 230 MB
+            form = raw.decode(ENCODING).strip()
+            if form and "/" not in form:
+                yield normalize(form)
+    if proc.returncode:
+        raise subprocess.CalledProcessError(proc.returncode, exe)
+
+
+def build_estonian_index(out_dir: str | Path, lexicon_sha256: str | None = None, limits: Limits | None = None) -> dict[str, object]:
+    """The anagram index of the hunspell forms, in ``out_dir`` (``build/lexicons/et``)."""
+    digest = hashlib.sha256(DIC.read_bytes() + AFF.read_bytes()).hexdigest()
+    source: dict[str, object] = {
+        "lexicon": "et",
+        "candidates": "myspell-et et_EE.dic + et_EE.aff, expanded by unmunch (hunspell-tools)",
+        "candidates_sha256": digest,
+    }
+    if lexicon_sha256 is not None:
+        source["lexicon_sha256"] = lexicon_sha256
+    return build_anagram_index_from_forms(unmunch_forms(), out_dir, fold=False, source=source, limits=limits)

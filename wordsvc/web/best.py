@@ -1,0 +1,42 @@
+"""``POST /best-meld``: the best play of a hand (:mod:`wordsvc.core.solver`).
+
+Register with ``app.register_blueprint(bp)``. The solvers live in
+``app.extensions["wordsvc.solvers"]`` (a :class:`~wordsvc.solvers.Solvers`),
+made on first use from the service and the data folder; a test may put its
+own there first. A lexicon without an anagram index answers 503.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, g, jsonify
+
+from ..data.anagrams import AnagramIndexError
+from ..solver_schemas import BestMeldRequest
+from ..solvers import Solvers
+from .app import read_json
+from .problems import problem
+
+__all__ = ["bp", "solvers"]
+
+bp = Blueprint("best", __name__)
+
+
+def solvers() -> Solvers:
+    found = current_app.extensions.get("wordsvc.solvers")
+    if found is None:
+        settings = current_app.extensions["wordsvc.settings"]
+        found = current_app.extensions.setdefault("wordsvc.solvers", Solvers.from_data_dir(current_app.extensions["wordsvc"], settings.data_dir))
+    return found  # type: ignore[no-any-return]
+
+
+@bp.post("/best-meld")
+def best_meld() -> Response:
+    body = BestMeldRequest().load(read_json())
+    solution = solvers().solve(body["hand"], body["ruleset"], body["lang"], body["discard"], body["top"], body["face_up"])
+    return jsonify(solution.to_dict())
+
+
+@bp.errorhandler(AnagramIndexError)
+def _no_index(err: AnagramIndexError) -> Response:
+    current_app.logger.error("best-meld: %s", err)
+    return problem(503, f"The solver has no word index for this lexicon: {err}", {}, getattr(g, "locale", "en"))
