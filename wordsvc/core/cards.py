@@ -166,6 +166,24 @@ class Deck:
                 return [(tuple(letters), sum(map(value.__getitem__, letters)))]
             return []
         places.sort()
+        # When every letter fits as a single card, every way's singles fit too
+        # (a way only takes letters away from them), and its points are the
+        # letters' points plus each multi-letter card's difference: the ways
+        # grow one multi-letter card at a time, each carrying its points.
+        if self._singles_fit(letters, n):
+            delta, ways = self._delta, []
+
+            def grow(start: int, pos: int, prefix: Cards, points: int, size: int, used: Cards) -> None:
+                if size <= limit:
+                    ways.append((-points, size, prefix + tuple(letters[pos:])))
+                for i in range(start, len(places)):
+                    at, face = places[i]
+                    if at >= pos and used.count(face) < count[face]:
+                        grow(i + 1, at + len(face), (*prefix, *letters[pos:at], face), points + delta[face], size - len(face) + 1, (*used, face))
+
+            grow(0, 0, (), sum(map(value.__getitem__, letters)), n, ())
+            ways.sort()
+            return [(way, -negative) for negative, _, way in ways]
         choices: list[tuple[tuple[int, str], ...]] = [()]
 
         def choose(start: int, free_from: int, chosen: tuple[tuple[int, str], ...]) -> None:
@@ -177,13 +195,7 @@ class Deck:
                     choose(i + 1, at + len(face), longer)
 
         choose(0, 0, ())
-        # When every letter fits as a single card, every way's singles fit too
-        # (a way only takes letters away from them), and its points are the
-        # letters' points plus each multi-letter card's difference.
-        singles_fit = self._singles_fit(letters, n)
-        base = sum(map(value.__getitem__, letters)) if singles_fit else 0
-        delta = self._delta
-        ranked = []
+        ranked = []  # some letter is short as a single card: check each way's singles
         for chosen in choices:
             size = n - sum(len(face) - 1 for _, face in chosen)
             if size > limit:
@@ -191,12 +203,11 @@ class Deck:
             faces = [face for _, face in chosen]
             if len(faces) > 1 and any(count[face] < faces.count(face) for face in faces):
                 continue
-            if not singles_fit:
-                rest = letters
-                for at, face in reversed(chosen):
-                    rest = rest[:at] + rest[at + len(face) :]
-                if not self._singles_fit(rest, len(rest)):
-                    continue
+            rest = letters
+            for at, face in reversed(chosen):
+                rest = rest[:at] + rest[at + len(face) :]
+            if not self._singles_fit(rest, len(rest)):
+                continue
             way: list[str] = []
             pos = 0
             for at, face in chosen:
@@ -204,8 +215,7 @@ class Deck:
                 way.append(face)
                 pos = at + len(face)
             way.extend(letters[pos:])
-            points = base + sum(map(delta.__getitem__, faces)) if singles_fit else sum(map(value.__getitem__, way))
-            ranked.append((-points, size, tuple(way)))
+            ranked.append((-sum(map(value.__getitem__, way)), size, tuple(way)))
         ranked.sort()
         return [(way, -negative) for negative, _, way in ranked]
 
