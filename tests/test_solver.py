@@ -563,7 +563,7 @@ def test_best_meld_reads_a_compact_hand_and_discards_when_the_hand_has_drawn(cli
     ("body", "status", "errors"),
     [
         ({"hand": ["A", "B", "Å", "Z"]}, 422, {"hand.2": ["no card 'Å' in the deck of ruleset standard"]}),
-        ({"hand": ["A", 5]}, 422, {"hand.1": ["must be a card face of 1 to 8 letters"]}),
+        ({"hand": ["A", 5]}, 422, {"hand.1": ["must be a card face (one or more letters)"]}),
         ({"hand": "abcdefghijkl"}, 422, {"hand": ["12 cards; no hand in ruleset standard holds more than 11 (its largest deal plus the card drawn)"]}),
         ({"hand": "a(cl"}, 422, {"hand": ["unclosed '(' at position 1"]}),
         ({"hand": "abc", "top": 99}, 422, {"top": ["Must be greater than or equal to 0 and less than or equal to 20"]}),
@@ -577,7 +577,9 @@ def test_best_meld_errors_name_the_field(client, body, status, errors):
     assert response.status_code == status
     assert response.mimetype == "application/problem+json"
     if errors is not None:
-        assert response.get_json()["errors"] == errors
+        got = response.get_json()["errors"]
+        assert set(got) == set(errors)
+        assert all(got[path] == messages for path, messages in errors.items() if messages is not None)
 
 
 def test_wordsvc_best_prints_the_answer_as_json(monkeypatch, capsys, rulesets):
@@ -659,3 +661,60 @@ def test_the_solver_is_lazy_for_a_lexicon_that_cannot_list_its_words(standard):
     assert not lazy.eager
     result = lazy.solve("tae")
     assert [w.word for w in result.best.words] == ["eat"] and result.best.words[0].anagrams == ()
+
+
+# ---------------------------------------------------------------- Estonian: Vabamorf judges, hunspell proposes
+
+
+def _vabamorf():
+    try:
+        from wordsvc.data.estonian import VabamorfLexicon
+
+        return VabamorfLexicon()
+    except (ImportError, OSError) as err:
+        pytest.skip(f"Vabamorf not available: {err}")
+
+
+def test_estonian_hands_are_solved_lazily_and_only_vabamorf_words_are_played(rulesets):
+    lexicon = _vabamorf()
+    ruleset = rulesets.get("eesti")
+    proposals = MemoryCandidates(["kass", "kassid", "maja", "ema", "isa", "sai", "kassiks", "skaid", "dkass"])
+    solver = Solver(ruleset, lexicon, proposals)
+    assert not solver.eager
+    result = solver.solve("kassid", top=2)
+    assert "kassid" in {w.word for w in result.best.words}
+    for play in (result.best, *result.alternatives):
+        assert_legal(play, parse_cards("kassid"), ruleset, lexicon)
+        assert not {"skaid", "dkass"} & {w.word for w in play.words}
+
+
+def test_unmunch_expands_the_hunspell_list_into_normalized_forms():
+    import itertools
+    import shutil
+
+    from wordsvc.core.text import normalize
+    from wordsvc.data.estonian_candidates import AFF, DIC, unmunch_forms
+
+    if shutil.which("unmunch") is None or not DIC.is_file() or not AFF.is_file():
+        pytest.skip("myspell-et or hunspell-tools not installed")
+    forms = list(itertools.islice(unmunch_forms(), 2000))
+    assert len(forms) == 2000
+    assert all(form and form == normalize(form) for form in forms)
+
+
+def test_best_meld_without_an_anagram_index_is_503(rulesets, tmp_path):
+    from wordsvc.data.languages import Languages
+    from wordsvc.service import Service
+    from wordsvc.solvers import Solvers
+    from wordsvc.web import create_app
+    from wordsvc.web.best import bp
+
+    service = Service(rulesets, Languages({"en-US": FIXTURE}))
+    app = create_app(service=service)
+    if "best" not in app.blueprints:
+        app.register_blueprint(bp)
+    app.extensions["wordsvc.solvers"] = Solvers.from_data_dir(service, tmp_path)
+    response = app.test_client().post("/best-meld", json={"hand": "quiz"})
+    assert response.status_code == 503
+    assert response.mimetype == "application/problem+json"
+    assert "run `wordsvc build`" in response.get_json()["detail"]

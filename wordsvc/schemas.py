@@ -22,7 +22,7 @@ MAX_FACE = 8
 MAX_TEXT = 256
 
 
-def _check_text(value: str) -> None:
+def check_text(value: str) -> None:
     """Control characters (NUL, newlines, ...) are never part of a word or a name."""
     if any(unicodedata.category(ch) == "Cc" for ch in value):
         raise ValidationError("must not contain control characters")
@@ -58,18 +58,19 @@ class CardsField(fields.Field):
 
     default_error_messages: ClassVar[dict[str, str]] = {"invalid": "must be a list of card faces or a compact string such as (qu)iz"}
 
-    def __init__(self, *, allow_empty: bool = False, **kwargs: Any):
+    def __init__(self, *, allow_empty: bool = False, max_cards: int = MAX_TEXT, **kwargs: Any):
         super().__init__(**kwargs)
         self.allow_empty = allow_empty
+        self.max_cards = max_cards
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[str, ...]:
         if isinstance(value, str):
             if len(value) > MAX_TEXT:
                 raise ValidationError(f"at most {MAX_TEXT} characters")
-            _check_text(value)
+            check_text(value)
         elif isinstance(value, list):
-            if len(value) > MAX_TEXT:
-                raise ValidationError(f"at most {MAX_TEXT} cards")
+            if len(value) > self.max_cards:
+                raise ValidationError(f"at most {self.max_cards} cards")
             bad = {i: [_face_problem(face)] for i, face in enumerate(value) if _face_problem(face)}
             if bad:
                 raise ValidationError(bad)  # type: ignore[arg-type]  # per card: players.0.unused.3
@@ -80,7 +81,9 @@ class CardsField(fields.Field):
         except CardSyntaxError as err:
             raise ValidationError(str(err)) from err
         if not faces and not self.allow_empty:
-            raise ValidationError("a word needs at least one card")
+            raise ValidationError("needs at least one card")
+        if len(faces) > self.max_cards:
+            raise ValidationError(f"at most {self.max_cards} cards")
         return faces
 
 
@@ -91,10 +94,10 @@ class WordField(fields.Field):
         if isinstance(value, str):
             if len(value) > MAX_TEXT:
                 raise ValidationError(f"at most {MAX_TEXT} characters")
-            _check_text(value)
+            check_text(value)
             return value
         if isinstance(value, list) and value and len(value) <= MAX_TEXT and all(isinstance(f, str) and 0 < len(f) <= MAX_FACE for f in value):
-            _check_text("".join(value))
+            check_text("".join(value))
             try:
                 return format_cards(parse_cards(value))
             except CardSyntaxError as err:
@@ -103,7 +106,7 @@ class WordField(fields.Field):
 
 
 def _name() -> fields.String:
-    return fields.String(required=True, validate=[validate.Length(min=1, max=64), _check_text])
+    return fields.String(required=True, validate=[validate.Length(min=1, max=64), check_text])
 
 
 class PlayerSchema(Strict):

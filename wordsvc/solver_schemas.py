@@ -7,56 +7,23 @@ real answers against them.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from marshmallow import fields, validate
 
-from marshmallow import ValidationError, fields, validate
-
-from .core.cards import CardSyntaxError, parse_cards
 from .core.solver import MAX_ALTERNATIVES
-from .schemas import MAX_FACE, MAX_TEXT, LexiconStamp, Strict, _check_text, _lang_field, _ruleset_field
+from .schemas import MAX_FACE, CardsField, LexiconStamp, Strict, StrictBoolean, _lang_field, _ruleset_field, check_text
 
-__all__ = ["MAX_HAND_CARDS", "BestMeldOut", "BestMeldRequest", "HandField", "PickupOut", "PlayOut", "SolverWordOut"]
+__all__ = ["MAX_HAND_CARDS", "BestMeldOut", "BestMeldRequest", "PickupOut", "PlayOut", "SolverWordOut"]
 
 #: Longest hand the schema reads; the ruleset's own limit (largest deal plus
 #: one) is checked with the deck, with the other card problems.
 MAX_HAND_CARDS = 64
 
 
-class HandField(fields.Field):
-    """A hand: ``["A", "CL", "G"]`` or compact ``"a(cl)g"``; loads to a tuple of faces."""
-
-    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "must be a list of card faces or a compact string such as a(cl)g(in)"}
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[str, ...]:
-        if isinstance(value, str):
-            if len(value) > MAX_TEXT:
-                raise ValidationError(f"at most {MAX_TEXT} characters")
-            _check_text(value)
-        elif isinstance(value, list):
-            if len(value) > MAX_HAND_CARDS:
-                raise ValidationError(f"at most {MAX_HAND_CARDS} cards")
-            errors = {i: ["must be a card face of 1 to 8 letters"] for i, face in enumerate(value) if not isinstance(face, str) or not 0 < len(face.strip()) <= MAX_FACE}
-            if errors:
-                raise ValidationError(errors)  # type: ignore[arg-type]
-            _check_text("".join(value))
-        else:
-            raise self.make_error("invalid")
-        try:
-            faces = parse_cards(value)
-        except CardSyntaxError as err:
-            raise ValidationError(str(err)) from err
-        if not faces:
-            raise ValidationError("a hand needs at least one card")
-        if len(faces) > MAX_HAND_CARDS:
-            raise ValidationError(f"at most {MAX_HAND_CARDS} cards")
-        return faces
-
-
 class BestMeldRequest(Strict):
-    hand = HandField(required=True, metadata={"description": "The cards held, e.g. `[\"A\",\"CL\",\"G\"]` or `\"a(cl)g\"`."})
+    hand = CardsField(max_cards=MAX_HAND_CARDS, required=True, metadata={"description": "The cards held, e.g. `[\"A\",\"CL\",\"G\"]` or `\"a(cl)g\"`."})
     ruleset = _ruleset_field()
     lang = _lang_field()
-    discard = fields.Boolean(
+    discard = StrictBoolean(
         load_default=None,
         allow_none=True,
         metadata={"description": "The hand has drawn: exactly one card is discarded (scores nothing). Default: true only for a hand larger than any deal."},
@@ -69,7 +36,7 @@ class BestMeldRequest(Strict):
     )
     face_up = fields.String(
         load_default=None,
-        validate=[validate.Length(min=1, max=MAX_FACE), _check_text],
+        validate=[validate.Length(min=1, max=MAX_FACE), check_text],
         metadata={"description": "The card on top of the discard pile: whether taking it beats the hand as it is."},
     )
 

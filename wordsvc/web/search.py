@@ -10,7 +10,6 @@ refused word.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import replace
 from typing import Any
 
@@ -25,7 +24,7 @@ from ..core.verdict import judge
 from ..core.wordsearch import MAX_PATTERN_CHARS, ORDINARY, CursorError, PatternError, WordQuery, compile_pattern, decode_cursor, encode_cursor
 from ..data.anagrams import AnagramIndexes
 from ..data.wordsearch import SearchUnavailable, WordSearch
-from ..schemas import LexiconStamp
+from ..schemas import LexiconStamp, check_text
 from ..service import Service
 from .problems import problem
 
@@ -68,11 +67,6 @@ def suggestions(word: str, ruleset: Ruleset, lexicon: Lexicon, limit: int = MAX_
 # ---------------------------------------------------------------- query schemas
 
 
-def _no_controls(value: str) -> None:
-    if any(unicodedata.category(ch) == "Cc" for ch in value):
-        raise ValidationError("must not contain control characters")
-
-
 class _Query(Schema):
     class Meta:
         unknown = RAISE
@@ -92,7 +86,7 @@ class PatternField(fields.String):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         text = super()._deserialize(value, attr, data, **kwargs)
-        _no_controls(text)
+        check_text(text)
         try:
             return compile_pattern(text)
         except PatternError as err:
@@ -116,7 +110,7 @@ class HandField(fields.String):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         text = super()._deserialize(value, attr, data, **kwargs)
-        _no_controls(text)
+        check_text(text)
         try:
             faces = parse_cards([part for part in text.split(",") if part.strip()] if "," in text else text)
         except CardSyntaxError as err:
@@ -156,7 +150,7 @@ class AnagramsQuery(_Query):
 
 
 class SuggestQuery(_Query):
-    word = fields.String(required=True, validate=[validate.Length(min=1, max=64), _no_controls])
+    word = fields.String(required=True, validate=[validate.Length(min=1, max=64), check_text])
     limit = fields.Integer(load_default=MAX_SUGGESTIONS, validate=validate.Range(min=1, max=MAX_SUGGESTIONS))
 
 
