@@ -11,7 +11,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     WORDSVC_PORT=8000 \
     WORDSVC_WORKERS=2
 
-RUN useradd --create-home --uid 10001 wordsvc
+# myspell-et and unmunch: candidate words for the Estonian solver (wordlists/et/README.md)
+RUN apt-get update && apt-get install -y --no-install-recommends myspell-et hunspell-tools \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --create-home --uid 10001 wordsvc
 WORKDIR /app
 
 # Dependencies first, so code changes do not reinstall them.

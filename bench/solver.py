@@ -12,8 +12,13 @@ median <= 5 ms and worst <= 50 ms in-process; Icelandic and Estonian within
 5 times the English figures. A language whose lexicon or anagram index is
 not built is skipped with a note.
 
-Run: ``.venv/bin/python bench/solver.py [--hands 1000] [--seed 8] [--full]``
-(``--full``: also ``top: 3`` and a face-up card, the issue's example request).
+Run: ``.venv/bin/python bench/solver.py [--hands 1000] [--seed 8] [--full] [--repeat 3]``
+(``--full``: also ``top: 3`` and a face-up card, the issue's example request;
+``--repeat N``: also the in-process figures over each hand's fastest of N
+runs, which filters out the pauses other processes cause; the later runs find
+the hand's words already judged, so this is the warm figure). The first line
+times a fixed pure-Python loop: on a shared machine it varies by 2x from
+minute to minute, and so do the figures; compare runs by it.
 """
 
 from __future__ import annotations
@@ -33,7 +38,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from wordsvc.config import Settings  # noqa: E402
-from wordsvc.data.anagrams import AnagramIndexError  # noqa: E402
 from wordsvc.service import Service  # noqa: E402
 from wordsvc.solvers import Solvers  # noqa: E402
 
@@ -60,7 +64,16 @@ App().run()
 """
 
 
-def deal(deck, hands: int, seed: int) -> list[list[str]]:
+def calibration() -> float:
+    """Milliseconds for 3 million additions in a Python loop: how fast this machine is right now."""
+    started = time.perf_counter()
+    total = 0
+    for i in range(3_000_000):
+        total += i
+    return (time.perf_counter() - started) * 1e3
+
+
+def deal(deck, hands: int, seed: int) -> list[list[str]]:  # type: ignore[no-untyped-def]
     cards = [face.upper() for face, card in deck.cards.items() for _ in range(card.count)]
     rng = random.Random(seed)
     return [rng.sample(cards, 11) for _ in range(hands)]
@@ -133,12 +146,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--full", action="store_true", help="also top 3 and a face-up card")
     parser.add_argument("--no-http", action="store_true")
+    parser.add_argument("--repeat", type=int, default=1, help="also report each hand's fastest of N in-process runs")
     args = parser.parse_args()
 
     settings = Settings.from_env()
     service = Service.from_settings(settings)
     solvers = Solvers.from_data_dir(service, settings.data_dir)
     options = {"discard": True, "top": 3 if args.full else 0}
+    print(f"machine: a 3-million-step Python loop takes {calibration():.0f} ms now")
     print(f"{args.hands} hands of 11 cards per language, seed {args.seed}, options {options}{' + face_up' if args.full else ''}")
     results: dict[str, dict[str, dict[str, float]]] = {}
     runs: list[tuple[str, str, str, list[list[str]]]] = []
@@ -146,21 +161,27 @@ def main() -> int:
         try:
             ruleset = service.ruleset(ruleset_id)
             solver = solvers.get(ruleset_id, lang)
-        except (AnagramIndexError, Exception) as err:  # an unbuilt lexicon or index: skip, say why
+        except Exception as err:  # an unbuilt lexicon (UnknownLanguage) or index (AnagramIndexError): skip, say why
             print(f"{name}: skipped ({type(err).__name__}: {err})")
             continue
         hands = deal(ruleset.deck, args.hands, args.seed)
         face_ups = deal(ruleset.deck, args.hands, args.seed + 1)
-        times = []
-        for hand, extra in zip(hands, face_ups, strict=True):
-            face_up = next((c for c in extra if hand.count(c) < ruleset.deck.count(c.lower())), None) if args.full else None
-            started = time.perf_counter()
-            solver.solve(hand, face_up=face_up, **options)
-            times.append(time.perf_counter() - started)
-        results[name] = {"in-process": summary(times)}
+        runs_of: list[list[float]] = []
+        for _ in range(max(1, args.repeat)):
+            times = []
+            for hand, extra in zip(hands, face_ups, strict=True):
+                face_up = next((c for c in extra if hand.count(c) < ruleset.deck.count(c.lower())), None) if args.full else None
+                started = time.perf_counter()
+                solver.solve(hand, face_up=face_up, **options)
+                times.append(time.perf_counter() - started)
+            runs_of.append(times)
+        results[name] = {"in-process": summary(runs_of[0])}
         runs.append((name, ruleset_id, lang, hands))
         s = results[name]["in-process"]
         print(f"{name:9} in-process  median {s['median']:6.2f} ms   p99 {s['p99']:6.2f} ms   worst {s['worst']:7.2f} ms")
+        if args.repeat > 1:
+            f = summary([min(t) for t in zip(*runs_of, strict=True)])
+            print(f"{name:9} fastest of {args.repeat}: median {f['median']:6.2f} ms   p99 {f['p99']:6.2f} ms   worst {f['worst']:7.2f} ms")
 
     if not args.no_http and runs:
         proc, port, how = start_server()
@@ -182,7 +203,9 @@ def main() -> int:
             stop(proc)
 
     english = results.get("English", {}).get("in-process")
-    if english:
+    if english and args.full:
+        print("(the targets are for the plain request, without --full)")
+    elif english:
         print(f"target English in-process: median <= 5 ms: {'met' if english['median'] <= 5 else 'MISSED'}; worst <= 50 ms: {'met' if english['worst'] <= 50 else 'MISSED'}")
         for name in ("Icelandic", "Estonian"):
             other = results.get(name, {}).get("in-process")

@@ -4,12 +4,13 @@ The hand's cards are split into single-letter cards and multi-letter cards
 (QU, TH, ...). For each choice of multi-letter cards, the walk runs over the
 alphabet of the hand in sorted order choosing how many single-letter cards of
 each letter to take; the letters chosen so far, with the multi-letter cards'
-letters merged in, are a sorted prefix, and one
-:meth:`~wordsvc.core.candidates.CandidateSource.probe` per step says whether
-any word's key continues it (else the walk turns back) and which words have
-exactly these letters. Each hit is a card multiset and its candidate words; a
-word joins the multiset's :class:`Group` when the ruleset allows it and the
-cards can lay it in order (:func:`laying`).
+letters merged in, are a sorted prefix. One
+:meth:`~wordsvc.core.candidates.ExpandingSource.expand` per step gives the
+spellings with exactly these letters and the letters that can come next, so
+the walk only ever steps onto prefixes some word continues. Each hit is a
+card multiset and its candidate spellings; a spelling joins the multiset's
+:class:`Group` when the ruleset allows it and the cards can lay it in order
+(:func:`laying`).
 
 Card multisets are packed integers: face ``i``'s count sits at bit
 ``i * width`` (the solver's encoding), so a group's cards are one ``int``.
@@ -24,6 +25,11 @@ from dataclasses import dataclass, field
 from .cards import Cards
 
 __all__ = ["Group", "find_groups", "laying"]
+
+#: Prefixes this long or shorter come up in nearly every hand; their
+#: expansions are kept (at most alphabet**3 of them).
+_SHORT = 3
+_UNSEEN = object()
 
 
 @dataclass(slots=True)
@@ -107,6 +113,7 @@ def find_groups(
     expand: Callable[[str], tuple[str | None, Sequence[str]] | None],
     allowed: Callable[[str], bool],
     known: dict[str, bool],
+    short: dict[str, object],
     *,
     min_cards: int,
     max_cards: int,
@@ -117,7 +124,8 @@ def find_groups(
     ``expand(prefix)`` is the candidate source's
     (:meth:`~wordsvc.core.candidates.ExpandingSource.expand`; ``None`` for
     the following letters means "not known, try them all"), ``allowed(letters)``
-    the ruleset's word check, whose answers ``known`` caches. A group holds
+    the ruleset's word check, whose answers ``known`` caches; ``short`` keeps
+    the answers of ``expand`` for prefixes of up to three letters. A group holds
     ``min_cards`` to ``max_cards`` cards and at least ``min_letters`` letters.
     """
     alphabet = sorted(set("".join(faces)))
@@ -154,7 +162,12 @@ def find_groups(
                 if (ahead is not None and ch not in ahead) or cards + c > max_cards:
                     break
                 key += ch
-                got = expand(key)
+                if len(key) > _SHORT:
+                    got = expand(key)
+                else:  # the first levels are the same for every hand: kept
+                    got = short.get(key, _UNSEEN)
+                    if got is _UNSEEN:
+                        got = short[key] = expand(key)
                 if got is None:
                     break
                 ahead, found = got

@@ -119,9 +119,15 @@ class Board:
             found = self._fitting[state] = members(bits & self.head[self.lowest(state)])
         return found
 
-    def table(self, score: Callable[[Group], int], penalty: Callable[[int], int]) -> Table:
-        """Best total ``score`` of the groups laid, minus ``penalty(value)`` for each card unused."""
-        table = Table(self, [score(g) for g in self.groups], [penalty(v) for v in self.values])
+    def table(self, score: Callable[[Group], int] | None, penalty: Callable[[int], int], lay: Callable[[int], int] | None = None) -> Table:
+        """Best total ``score`` of the groups laid (default: their points), minus ``penalty(value)`` for each card unused.
+
+        ``lay(value)``: the most a card of that value adds to a group's score
+        (default: its value, true of the default score); it bounds the search.
+        """
+        scores = [g.points for g in self.groups] if score is None else [score(g) for g in self.groups]
+        bounds = list(self.values) if lay is None else [lay(v) for v in self.values]
+        table = Table(self, scores, [penalty(v) for v in self.values], bounds)
         self._tables.append(table)
         return table
 
@@ -153,7 +159,8 @@ class Board:
         finally:
             cover = None  # type: ignore[assignment]  # break the closure's cycle: refcounting frees it, not the GC
 
-    def play(self, steps: Sequence[Step], measure_order: bool = True) -> Play:
+    def play(self, steps: Sequence[Step]) -> Play:
+        """The play the steps describe: its words (longest first), unused cards and discards."""
         words, unused, discards = [], [], []
         for kind, index in steps:
             if kind == "w":
@@ -165,8 +172,7 @@ class Board:
             else:
                 discards.append(index)
         score = sum(w.points for w in words) - sum(self.values[i] for i in unused)
-        if measure_order:
-            words.sort(key=lambda w: (-w.measure(self.measure), -w.points, w.word))
+        words.sort(key=lambda w: (-w.measure(self.measure), -w.points, w.word))
         return Play(score, tuple(words), tuple(self.faces[i] for i in unused), tuple(self.faces[i] for i in discards), self.measure)
 
 
@@ -184,10 +190,14 @@ class Table:
     word counts stay below 64.
 
     ``scores[g]`` is what laying group ``g`` scores, ``penalties[i]`` what
-    leaving a card of face ``i`` unused costs, both in points.
+    leaving a card of face ``i`` unused costs, ``lay[i]`` the most a card of
+    face ``i`` adds to a group's score, all in points. A move whose bound
+    (every card laid that some fitting group holds, at ``lay``; every other
+    one lost) cannot even tie the best move found so far is skipped: the
+    values kept stay exact.
     """
 
-    def __init__(self, board: Board, scores: list[int], penalties: list[int]):
+    def __init__(self, board: Board, scores: list[int], penalties: list[int], lay: list[int]):
         self.board = board
         self.scores = scores
         self.penalties = penalties
@@ -201,19 +211,31 @@ class Table:
         q_pen = [p << 6 for p in penalties]
         p_pen = [p << 12 for p in penalties]
 
-        def compute(state: int, k: int, mask: int) -> tuple[int, int, int]:
+        contains = [0] * len(board.faces)
+        for gi, used in enumerate(uses):
+            for f, _ in used:
+                contains[f] |= 1 << gi
+        faces = range(len(board.faces))
+
+        def bound(state: int, mask: int, k: int) -> int:
+            """An upper bound of the score of ``state``: its cards laid where some group that fits holds their face, else lost."""
+            total = lost = 0
+            for f in faces:
+                c = (state >> (f * width)) & field
+                if c:
+                    if mask & contains[f]:
+                        total += c * lay[f]
+                    else:
+                        total -= c * penalties[f]
+                        if penalties[f] > lost:
+                            lost = penalties[f]
+            return total + k * lost  # a discard at best spares the dearest card that cannot be laid
+
+        def compute(state: int, k: int, mask: int, again: Callable[[int, int, int], tuple[int, int, int]] | None = None) -> tuple[int, int, int]:
             i = ((state & -state).bit_length() - 1) // width
-            child = state - unit[i]
-            kk = k - 1 if k else 0
-            rest = memo.get((child << 2) | kk)
-            if rest is None:
-                rest = recurse[0](child, kk, mask & keep[i][((state >> (i * width)) & field) - 1])
-            if k:
-                best_q, best_p = rest[0], rest[1]
-            else:
-                best_q, best_p = rest[0] - q_pen[i], rest[1] - p_pen[i]
+            best_q = best_p = NEG
             bits = mask & head[i]
-            while bits:
+            while bits:  # the groups that hold the first card, most points first
                 gi = bits.bit_length() - 1
                 bits ^= 1 << gi
                 child = state - vecs[gi]
@@ -222,7 +244,9 @@ class Table:
                     cm = mask
                     for f, c in uses[gi]:
                         cm &= keep[f][((state >> (f * width)) & field) - c]
-                    rest = recurse[0](child, k, cm)
+                    if best_q > NEG and scores[gi] + bound(child, cm, k) < best_q >> 6:
+                        continue  # cannot even tie: skipping it changes neither Q nor P
+                    rest = again(child, k, cm)  # type: ignore[misc]
                 q, p, x = rest
                 q += q_gain[gi]
                 if q > best_q:
@@ -233,24 +257,40 @@ class Table:
                 x += p_long[gi]
                 if x > best_p:
                     best_p = x
+            # or the first card left out: discarded while discards are due, else unused
+            child = state - unit[i]
+            kk = k - 1 if k else 0
+            rest = memo.get((child << 2) | kk)
+            if rest is None:
+                cm = mask & keep[i][((state >> (i * width)) & field) - 1]
+                if not (best_q > NEG and bound(child, cm, kk) - (0 if k else penalties[i]) < best_q >> 6):
+                    rest = again(child, kk, cm)  # type: ignore[misc]
+            if rest is not None:
+                q, p = (rest[0], rest[1]) if k else (rest[0] - q_pen[i], rest[1] - p_pen[i])
+                if q > best_q:
+                    best_q = q
+                if p > best_p:
+                    best_p = p
             found = memo[(state << 2) | k] = (best_q, best_p, ((best_q >> 6) << 12) + (best_q & 63))
             return found
 
-        # The recursion reaches itself through this list, which close() empties:
-        # no reference cycle outlives the solve, so refcounting frees the memo
-        # and the garbage collector has nothing to walk.
-        recurse = self._recurse = [compute]
+        # The recursion reaches itself through its default argument (a local,
+        # the fastest name to call), which close() resets: no reference cycle
+        # outlives the solve, so refcounting frees the memo and the garbage
+        # collector has nothing to walk.
+        compute.__defaults__ = (compute,)
+        self._compute: Callable[[int, int, int], tuple[int, int, int]] = compute
 
     def get(self, state: int, k: int) -> tuple[int, int, int]:
         """``(Q, P, X)`` of ``state`` with ``k`` discards due."""
         found = self.memo.get((state << 2) | k)
         if found is not None:
             return found
-        return self._recurse[0](state, k, self.board.mask_of(state))
+        return self._compute(state, k, self.board.mask_of(state))
 
     def close(self) -> None:
-        """Drop the recursion (a closure that refers to itself); what the memo holds stays readable."""
-        self._recurse.clear()
+        """Break the recursion's reference to itself; what the memo holds stays readable."""
+        self._compute.__defaults__ = (None,)
 
     def value(self, state: int, k: int) -> int:
         """Q: ``score * 64 + words`` of the best play of ``state``."""

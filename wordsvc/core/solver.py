@@ -86,6 +86,8 @@ class Solver:
         self._allowed: dict[str, bool] = {}
         self._judged: dict[Cards, bool] = {}
         self._rank = getattr(lexicon, "rank", None)
+        self._expand = self._expander()
+        self._short: dict[str, object] = {}
 
     # ---- the request
 
@@ -167,13 +169,15 @@ class Solver:
                 copies,
                 values,
                 width,
-                self.expander(),
+                self._expand,
                 self.allowed if self.eager else self._optimistic,
                 self._allowed,
+                self._short,
                 min_cards=max(1, ruleset.min_cards),
                 max_cards=ruleset.max_hand,
                 min_letters=ruleset.min_letters,
             )
+            groups.sort(key=lambda g: g.points)  # the search tries the last first: most points, best bound soonest
             while True:
                 board = Board(order, values, copies, width, groups, ruleset.longest_measure, self.preference)
                 try:
@@ -193,20 +197,20 @@ class Solver:
     def _solve_board(self, board: Board, faces: Cards, discard: bool, top: int, up: str | None) -> tuple[Solution, list[Play]]:
         k = 1 if discard else 0
         hand = sum(n << (board.faces.index(face) * board.width) for face, n in Counter(faces).items())
-        main = board.table(lambda g: g.points, lambda v: v)
+        main = board.table(None, lambda v: v)
         best, signature = _tie_broken(board, main, hand, k)
         assert best is not None  # leaving every card out is always a play
         plays = [best]
         go_out = best if best.goes_out else None
         if go_out is None and board.can_cover(hand, k):
-            go_out = _tie_broken(board, board.table(lambda g: g.points, lambda v: FORBIDDEN), hand, k)[0]
+            go_out = _tie_broken(board, board.table(None, lambda v: FORBIDDEN), hand, k)[0]
         alternatives: tuple[Play, ...] = ()
         longest = most = None
         if top:
             alternatives = _runners_up(board, main, hand, k, signature, top)
             longest = _longest_word(board, main, hand, k)
             span = 2 * sum(board.values[i] * n for i, n in enumerate(board.counts(hand))) + 1
-            most = board.play(board.table(lambda g: span + g.points, lambda v: v).path(hand, k))
+            most = board.play(board.table(lambda g: span + g.points, lambda v: v, lambda v: span + v).path(hand, k))
             most = most if most.words else None
             plays += [*alternatives, *(p for p in (longest, most) if p)]
         pickup = None
@@ -250,9 +254,7 @@ class Solver:
             else:
                 banned = ruleset.banned_classes
                 known = any(not (classes & banned) for classes in self.lexicon.readings(letters))
-            if len(self._allowed) > _CACHE_LIMIT:
-                self._allowed.clear()
-            self._allowed[letters] = known
+            self._remember(letters, known)
         return known
 
     def _optimistic(self, letters: str) -> bool:
@@ -264,7 +266,7 @@ class Solver:
         rank = self._rank(word) if self._rank is not None else None
         return (rank or 256, word)
 
-    def expander(self) -> Callable[[str], tuple[str | None, Sequence[str]] | None]:
+    def _expander(self) -> Callable[[str], tuple[str | None, Sequence[str]] | None]:
         """The candidate source's ``expand`` (or ``probe``, following letters unknown), with the ruleset's house words."""
         source = self.candidates
         if isinstance(source, ExpandingSource):
@@ -304,10 +306,15 @@ class Solver:
                         self._judged[cards] = ok
                     if not ok:
                         rejected.add(letters)
-                        self._allowed[letters] = False
+                        self._remember(letters, False)
                     elif not self.eager:
-                        self._allowed[letters] = True
+                        self._remember(letters, True)
         return rejected
+
+    def _remember(self, letters: str, ok: bool) -> None:
+        if len(self._allowed) > _CACHE_LIMIT:
+            self._allowed.clear()
+        self._allowed[letters] = ok
 
 
 # ---- plays from a board's tables

@@ -284,8 +284,11 @@ class AnagramIndex:
         key_id = self._trie.get(prefix)
         if key_id is None:
             return None
-        following, *spellings = self._words[self._offsets[key_id] : self._offsets[key_id + 1] - 1].decode("utf-8").split("\n")
-        return following, spellings
+        text = self._words[self._offsets[key_id] : self._offsets[key_id + 1] - 1].decode("utf-8")
+        at = text.find("\n")
+        if at < 0:
+            return text, ()
+        return text[:at], text[at + 1 :].split("\n")
 
     def candidates(self, key: str) -> Sequence[str]:
         return self.probe(key) or ()

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .anagrams import FORMAT as ANAGRAM_FORMAT
 from .anagrams import Limits, build_anagram_index, deck_limits
+from .estonian_candidates import build_estonian_anagrams
 from .languages import LANGUAGES, Language, default_data_dir, wordlists_dir
 from .lexicons import COMPILER, compile_lexicon, read_wordlist
 from .rulesets import load_rulesets
@@ -37,6 +38,8 @@ def build_all(  # type: ignore[no-untyped-def]
         out = build_language(lang, data_dir, force=force, log=log)
         build_anagrams(out, limits, force=force, log=log)
         build_search_index(out, rulesets_dir, force=force, log=log)
+    if only is None or "et" in only:  # Vabamorf cannot list its words: the solver's candidates come from myspell-et
+        build_estonian_anagrams(data_dir, limits, force=force, log=log)
 
 
 def build_anagrams(lexicon_dir: Path, limits: Limits, force: bool = False, log=print) -> None:  # type: ignore[no-untyped-def]

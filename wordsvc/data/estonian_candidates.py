@@ -23,15 +23,16 @@ Vabamorf would accept but hunspell never proposes is never found.
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..core.text import normalize
-from .anagrams import Limits, build_anagram_index_from_forms
+from .anagrams import FORMAT, Limits, build_anagram_index_from_forms
 
-__all__ = ["AFF", "DIC", "build_estonian_index", "unmunch_forms"]
+__all__ = ["AFF", "DIC", "build_estonian_anagrams", "build_estonian_index", "unmunch_forms"]
 
 DIC = Path("/usr/share/hunspell/et_EE.dic")
 AFF = Path("/usr/share/hunspell/et_EE.aff")
@@ -59,12 +60,45 @@ def unmunch_forms(dic: Path = DIC, aff: Path = AFF) -> Iterator[str]:
 
 def build_estonian_index(out_dir: str | Path, lexicon_sha256: str | None = None, limits: Limits | None = None) -> dict[str, object]:
     """The anagram index of the hunspell forms, in ``out_dir`` (``build/lexicons/et``)."""
-    digest = hashlib.sha256(DIC.read_bytes() + AFF.read_bytes()).hexdigest()
     source: dict[str, object] = {
         "lexicon": "et",
         "candidates": "myspell-et et_EE.dic + et_EE.aff, expanded by unmunch (hunspell-tools)",
-        "candidates_sha256": digest,
+        "candidates_sha256": _candidates_sha256(),
     }
     if lexicon_sha256 is not None:
         source["lexicon_sha256"] = lexicon_sha256
     return build_anagram_index_from_forms(unmunch_forms(), out_dir, fold=False, source=source, limits=limits)
+
+
+def _candidates_sha256() -> str:
+    return hashlib.sha256(DIC.read_bytes() + AFF.read_bytes()).hexdigest()
+
+
+def build_estonian_anagrams(data_dir: str | Path, limits: Limits, force: bool = False, log: Callable[[str], object] = print) -> Path | None:
+    """``wordsvc build``'s step for Estonian: the index in ``<data_dir>/lexicons/et``, unless up to date.
+
+    Skipped, with a line in the log, when the word list, ``unmunch`` or the
+    Vabamorf lexicon is missing (the solver then answers 503 for Estonian).
+    """
+    out = Path(data_dir) / "lexicons" / "et"
+    if shutil.which("unmunch") is None or not DIC.is_file() or not AFF.is_file():
+        log("et: no anagram index (needs apt-get install myspell-et hunspell-tools)")
+        return None
+    try:
+        from .estonian import VabamorfLexicon
+
+        lexicon_sha256 = VabamorfLexicon(cache_size=0).info.sha256
+    except (ImportError, OSError) as err:
+        log(f"et: no anagram index (the Vabamorf lexicon does not load: {err})")
+        return None
+    meta_path = out / "anagrams.json"
+    if not force and meta_path.is_file():
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        same = (meta.get("format"), meta.get("candidates_sha256"), meta.get("lexicon_sha256"), meta.get("max_cards"), meta.get("multi"))
+        if same == (FORMAT, _candidates_sha256(), lexicon_sha256, limits[0], limits[1]):
+            log(f"et: anagram index up to date ({meta['keys']} keys)")
+            return out
+    log("et: building the anagram index from myspell-et (a few minutes) ...")
+    meta = build_estonian_index(out, lexicon_sha256, limits)
+    log(f"et: anagram index of {meta['keys']} keys ({meta['spellings']} forms) in {meta['seconds']:.0f} s")
+    return out
