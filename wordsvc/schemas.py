@@ -8,7 +8,7 @@ real responses against them, so the document cannot drift from the service.
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, ClassVar
+from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, pre_load, validate
 
@@ -53,10 +53,36 @@ def _face_problem(face: Any) -> str:
     return ""
 
 
+CARDS_HINT = "must be a list of card faces or a compact string such as (qu)iz"
+
+
+def load_cards(value: Any, allow_empty: bool = False, max_cards: int = MAX_TEXT) -> tuple[str, ...]:
+    """Cards given as ``["QU","I","Z"]`` or ``"(qu)iz"``, as normalized faces; ValidationError (per card) if not."""
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise ValidationError(f"at most {MAX_TEXT} characters")
+        check_text(value)
+    elif isinstance(value, list):
+        if len(value) > max_cards:
+            raise ValidationError(f"at most {max_cards} cards")
+        bad = {i: [_face_problem(face)] for i, face in enumerate(value) if _face_problem(face)}
+        if bad:
+            raise ValidationError(bad)  # type: ignore[arg-type]  # per card: players.0.unused.3
+    else:
+        raise ValidationError(CARDS_HINT)
+    try:
+        faces = parse_cards(value)
+    except CardSyntaxError as err:
+        raise ValidationError(str(err)) from err
+    if not faces and not allow_empty:
+        raise ValidationError("needs at least one card")
+    if len(faces) > max_cards:
+        raise ValidationError(f"at most {max_cards} cards")
+    return faces
+
+
 class CardsField(fields.Field):
     """A word's cards: ``["QU","I","Z"]`` or compact ``"(qu)iz"``; loads to a tuple of faces."""
-
-    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "must be a list of card faces or a compact string such as (qu)iz"}
 
     def __init__(self, *, allow_empty: bool = False, max_cards: int = MAX_TEXT, **kwargs: Any):
         super().__init__(**kwargs)
@@ -64,27 +90,26 @@ class CardsField(fields.Field):
         self.max_cards = max_cards
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[str, ...]:
-        if isinstance(value, str):
-            if len(value) > MAX_TEXT:
-                raise ValidationError(f"at most {MAX_TEXT} characters")
-            check_text(value)
-        elif isinstance(value, list):
-            if len(value) > self.max_cards:
-                raise ValidationError(f"at most {self.max_cards} cards")
-            bad = {i: [_face_problem(face)] for i, face in enumerate(value) if _face_problem(face)}
-            if bad:
-                raise ValidationError(bad)  # type: ignore[arg-type]  # per card: players.0.unused.3
-        else:
-            raise self.make_error("invalid")
-        try:
-            faces = parse_cards(value)
-        except CardSyntaxError as err:
-            raise ValidationError(str(err)) from err
-        if not faces and not self.allow_empty:
-            raise ValidationError("needs at least one card")
-        if len(faces) > self.max_cards:
-            raise ValidationError(f"at most {self.max_cards} cards")
-        return faces
+        return load_cards(value, self.allow_empty, self.max_cards)
+
+
+class WordsField(fields.Field):
+    """A player's words, each as :class:`CardsField` reads it: one field for the list, errors still per word and card."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[tuple[str, ...], ...]:
+        if not isinstance(value, list):
+            raise ValidationError("must be a list of words")
+        if len(value) > MAX_WORDS:
+            raise ValidationError(f"at most {MAX_WORDS} words")
+        words, errors = [], {}
+        for i, word in enumerate(value):
+            try:
+                words.append(load_cards(word))
+            except ValidationError as err:
+                errors[i] = err.messages
+        if errors:
+            raise ValidationError(errors)  # type: ignore[arg-type]
+        return tuple(words)
 
 
 class WordField(fields.Field):
@@ -111,13 +136,13 @@ def _name() -> fields.String:
 
 class PlayerSchema(Strict):
     name = _name()
-    words = fields.List(CardsField(), load_default=list, validate=validate.Length(max=MAX_WORDS))
+    words = WordsField(load_default=(), metadata={"type": "array", "items": {"description": "A word: card faces or compact notation."}})
     unused = CardsField(allow_empty=True, load_default=(), metadata={"description": "Cards left in hand: a list of faces or compact notation."})
     went_out = StrictBoolean(load_default=False)
 
     @post_load
     def _make(self, data: dict[str, Any], **kwargs: Any) -> PlayerPlay:
-        return PlayerPlay(data["name"], tuple(data["words"]), data["unused"], data["went_out"])
+        return PlayerPlay(data["name"], data["words"], data["unused"], data["went_out"])
 
 
 class ChallengeSchema(Strict):
@@ -134,7 +159,7 @@ class RoundBody(Strict):
     """A round without ruleset or language (as a game's rounds are given)."""
 
     round = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=1, max=64))
-    players = fields.List(fields.Nested(PlayerSchema), required=True, validate=validate.Length(min=1, max=MAX_PLAYERS))
+    players = fields.Nested(PlayerSchema, many=True, required=True, validate=validate.Length(min=1, max=MAX_PLAYERS))
     challenges = fields.List(fields.Nested(ChallengeSchema), load_default=list, validate=validate.Length(max=MAX_WORDS))
     bonus_choice = fields.String(load_default=None, validate=validate.OneOf(BONUS_KINDS))
 

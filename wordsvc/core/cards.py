@@ -110,7 +110,12 @@ class Deck:
         return self.cards[face].count
 
     def points(self, faces: Iterable[str]) -> int:
-        return sum(self.cards[face].value for face in faces)
+        return sum(map(self._value.__getitem__, faces))
+
+    def holds(self, faces: Sequence[str]) -> bool:
+        """Every face is a card of this deck, used no more often than the deck holds it."""
+        count = self._count
+        return all(face in count for face in faces) and all(faces.count(face) <= count[face] for face in set(faces))
 
     @cached_property
     def size(self) -> int:

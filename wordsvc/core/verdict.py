@@ -137,18 +137,17 @@ def judge(word: str, ruleset: Ruleset, lexicon: Lexicon) -> Verdict:
 
 def judge_cards(cards: Sequence[str], ruleset: Ruleset, lexicon: Lexicon, word: str | None = None) -> Verdict:
     """The verdict on one laying: these cards, in this order."""
-    faces = tuple(normalize(face) for face in cards)
+    faces = tuple(map(normalize, cards))
     normalized = "".join(faces)
     shown = word if word is not None else normalized
     early = _input_reason(normalized, ruleset)
     if early:
         return _refused(shown, normalized, ruleset, lexicon, early)
     reasons, readings = _lexicon_reasons(normalized, ruleset, lexicon)
-    laid = tuple(_deck_letters(face, lexicon) for face in faces) if lexicon.info.fold_diacritics else faces
+    laid = tuple(map(fold_diacritics, faces)) if lexicon.info.fold_diacritics else faces
     deck = ruleset.deck
-    unknown = deck.unknown_faces(laid)
-    if unknown or any(laid.count(face) > deck.count(face) for face in set(laid)):
-        reasons.append(_unspellable("".join(laid), unknown, deck, normalized))
+    if not deck.holds(laid):
+        reasons.append(_unspellable("".join(laid), deck.unknown_faces(laid), deck, normalized))
         spellings: tuple[Spelling, ...] = ()
     else:
         if not _big_enough(laid, "".join(laid), ruleset):
