@@ -35,7 +35,7 @@ Rank: BÍN has no frequencies. Its one commonness signal is the core
 the smallest rank of its readings. (``einkunn`` is a correctness grade, not a
 commonness one, and is not used.)
 
-Run: ``python wordlists/is/build_bin.py --out /tmp/is.tsv.gz``
+Run: ``python wordlists/is/build_bin.py --out is.tsv.gz``
 """
 
 from __future__ import annotations
