@@ -84,6 +84,15 @@ def read_json() -> Any:
     return data
 
 
+def query_args() -> dict[str, str]:
+    """The query parameters; one given twice is an error, not a silent first-wins."""
+    args = request.args
+    repeated = {key: ["given more than once"] for key in args if len(args.getlist(key)) > 1}
+    if repeated:
+        raise ValidationError(repeated)
+    return args.to_dict()
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 

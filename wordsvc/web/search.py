@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, jsonify, request
+from flask import Blueprint, Response, current_app, g, jsonify
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from ..core.cards import CardSyntaxError, parse_cards
@@ -26,6 +26,7 @@ from ..data.anagrams import AnagramIndexes
 from ..data.wordsearch import SearchUnavailable, WordSearch
 from ..schemas import LexiconStamp, check_text
 from ..service import Service
+from .app import query_args
 from .problems import problem
 
 __all__ = ["OPENAPI_ENDPOINTS", "OPENAPI_SCHEMAS", "bp", "searcher", "suggestions"]
@@ -231,7 +232,7 @@ class SuggestOut(_Out):
 
 @bp.get("/words")
 def words() -> Response:
-    q = WORDS_QUERY.load(request.args.to_dict())
+    q = WORDS_QUERY.load(query_args())
     svc = service()
     ruleset = svc.ruleset(q["ruleset"])
     lexicon = svc.lexicon(ruleset, q["lang"])
@@ -260,7 +261,7 @@ def words() -> Response:
 
 @bp.get("/anagrams")
 def anagrams() -> Response:
-    q = ANAGRAMS_QUERY.load(request.args.to_dict())
+    q = ANAGRAMS_QUERY.load(query_args())
     svc = service()
     ruleset = svc.ruleset(q["ruleset"])
     lexicon = svc.lexicon(ruleset, q["lang"])
@@ -281,7 +282,7 @@ def anagrams() -> Response:
 
 @bp.get("/suggest")
 def suggest() -> Response:
-    q = SUGGEST_QUERY.load(request.args.to_dict())
+    q = SUGGEST_QUERY.load(query_args())
     svc = service()
     ruleset = svc.ruleset(q["ruleset"])
     lexicon = svc.lexicon(ruleset, q["lang"])

@@ -4,29 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, jsonify, request
-from marshmallow import ValidationError
+from flask import Blueprint, Response, current_app, g, jsonify
 
 from ..core.ruleset import Ruleset
 from ..core.verdict import judge
 from ..schemas import GameRequest, RoundRequest, ValidateBody, ValidateQuery
 from ..service import Service
-from .app import read_json
+from .app import query_args, read_json
 from .search import suggestions
 
 bp = Blueprint("api", __name__)
 
 # Schemas are stateless once built; building one per request costs more than judging the word.
 VALIDATE_QUERY, VALIDATE_BODY, ROUND_REQUEST, GAME_REQUEST = ValidateQuery(), ValidateBody(), RoundRequest(), GameRequest()
-
-
-def query_args() -> dict[str, str]:
-    """The query parameters; one given twice is an error, not a silent first-wins."""
-    args = request.args
-    repeated = {key: ["given more than once"] for key in args if len(args.getlist(key)) > 1}
-    if repeated:
-        raise ValidationError(repeated)
-    return args.to_dict()
 
 
 def service() -> Service:
