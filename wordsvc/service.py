@@ -38,19 +38,20 @@ class Service:
         """The lexicon a request names, else the ruleset's own language."""
         return self.languages.get(lang if lang else ruleset.language)
 
-    def verdict(self, word: str, ruleset_id: str = "standard", lang: str | None = None) -> Verdict:
+    def resolve(self, ruleset_id: str, lang: str | None) -> tuple[Ruleset, Lexicon]:
+        """The ruleset and the lexicon a request names (UnknownRuleset / UnknownLanguage if not)."""
         ruleset = self.ruleset(ruleset_id)
-        return judge(word, ruleset, self.lexicon(ruleset, lang))
+        return ruleset, self.lexicon(ruleset, lang)
+
+    def verdict(self, word: str, ruleset_id: str = "standard", lang: str | None = None) -> Verdict:
+        return judge(word, *self.resolve(ruleset_id, lang))
 
     def verdicts(self, words: Sequence[str], ruleset_id: str = "standard", lang: str | None = None) -> list[Verdict]:
-        ruleset = self.ruleset(ruleset_id)
-        lexicon = self.lexicon(ruleset, lang)
+        ruleset, lexicon = self.resolve(ruleset_id, lang)
         return [judge(word, ruleset, lexicon) for word in words]
 
     def score_round(self, play: RoundPlay, ruleset_id: str = "standard", lang: str | None = None) -> RoundResult:
-        ruleset = self.ruleset(ruleset_id)
-        return score_round(play, ruleset, self.lexicon(ruleset, lang))
+        return score_round(play, *self.resolve(ruleset_id, lang))
 
     def score_game(self, players: Sequence[str], rounds: Sequence[RoundPlay], ruleset_id: str = "standard", lang: str | None = None) -> GameResult:
-        ruleset = self.ruleset(ruleset_id)
-        return score_game(players, rounds, ruleset, self.lexicon(ruleset, lang))
+        return score_game(players, rounds, *self.resolve(ruleset_id, lang))

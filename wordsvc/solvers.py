@@ -47,8 +47,7 @@ class Solvers:
 
     def get(self, ruleset_id: str = "standard", lang: str | None = None) -> Solver:
         """The solver for a ruleset and a language tag (default: the ruleset's language)."""
-        ruleset = self.service.ruleset(ruleset_id)
-        lexicon = self.service.lexicon(ruleset, lang)
+        ruleset, lexicon = self.service.resolve(ruleset_id, lang)
         key = (ruleset.id, lexicon.info.id)
         solver = self._solvers.get(key)
         if solver is None:

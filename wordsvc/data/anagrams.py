@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import mmap
 import sys
 import time
 from array import array
@@ -45,7 +44,7 @@ import marisa_trie
 from ..core.candidates import deck_letters, layable, letter_key
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
-from .lexicons import CompiledLexicon
+from .lexicons import CompiledLexicon, map_file
 
 __all__ = [
     "FORMAT",
@@ -268,9 +267,9 @@ class AnagramIndex:
         self._first = str(meta["first"])
         self._trie = marisa_trie.Trie()
         self._trie.mmap(str(folder / "anagrams.marisa"))
-        self._offsets_map = _map(folder / "anagrams.offsets")
+        self._offsets_map = map_file(folder / "anagrams.offsets")
         self._offsets = memoryview(self._offsets_map).cast("I")
-        self._words = _map(folder / "anagrams.words")
+        self._words = map_file(folder / "anagrams.words")
         if len(self._offsets) != len(self._trie) + 1:
             raise AnagramIndexError(f"{folder}: {len(self._offsets)} offsets for {len(self._trie)} prefixes")
 
@@ -307,12 +306,6 @@ class AnagramIndex:
     def __len__(self) -> int:
         return int(self.meta["keys"])
 
-
-def _map(path: Path) -> mmap.mmap | bytes:
-    with path.open("rb") as handle:
-        if path.stat().st_size == 0:
-            return b""
-        return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 class AnagramIndexes:

@@ -156,9 +156,9 @@ class CompiledLexicon:
         self.folder = folder
         self._trie = marisa_trie.Trie()
         self._trie.mmap(str(folder / "forms.marisa"))
-        self._readings_map = _map(folder / "readings.u16")
+        self._readings_map = map_file(folder / "readings.u16")
         self._reading_ids = memoryview(self._readings_map).cast("H")
-        self._ranks_map = _map(folder / "ranks.u8")
+        self._ranks_map = map_file(folder / "ranks.u8")
         self._table: tuple[Readings, ...] = tuple(tuple(frozenset(c) for c in combo) for combo in meta["readings"])
         self.info = LexiconInfo(
             id=meta["id"],
@@ -195,7 +195,8 @@ class CompiledLexicon:
         return len(self._trie)
 
 
-def _map(path: Path) -> mmap.mmap | bytes:
+def map_file(path: Path) -> mmap.mmap | bytes:
+    """``path`` memory-mapped read-only (shared by every process that maps it); an empty file is ``b""``."""
     with path.open("rb") as handle:
         if path.stat().st_size == 0:
             return b""

@@ -45,7 +45,6 @@ from __future__ import annotations
 import hashlib
 import heapq
 import json
-import mmap
 import time
 from array import array
 from collections import Counter
@@ -60,7 +59,7 @@ from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
 from ..core.text import fold_diacritics
 from ..core.wordsearch import UNRANKED, Bound, Deadline, Pattern, Scanned, letter_count
-from .lexicons import CompiledLexicon
+from .lexicons import CompiledLexicon, map_file
 from .rulesets import RulesetBook, load_rulesets
 
 __all__ = ["FORMAT", "NO_POINTS", "SearchIndex", "SearchIndexError", "SearchIndexes", "build_search_index", "index_ruleset"]
@@ -285,11 +284,11 @@ class SearchIndex:
         self._holding: dict[str, int] = meta["holding"]
         self._trie = marisa_trie.Trie()
         self._trie.mmap(str(lexicon.folder / "forms.marisa"))
-        self._text = _map(folder / "forms.txt")
-        self._points_map = _map(folder / "points.u16")
+        self._text = map_file(folder / "forms.txt")
+        self._points_map = map_file(folder / "points.u16")
         self._points = memoryview(self._points_map).cast("H")
-        self._ranks = _map(lexicon.folder / "ranks.u8")
-        self._reading_ids = memoryview(_map(lexicon.folder / "readings.u16")).cast("H")
+        self._ranks = map_file(lexicon.folder / "ranks.u8")
+        self._reading_ids = memoryview(map_file(lexicon.folder / "readings.u16")).cast("H")
         lexicon_meta = json.loads((lexicon.folder / "meta.json").read_text(encoding="utf-8"))
         self._readings = [tuple(frozenset(c) for c in combo) for combo in lexicon_meta["readings"]]
         self._groups: dict[int, list[tuple[int, int, int, int]]] = {}
@@ -508,12 +507,6 @@ class _SectionScan:
         nxt = self.text.find(b"\n", self.pos + 1)
         return self.text[self.pos + 1 : nxt]  # type: ignore[no-any-return]
 
-
-def _map(path: Path) -> mmap.mmap | bytes:
-    with path.open("rb") as handle:
-        if path.stat().st_size == 0:
-            return b""
-        return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 class SearchIndexes:

@@ -15,7 +15,7 @@ import uuid
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -82,6 +82,11 @@ def read_json() -> Any:
     if _SURROGATE_ESCAPE.search(text) and _has_surrogate(data):
         raise BadBody("The body holds an unpaired UTF-16 surrogate escape, which is not Unicode text.")
     return data
+
+
+def service() -> Service:
+    """The app's :class:`Service` (rulesets and lexicons, loaded by :func:`create_app`)."""
+    return current_app.extensions["wordsvc"]  # type: ignore[no-any-return]
 
 
 def query_args() -> dict[str, str]:

@@ -25,8 +25,7 @@ from ..core.wordsearch import MAX_PATTERN_CHARS, ORDINARY, CursorError, PatternE
 from ..data.anagrams import AnagramIndexes
 from ..data.wordsearch import SearchUnavailable, WordSearch
 from ..schemas import LexiconStamp, check_text
-from ..service import Service
-from .app import query_args
+from .app import query_args, service
 from .problems import problem
 
 __all__ = ["OPENAPI_ENDPOINTS", "OPENAPI_SCHEMAS", "bp", "searcher", "suggestions"]
@@ -38,10 +37,6 @@ MAX_HAND_CARDS = 20
 MAX_SUGGESTIONS = 10
 MAX_BUDGET_MS = 500
 CLASS_NAMES = sorted({*KNOWN_CLASSES, ORDINARY})
-
-
-def service() -> Service:
-    return current_app.extensions["wordsvc"]  # type: ignore[no-any-return]
 
 
 def searcher() -> WordSearch:
@@ -233,9 +228,7 @@ class SuggestOut(_Out):
 @bp.get("/words")
 def words() -> Response:
     q = WORDS_QUERY.load(query_args())
-    svc = service()
-    ruleset = svc.ruleset(q["ruleset"])
-    lexicon = svc.lexicon(ruleset, q["lang"])
+    ruleset, lexicon = service().resolve(q["ruleset"], q["lang"])
     query = WordQuery(q["pattern"], q["min_len"], q["max_len"], q["classes"], q["limit"])
     scope = query.scope(ruleset, lexicon)
     if q["cursor"]:
@@ -262,9 +255,7 @@ def words() -> Response:
 @bp.get("/anagrams")
 def anagrams() -> Response:
     q = ANAGRAMS_QUERY.load(query_args())
-    svc = service()
-    ruleset = svc.ruleset(q["ruleset"])
-    lexicon = svc.lexicon(ruleset, q["lang"])
+    ruleset, lexicon = service().resolve(q["ruleset"], q["lang"])
     result = searcher().anagrams(q["cards"], ruleset, lexicon, not q["any_subset"], _seconds(q))
     return jsonify(
         {
@@ -283,9 +274,7 @@ def anagrams() -> Response:
 @bp.get("/suggest")
 def suggest() -> Response:
     q = SUGGEST_QUERY.load(query_args())
-    svc = service()
-    ruleset = svc.ruleset(q["ruleset"])
-    lexicon = svc.lexicon(ruleset, q["lang"])
+    ruleset, lexicon = service().resolve(q["ruleset"], q["lang"])
     result = searcher().suggest(q["word"], ruleset, lexicon, q["limit"], _seconds(q))
     verdict = judge(q["word"], ruleset, lexicon)
     return jsonify(

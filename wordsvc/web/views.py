@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, jsonify
+from flask import Blueprint, Response, g, jsonify
 
 from ..core.ruleset import Ruleset
 from ..core.verdict import judge
 from ..schemas import GameRequest, RoundRequest, ValidateBody, ValidateQuery
-from ..service import Service
-from .app import query_args, read_json
+from .app import query_args, read_json, service
 from .search import suggestions
 
 bp = Blueprint("api", __name__)
@@ -19,16 +18,10 @@ bp = Blueprint("api", __name__)
 VALIDATE_QUERY, VALIDATE_BODY, ROUND_REQUEST, GAME_REQUEST = ValidateQuery(), ValidateBody(), RoundRequest(), GameRequest()
 
 
-def service() -> Service:
-    return current_app.extensions["wordsvc"]  # type: ignore[no-any-return]
-
-
 @bp.get("/validate")
 def validate_word() -> Response:
     query = VALIDATE_QUERY.load(query_args())
-    svc = service()
-    ruleset = svc.ruleset(query["ruleset"])
-    lexicon = svc.lexicon(ruleset, query["lang"])
+    ruleset, lexicon = service().resolve(query["ruleset"], query["lang"])
     verdict = judge(query["word"], ruleset, lexicon)
     out = verdict.to_dict(g.locale)
     if not verdict.valid and query["suggest"]:
