@@ -3,6 +3,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wordsvc.core.cards import Card, CardSyntaxError, Deck, format_cards, parse_cards
 
@@ -150,3 +152,53 @@ def test_spellings_honour_max_cards(deck):
 def test_over_count_and_unknown_faces(deck):
     assert deck.over_count(["z", "z", "z", "a"]) == {"z": 3}
     assert deck.unknown_faces(["a", "xy", "qu", "é"]) == ["xy", "é"]
+
+
+# ---- every way, against a plain reference
+
+
+def reference_spellings(deck: Deck, letters: str, max_cards: int | None = None) -> list[tuple[tuple[str, ...], int]]:
+    """Every segmentation of ``letters`` into the deck's faces, by brute force, in answer order."""
+    found = []
+
+    def split(pos: int, way: tuple[str, ...]) -> None:
+        if pos == len(letters):
+            found.append(way)
+            return
+        for face in deck.cards:
+            if letters.startswith(face, pos):
+                split(pos + len(face), (*way, face))
+
+    split(0, ())
+    legal = [w for w in found if all(w.count(f) <= deck.count(f) for f in set(w)) and (max_cards is None or len(w) <= max_cards)]
+    return sorted(((w, deck.points(w)) for w in legal), key=lambda wp: (-wp[1], len(wp[0]), wp[0]))
+
+
+#: A deck whose faces overlap and start one another (S, SC, SCH, CH), with scarce copies.
+TANGLED = Deck(
+    [Card("s", 2, 3), Card("c", 1, 6), Card("h", 2, 4), Card("a", 3, 1), Card("sc", 1, 5), Card("sch", 1, 9), Card("ch", 2, 2), Card("aa", 1, 4)]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(word=st.text(alphabet="schaqueinrth", max_size=14), max_cards=st.one_of(st.none(), st.integers(1, 10)))
+def test_spellings_are_every_legal_way_in_answer_order(standard, word, max_cards):
+    deck = standard.deck
+    assert [tuple(s) for s in deck.scored_spellings(word, max_cards)] == reference_spellings(deck, word, max_cards)
+
+
+@settings(max_examples=300, deadline=None)
+@given(word=st.text(alphabet="schaa", max_size=12), max_cards=st.one_of(st.none(), st.integers(1, 8)))
+def test_spellings_with_faces_that_start_one_another(word, max_cards):
+    assert [tuple(s) for s in TANGLED.scored_spellings(word, max_cards)] == reference_spellings(TANGLED, word, max_cards)
+
+
+@settings(max_examples=200, deadline=None)
+@given(word=st.text(alphabet="schaa", min_size=1, max_size=12))
+def test_shortest_spelling_has_the_fewest_cards_then_the_most_points(word):
+    every = reference_spellings(TANGLED, word)
+    shortest = TANGLED.shortest_spelling(word)
+    if not every:
+        assert shortest is None
+    else:
+        assert tuple(shortest) == min(every, key=lambda wp: (len(wp[0]), -wp[1], wp[0]))

@@ -421,7 +421,7 @@ def test_a_word_judge_cards_refuses_is_dropped_and_the_hand_solved_again(standar
 
     def refuse_quiz(cards, ruleset, lexicon, word=None):
         verdict = real(cards, ruleset, lexicon, word)
-        return dataclasses.replace(verdict, reasons=(object(),)) if "".join(cards) == "quiz" else verdict
+        return verdict._replace(reasons=(object(),)) if "".join(cards) == "quiz" else verdict
 
     monkeypatch.setattr(solver_module, "judge_cards", refuse_quiz)
     result = solver.solve("(qu)iz")

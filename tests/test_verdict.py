@@ -106,6 +106,8 @@ def test_invalid_characters(standard, lexicon, word):
 def test_a_word_needing_more_cards_than_the_largest_hand_is_too_long(standard, lexicon):
     verdict = judge("incomprehensible", standard, lexicon)
     assert codes(verdict) == ["too_long"]
+    # Of its two layings (16 single cards, or the IN card and 14) it shows the one with the fewest cards.
+    assert [(s.cards, s.points) for s in verdict.spellings] == [(("in", *"comprehensible"), 67)]
 
 
 def test_absurdly_long_input_is_too_long_before_any_lookup(standard, lexicon):

@@ -14,16 +14,36 @@ than the deck holds.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
+from operator import itemgetter
+from typing import NamedTuple
 
 from .text import normalize
 
-__all__ = ["Card", "CardSyntaxError", "Deck", "format_cards", "parse_cards"]
+__all__ = ["Card", "CardSyntaxError", "Deck", "Spelling", "format_cards", "parse_cards"]
 
 Cards = tuple[str, ...]
+
+
+class Spelling(NamedTuple):
+    """One way to lay a word: its cards in order and their points."""
+
+    cards: Cards
+    points: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"cards": [face.upper() for face in self.cards], "points": self.points}
+
+
+#: Builds a Spelling from a ``(cards, points)`` pair without the Python-level ``__new__`` (hot path).
+_spelling = partial(tuple.__new__, Spelling)
+
+#: A deck remembers at most this many layouts of multi-letter places (see Deck._plan).
+_PLANS_KEPT = 50_000
 
 
 class CardSyntaxError(ValueError):
@@ -89,6 +109,38 @@ def format_cards(faces: Iterable[str]) -> str:
     return "".join(face if len(face) == 1 else f"({face})" for face in faces)
 
 
+def _apart(places: Sequence[tuple[int, str]]) -> list[tuple[int, ...]]:
+    """Every set of non-overlapping ``places`` (position, face; sorted), as indices, the empty set first."""
+    ends = [at + len(face) for at, face in places]
+    found: list[tuple[int, ...]] = [()]
+
+    def extend(start: int, free: int, chosen: tuple[int, ...]) -> None:
+        for i in range(start, len(places)):
+            if places[i][0] >= free:
+                longer = (*chosen, i)
+                found.append(longer)
+                extend(i + 1, ends[i], longer)
+
+    extend(0, 0, ())
+    return found
+
+
+class _Plan(NamedTuple):
+    """The ways to use a layout of multi-letter places: (points gained, cards saved, pick) each."""
+
+    ways: list[tuple[int, int, Callable[[Cards], Cards]]]  # in answer order
+    shortest: list[tuple[int, int, Callable[[Cards], Cards]]]  # the same, most cards saved first
+    most_saved: int
+
+
+def _picker(indices: Sequence[int]) -> Callable[[Cards], Cards]:
+    """A function taking the items at ``indices`` of a tuple, as a tuple (at C speed)."""
+    if len(indices) == 1:
+        only = indices[0]
+        return lambda pool: (pool[only],)
+    return itemgetter(*indices)
+
+
 class Deck:
     """The cards of a ruleset: face -> :class:`Card`."""
 
@@ -126,6 +178,11 @@ class Deck:
         return sum(card.count * card.value for card in self.cards.values())
 
     @cached_property
+    def widest(self) -> int:
+        """The most letters on one card."""
+        return max(map(len, self.cards), default=1)
+
+    @cached_property
     def letters(self) -> frozenset[str]:
         """Every character printed on some card."""
         return frozenset("".join(self.cards))
@@ -146,7 +203,7 @@ class Deck:
         """Every way to lay ``letters`` with this deck's cards, best points first (see :meth:`scored_spellings`)."""
         return [way for way, _ in self.scored_spellings(letters, max_cards)]
 
-    def scored_spellings(self, letters: str, max_cards: int | None = None) -> list[tuple[Cards, int]]:
+    def scored_spellings(self, letters: str, max_cards: int | None = None) -> list[Spelling]:
         """Every way to lay ``letters`` with this deck's cards and its points, best first.
 
         A way never uses more copies of a card than the deck holds, nor more
@@ -157,72 +214,126 @@ class Deck:
         fits; every other letter is a single card. An ordinary word has no
         such place and costs one pass; INQUIRING has three and eight ways.
         """
+        return self._ways(letters, len(letters) if max_cards is None else max_cards, False)[0]
+
+    def spellings_within(self, letters: str, max_cards: int) -> tuple[list[Spelling], bool]:
+        """The ways to lay ``letters`` in at most ``max_cards`` cards, best first, and True.
+
+        When no way is that short: the one way with the fewest cards (the
+        most points among those) and False; ``([], False)`` when the deck
+        cannot lay the letters at all.
+        """
+        return self._ways(letters, max_cards, True)
+
+    def shortest_spelling(self, letters: str) -> Spelling | None:
+        """The way to lay ``letters`` with the fewest cards (the most points among those), if any."""
+        ways, _ = self._ways(letters, 0, True)
+        return ways[0] if ways else None
+
+    def _ways(self, letters: str, limit: int, fall_back: bool) -> tuple[list[Spelling], bool]:
         n = len(letters)
-        limit = n if max_cards is None else max_cards
-        places: list[tuple[int, str]] = []
-        for face in self._multi_faces:
+        places = self._places(letters)
+        fits = self._singles_fit(letters, n)
+        if not places:  # the common case: single cards only
+            if not fits:
+                return [], False
+            way = [_spelling((tuple(letters), sum(map(self._value.__getitem__, letters))))]
+            return (way, True) if n <= limit else (way if fall_back else [], False)
+        if not fits and not set(letters) <= self.letters:  # a character on no card (an apostrophe)
+            return [], False
+        # A way's points are the letters' points as single cards plus what its
+        # multi-letter cards gain over their letters as single cards; its
+        # cards are picked from the pool: the letters followed by the faces
+        # of the places (see _plan). When every letter fits as a single card,
+        # every way's singles fit too (a way only takes letters away from
+        # them); else each way's are checked.
+        value = self._value
+        base = sum(map(value.__getitem__, letters)) if fits else sum(value.get(ch, 0) for ch in letters)
+        key = (n, places)
+        plan = self._plans.get(key) or self._plan(key)
+        pool = (*letters, *[face for _, face in places])
+        if n - plan.most_saved <= limit:
+            entries = plan.ways if n <= limit else [e for e in plan.ways if n - e[1] <= limit]
+            ways = [_spelling((pick(pool), base + gain)) for gain, _, pick in entries]
+            if not fits:
+                ways = [w for w in ways if self._rest_fits(w.cards)]
+            if ways:
+                return ways, True
+        if fall_back:  # even the fewest cards are too many: show that way
+            for gain, _, pick in plan.shortest:
+                cards = pick(pool)
+                if fits or self._rest_fits(cards):
+                    return [_spelling((cards, base + gain))], False
+        return [], False
+
+    def _rest_fits(self, cards: Cards) -> bool:
+        rest = "".join(face for face in cards if len(face) == 1)
+        return self._singles_fit(rest, len(rest))
+
+    def _places(self, letters: str) -> tuple[tuple[int, str], ...]:
+        """Where a multi-letter card fits in ``letters``: (position, face), in order."""
+        quick = self._any_multi
+        if quick is None or quick.search(letters) is None:  # most words: one scan
+            return ()
+        present = [face for face in self._multi_faces if face in letters]
+        found = []
+        for face in present:
             at = letters.find(face)
             while at >= 0:
-                places.append((at, face))
+                found.append((at, face))
                 at = letters.find(face, at + 1)
-        count, value = self._count, self._value
-        if not places:
-            if n <= limit and self._singles_fit(letters, n):
-                return [(tuple(letters), sum(map(value.__getitem__, letters)))]
-            return []
-        places.sort()
-        # When every letter fits as a single card, every way's singles fit too
-        # (a way only takes letters away from them), and its points are the
-        # letters' points plus each multi-letter card's difference: the ways
-        # grow one multi-letter card at a time, each carrying its points.
-        if self._singles_fit(letters, n):
-            delta, ways = self._delta, []
+        found.sort()
+        return tuple(found)
 
-            def grow(start: int, pos: int, prefix: Cards, points: int, size: int, used: Cards) -> None:
-                if size <= limit:
-                    ways.append((-points, size, prefix + tuple(letters[pos:])))
-                for i in range(start, len(places)):
-                    at, face = places[i]
-                    if at >= pos and used.count(face) < count[face]:
-                        grow(i + 1, at + len(face), (*prefix, *letters[pos:at], face), points + delta[face], size - len(face) + 1, (*used, face))
+    def _plan(self, key: tuple[int, tuple[tuple[int, str], ...]]) -> _Plan:
+        """The ways to lay a word of ``n`` letters with these places, in answer order.
 
-            grow(0, 0, (), sum(map(value.__getitem__, letters)), n, ())
-            ways.sort()
-            return [(way, -negative) for negative, _, way in ways]
-        choices: list[tuple[tuple[int, str], ...]] = [()]
+        ``key`` is ``(n, places)``. A way is a choice of non-overlapping
+        places that uses no multi-letter card more often than the deck holds
+        it: (points gained, cards saved, pick), where ``pick`` takes the way's
+        cards from the word's letters followed by the places' faces. The plan
+        depends on the length and the places only, not on the other letters,
+        so it is remembered: a deck meets a few thousand layouts, not one per
+        word.
 
-        def choose(start: int, free_from: int, chosen: tuple[tuple[int, str], ...]) -> None:
-            for i in range(start, len(places)):
-                at, face = places[i]
-                if at >= free_from:
-                    longer = (*chosen, places[i])
-                    choices.append(longer)
-                    choose(i + 1, at + len(face), longer)
-
-        choose(0, 0, ())
-        ranked = []  # some letter is short as a single card: check each way's singles
-        for chosen in choices:
-            size = n - sum(len(face) - 1 for _, face in chosen)
-            if size > limit:
+        The order is that of the answer: more points, then fewer cards, then
+        the faces. Two ways agree up to the first place where one lays a
+        multi-letter card and the other a shorter card (one letter, or a
+        shorter face starting there), and the shorter sorts first; so the
+        faces' order follows from the (position, length) of every card.
+        """
+        n, places = key
+        count, delta = self._count, self._delta
+        plan = []
+        for chosen in _apart(places):
+            faces = [places[i][1] for i in chosen]
+            if any(faces.count(face) > count[face] for face in set(faces)):
                 continue
-            faces = [face for _, face in chosen]
-            if len(faces) > 1 and any(count[face] < faces.count(face) for face in faces):
-                continue
-            rest = letters
-            for at, face in reversed(chosen):
-                rest = rest[:at] + rest[at + len(face) :]
-            if not self._singles_fit(rest, len(rest)):
-                continue
-            way: list[str] = []
-            pos = 0
-            for at, face in chosen:
-                way.extend(letters[pos:at])
-                way.append(face)
-                pos = at + len(face)
-            way.extend(letters[pos:])
-            ranked.append((-sum(map(value.__getitem__, way)), size, tuple(way)))
-        ranked.sort()
-        return [(way, -negative) for negative, _, way in ranked]
+            starts = {places[i][0]: (n + i, len(places[i][1])) for i in chosen}
+            shape, picks, pos = [], [], 0
+            while pos < n:
+                index, size = starts.get(pos, (pos, 1))
+                shape.append((pos, size))
+                picks.append(index)
+                pos += size
+            gain, saved = sum(delta[face] for face in faces), sum(len(face) - 1 for face in faces)
+            plan.append((-gain, -saved, shape, (gain, saved, _picker(picks))))
+        plan.sort()
+        ways = [entry[-1] for entry in plan]
+        shortest = sorted(ways, key=lambda way: -way[1])  # fewest cards, then the answer order
+        made = _Plan(ways, shortest, shortest[0][1])
+        if len(self._plans) < _PLANS_KEPT:
+            self._plans[key] = made
+        return made
+
+    @cached_property
+    def _any_multi(self) -> re.Pattern[str] | None:
+        """Finds whether any multi-letter face occurs in a string; ``None`` when the deck has none."""
+        return re.compile("|".join(map(re.escape, self._multi_faces))) if self._multi_faces else None
+
+    @cached_property
+    def _plans(self) -> dict[tuple[int, tuple[tuple[int, str], ...]], _Plan]:
+        return {}
 
     @cached_property
     def _delta(self) -> dict[str, int]:
@@ -231,12 +342,32 @@ class Deck:
         return {face: value[face] - sum(value.get(ch, 0) for ch in face) for face in self._multi_faces}
 
     def _singles_fit(self, letters: str, n: int) -> bool:
-        """Every letter is a single card, used no more often than the deck holds it."""
+        """Every letter is a single card, used no more often than the deck holds it.
+
+        When the deck holds every letter at least as often as the word's most
+        repeated letter, the word fits: one set comparison for almost every
+        word; only the rest are counted letter by letter.
+        """
         distinct = set(letters)
-        if not distinct <= self._single_faces:
+        ample = self._ample
+        top = len(ample) - 1
+        most = n - len(distinct) + 1  # no letter occurs more often; usually 1 or 2
+        if distinct <= ample[most if most < top else top]:
+            return True
+        if not distinct <= ample[1]:
             return False
+        most = max(map(letters.count, distinct))
+        if distinct <= ample[most if most < top else top]:
+            return True
         count = self._count
-        return all(count[ch] >= n or letters.count(ch) <= count[ch] for ch in distinct)
+        return all(letters.count(ch) <= count[ch] for ch in distinct if count[ch] < most)
+
+    @cached_property
+    def _ample(self) -> tuple[frozenset[str], ...]:
+        """``_ample[k]``: the single-letter faces the deck holds at least ``k`` copies of (``k`` from 0)."""
+        singles = {face: card.count for face, card in self.cards.items() if len(face) == 1}
+        top = max(singles.values(), default=0)
+        return tuple(frozenset(face for face, n in singles.items() if n >= k) for k in range(top + 2))
 
     @cached_property
     def _count(self) -> dict[str, int]:
@@ -245,7 +376,3 @@ class Deck:
     @cached_property
     def _value(self) -> dict[str, int]:
         return {face: card.value for face, card in self.cards.items()}
-
-    @cached_property
-    def _single_faces(self) -> frozenset[str]:
-        return frozenset(face for face in self.cards if len(face) == 1)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from .text import fold_diacritics, normalize
@@ -69,12 +70,13 @@ class LexiconInfo:
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @cached_property
-    def _stamp(self) -> dict[str, str]:
-        return {"id": self.id, "version": self.version, "sha256": self.sha256}
+    def stamp_view(self) -> Mapping[str, str]:
+        """The three fields that identify the data behind a verdict, read-only and shared."""
+        return MappingProxyType({"id": self.id, "version": self.version, "sha256": self.sha256})
 
     def stamp(self) -> dict[str, str]:
-        """The three fields that identify the data behind a verdict (a fresh copy)."""
-        return dict(self._stamp)
+        """The same three fields as a fresh dict (for a JSON answer)."""
+        return dict(self.stamp_view)
 
 
 @runtime_checkable

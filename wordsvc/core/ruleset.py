@@ -87,6 +87,26 @@ class Ruleset:
         """The most cards a hand is dealt: no word can use more."""
         return max(self.rounds)
 
+    def banned_hits(self, readings: tuple[frozenset[str], ...]) -> tuple[str, ...]:
+        """The banned classes that refuse a word with these readings: ``()`` when any reading is allowed.
+
+        Answers are remembered per combination of readings; a lexicon has a
+        few dozen such combinations, not one per word.
+        """
+        memo = self._banned_memo
+        hit = memo.get(readings)
+        if hit is None:
+            banned = self.banned_classes
+            allowed = not readings or any(not (classes & banned) for classes in readings)
+            hit = () if allowed else tuple(sorted(set().union(*readings) & banned))
+            if len(memo) < 4096:
+                memo[readings] = hit
+        return hit
+
+    @cached_property
+    def _banned_memo(self) -> dict[tuple[frozenset[str], ...], tuple[str, ...]]:
+        return {}
+
     def hand_size(self, round_number: int) -> int:
         """Cards dealt in round ``round_number`` (1-based)."""
         return self.rounds[round_number - 1]

@@ -16,11 +16,11 @@ letters (for English, with diacritics folded: café is C-A-F-E).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import NamedTuple
 
-from .cards import Cards, CardSyntaxError, Deck, parse_cards
+from .cards import CardSyntaxError, Deck, Spelling, parse_cards
 from .lexicon import Lexicon, Readings
 from .messages import DEFAULT_LOCALE, render
 from .ruleset import Ruleset
@@ -60,16 +60,9 @@ class Reason(NamedTuple):
         return out
 
 
-class Spelling(NamedTuple):
-    cards: Cards
-    points: int
+class Verdict(NamedTuple):
+    """The verdict on one word (a named tuple: cheap to build, immutable)."""
 
-    def to_dict(self) -> dict[str, object]:
-        return {"cards": [face.upper() for face in self.cards], "points": self.points}
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
     word: str
     normalized: str
     lang: str
@@ -77,7 +70,7 @@ class Verdict:
     reasons: tuple[Reason, ...]
     readings: Readings
     spellings: tuple[Spelling, ...]
-    lexicon: dict[str, str]
+    lexicon: Mapping[str, str]
 
     @property
     def valid(self) -> bool:
@@ -93,12 +86,17 @@ class Verdict:
             "normalized": self.normalized,
             "lang": self.lang,
             "ruleset": self.ruleset,
-            "valid": self.valid,
+            "valid": not self.reasons,
             "reasons": [reason.to_dict(locale) for reason in self.reasons],
             "classes": self.classes,
             "spellings": [spelling.to_dict() for spelling in self.spellings],
-            "lexicon": self.lexicon,
+            "lexicon": dict(self.lexicon),
         }
+
+
+#: Build a Reason, a Verdict, from a tuple of its fields without the Python-level ``__new__`` (hot path).
+_reason = partial(tuple.__new__, Reason)
+_verdict = partial(tuple.__new__, Verdict)
 
 
 def judge(word: str, ruleset: Ruleset, lexicon: Lexicon) -> Verdict:
@@ -114,25 +112,33 @@ def judge(word: str, ruleset: Ruleset, lexicon: Lexicon) -> Verdict:
             return _refused(word, normalize(word), ruleset, lexicon, Reason("invalid_characters"))
         return judge_cards(cards, ruleset, lexicon, word=word)
     normalized = normalize(word)
-    early = _input_reason(normalized, ruleset)
-    if early:
-        return _refused(word, normalized, ruleset, lexicon, early)
+    if len(normalized) > MAX_WORD_CHARS or not normalized.isalpha():  # else surely fine: skip the call
+        early = _input_reason(normalized, ruleset)
+        if early:
+            return _refused(word, normalized, ruleset, lexicon, early)
     reasons, readings = _lexicon_reasons(normalized, ruleset, lexicon)
-    letters = _deck_letters(normalized, lexicon)
-    ways = ruleset.deck.scored_spellings(letters)
+    info = lexicon.info
+    letters = fold_diacritics(normalized) if info.fold_diacritics else normalized
+    deck = ruleset.deck
+    # A way counts when its cards are between the minimum and the largest
+    # hand. No way has fewer cards than letters / widest face: for most words
+    # that settles the minimum without looking at each way. A word no hand
+    # can hold shows its one laying with the fewest cards.
+    n, low, high = len(letters), ruleset.min_cards, ruleset.max_hand
+    ways, in_hand = deck.spellings_within(letters, high)
     if not ways:
-        reasons.append(_unspellable(letters, (), ruleset.deck, normalized))
-    else:
-        sized = [w for w in ways if _big_enough(w[0], letters, ruleset)]
-        max_hand = ruleset.max_hand
-        fitting = [w for w in sized if len(w[0]) <= max_hand]
-        if not sized:
+        reasons.append(_unspellable(letters, (), deck, normalized))
+    elif n < ruleset.min_letters:
+        reasons.append(_too_short(ruleset))
+    elif not in_hand:
+        reasons.append(Reason("too_long", {"word": normalized, "max_cards": high}))
+    elif -(-n // deck.widest) < low:
+        fitting = [w for w in ways if len(w.cards) >= low]
+        if fitting:
+            ways = fitting
+        else:
             reasons.append(_too_short(ruleset))
-        elif not fitting:
-            reasons.append(Reason("too_long", {"word": normalized, "max_cards": max_hand}))
-        ways = fitting or sized or ways
-    spellings = tuple(Spelling(way, points) for way, points in ways)
-    return Verdict(word, normalized, lexicon.info.lang, ruleset.id, tuple(reasons), readings, spellings, lexicon.info.stamp())
+    return _verdict((word, normalized, info.lang, ruleset.id, tuple(reasons), readings, tuple(ways), info.stamp_view))
 
 
 def judge_cards(cards: Sequence[str], ruleset: Ruleset, lexicon: Lexicon, word: str | None = None) -> Verdict:
@@ -155,7 +161,7 @@ def judge_cards(cards: Sequence[str], ruleset: Ruleset, lexicon: Lexicon, word: 
         elif len(laid) > ruleset.max_hand:
             reasons.append(Reason("too_long", {"word": normalized, "max_cards": ruleset.max_hand}))
         spellings = (Spelling(laid, deck.points(laid)),)
-    return Verdict(shown, normalized, lexicon.info.lang, ruleset.id, tuple(reasons), readings, spellings, lexicon.info.stamp())
+    return _verdict((shown, normalized, lexicon.info.lang, ruleset.id, tuple(reasons), readings, spellings, lexicon.info.stamp_view))
 
 
 def _input_reason(normalized: str, ruleset: Ruleset) -> Reason | None:
@@ -167,7 +173,7 @@ def _input_reason(normalized: str, ruleset: Ruleset) -> Reason | None:
 
 
 def _refused(word: str, normalized: str, ruleset: Ruleset, lexicon: Lexicon, reason: Reason) -> Verdict:
-    return Verdict(word, normalized, lexicon.info.lang, ruleset.id, (reason,), (), (), lexicon.info.stamp())
+    return _verdict((word, normalized, lexicon.info.lang, ruleset.id, (reason,), (), (), lexicon.info.stamp_view))
 
 
 def _lexicon_reasons(normalized: str, ruleset: Ruleset, lexicon: Lexicon) -> tuple[list[Reason], Readings]:
@@ -177,16 +183,9 @@ def _lexicon_reasons(normalized: str, ruleset: Ruleset, lexicon: Lexicon) -> tup
     if normalized in ruleset.house_allow:
         return [], readings if frozenset() in readings else (frozenset(), *readings)
     if not readings:
-        return [Reason("not_in_lexicon", {"word": normalized, "lexicon": lexicon.info.id})], readings
-    banned = ruleset.banned_classes
-    if any(not (classes & banned) for classes in readings):
-        return [], readings
-    hit = sorted(set().union(*readings) & banned)
-    return [Reason("banned_class", {"word": normalized, "class": name}) for name in hit], readings
-
-
-def _deck_letters(text: str, lexicon: Lexicon) -> str:
-    return fold_diacritics(text) if lexicon.info.fold_diacritics else text
+        return [_reason(("not_in_lexicon", {"word": normalized, "lexicon": lexicon.info.id}))], readings
+    hits = ruleset.banned_hits(readings)
+    return [_reason(("banned_class", {"word": normalized, "class": name})) for name in hits] if hits else [], readings
 
 
 def _big_enough(cards: Sequence[str], letters: str, ruleset: Ruleset) -> bool:

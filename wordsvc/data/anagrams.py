@@ -292,6 +292,13 @@ class AnagramIndex:
     def candidates(self, key: str) -> Sequence[str]:
         return self.probe(key) or ()
 
+    def words(self, every: int = 1) -> Iterator[str]:
+        """The words of every ``every``-th entry of the index, in index order (a spread sample when ``every`` > 1)."""
+        offsets, blob = self._offsets, self._words
+        for key_id in range(0, len(offsets) - 1, every):
+            lines = blob[offsets[key_id] : offsets[key_id + 1] - 1].decode("utf-8").split("\n")
+            yield from lines[1:]
+
     def uncovered(self, ruleset: Ruleset) -> list[str]:
         """Why the index may miss words ``ruleset`` can lay (built for smaller hands or fewer multi-letter cards)."""
         problems = []
