@@ -35,7 +35,7 @@ def validate_words() -> Response:
     verdicts = service().verdicts(body["words"], body["ruleset"], body["lang"])
     valid = all(v.valid for v in verdicts)
     if body["judge"]:
-        return jsonify({"acceptable": valid, "count": len(verdicts), "ruleset": body["ruleset"], "lexicon": verdicts[0].lexicon})
+        return jsonify({"acceptable": valid, "count": len(verdicts), "ruleset": body["ruleset"], "lexicon": dict(verdicts[0].lexicon)})
     return jsonify({"valid": valid, "verdicts": [v.to_dict(g.locale) for v in verdicts]})
 
 
