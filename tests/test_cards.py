@@ -202,3 +202,11 @@ def test_shortest_spelling_has_the_fewest_cards_then_the_most_points(word):
         assert shortest is None
     else:
         assert tuple(shortest) == min(every, key=lambda wp: (len(wp[0]), -wp[1], wp[0]))
+
+
+def test_a_card_the_deck_holds_no_copy_of_cannot_be_laid():
+    deck = Deck([Card("a", 2, 1), Card("x", 0, 12), Card("qu", 0, 9), Card("q", 1, 15), Card("u", 1, 4)])
+    assert deck.holds(("a", "a")) and not deck.holds(("a", "a", "a"))
+    assert not deck.holds(("x",)) and not deck.holds(("qu", "a"))
+    assert deck.spellings("qua") == [("q", "u", "a")]
+    assert deck.spellings("xa") == []

@@ -107,7 +107,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from .schemas import GameRequest, RoundRequest
+    from .schemas import GameRequest, load_round_request
 
     text = sys.stdin.read() if args.file == "-" else _read(args.file)
     try:
@@ -121,7 +121,7 @@ def _score(args: argparse.Namespace) -> int:
         game = GameRequest().load(data)
         result: Any = service.score_game(game["players"], game["rounds"], game["ruleset"], game["lang"])
     else:
-        body = RoundRequest().load(data)
+        body = load_round_request(data)
         result = service.score_round(body["play"], body["ruleset"], body["lang"])
     _print(result.to_dict(args.locale))
     return 0

@@ -166,8 +166,11 @@ class Deck:
 
     def holds(self, faces: Sequence[str]) -> bool:
         """Every face is a card of this deck, used no more often than the deck holds it."""
+        distinct = set(faces)
+        if not distinct <= self._held:
+            return False
         count = self._count
-        return all(face in count for face in faces) and all(faces.count(face) <= count[face] for face in set(faces))
+        return len(distinct) == len(faces) or all(faces.count(face) <= count[face] for face in distinct)
 
     @cached_property
     def size(self) -> int:
@@ -368,6 +371,11 @@ class Deck:
         singles = {face: card.count for face, card in self.cards.items() if len(face) == 1}
         top = max(singles.values(), default=0)
         return tuple(frozenset(face for face, n in singles.items() if n >= k) for k in range(top + 2))
+
+    @cached_property
+    def _held(self) -> frozenset[str]:
+        """The faces of which the deck holds at least one card."""
+        return frozenset(face for face, card in self.cards.items() if card.count > 0)
 
     @cached_property
     def _count(self) -> dict[str, int]:

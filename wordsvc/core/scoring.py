@@ -12,7 +12,6 @@ problem is reported at once with its field path (:class:`InvalidRequest`).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -49,17 +48,14 @@ class RoundPlay:
     bonus_choice: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class WordScore:
     cards: Cards
     verdict: Verdict
     points: int
     counted: bool
+    letters: int  # letters on the cards (the longest-word measure)
     challenged_by: str | None = None
-
-    @property
-    def letters(self) -> int:
-        return sum(len(face) for face in self.cards)
 
     def to_dict(self, locale: str = DEFAULT_LOCALE) -> dict[str, object]:
         reasons = self.verdict.reasons
@@ -75,7 +71,7 @@ class WordScore:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerScore:
     name: str
     words: list[WordScore]
@@ -151,7 +147,7 @@ def score_round(play: RoundPlay, ruleset: Ruleset, lexicon: Lexicon) -> RoundRes
             if verdict is None:
                 verdict = verdicts[cards] = judge_cards(cards, ruleset, lexicon)
             counted = True if challenge_mode else verdict.valid
-            words.append(WordScore(cards, verdict, deck.points(cards), counted))
+            words.append(WordScore(cards, verdict, deck.points(cards), counted, sum(map(len, cards))))
         scores[player.name] = PlayerScore(player.name, words, 0, deck.points(player.unused))
 
     for challenge in play.challenges:
@@ -187,8 +183,10 @@ def score_round(play: RoundPlay, ruleset: Ruleset, lexicon: Lexicon) -> RoundRes
 
 def _bonuses(play: RoundPlay, ruleset: Ruleset, scores: Sequence[PlayerScore]) -> list[BonusAward]:
     awards = []
-    for kind in ruleset.bonuses_in_play(len(scores), play.bonus_choice):
-        measure = {score.name: _bonus_measure(kind, score, ruleset) for score in scores}
+    kinds = ruleset.bonuses_in_play(len(scores), play.bonus_choice)
+    counted = [[w for w in score.words if w.counted] for score in scores] if kinds else []
+    for kind in kinds:
+        measure = {score.name: _bonus_measure(kind, words, ruleset) for score, words in zip(scores, counted, strict=True)}
         best = max(measure.values(), default=0)
         leaders = tuple(name for name, value in measure.items() if value == best) if best > 0 else ()
         if len(leaders) > 1 and ruleset.bonus_tie is BonusTie.NOBODY:
@@ -200,8 +198,7 @@ def _bonuses(play: RoundPlay, ruleset: Ruleset, scores: Sequence[PlayerScore]) -
     return awards
 
 
-def _bonus_measure(kind: str, score: PlayerScore, ruleset: Ruleset) -> int:
-    counted = [w for w in score.words if w.counted]
+def _bonus_measure(kind: str, counted: Sequence[WordScore], ruleset: Ruleset) -> int:
     if kind == "most_words":
         return len(counted)
     if ruleset.longest_measure is LongestMeasure.CARDS:
@@ -227,7 +224,8 @@ def check_round(play: RoundPlay, ruleset: Ruleset, problems: Problems | None = N
     hand = ruleset.hand_size(play.round) if play.round is not None and 1 <= play.round <= len(ruleset.rounds) else None
 
     names: dict[str, int] = {}
-    used: Counter[str] = Counter()
+    used: list[str] = []
+    known = deck.cards.keys()
     for i, player in enumerate(play.players):
         if player.name in names:
             problems.add(f"{p}players.{i}.name", f"duplicate player name {player.name!r} (also player {names[player.name]})")
@@ -235,14 +233,16 @@ def check_round(play: RoundPlay, ruleset: Ruleset, problems: Problems | None = N
         for j, cards in enumerate(player.words):
             if not cards:
                 problems.add(f"{p}players.{i}.words.{j}", "a word needs at least one card")
-            for face in deck.unknown_faces(cards):
-                problems.add(f"{p}players.{i}.words.{j}", f"no card {face.upper()!r} in the deck of ruleset {ruleset.id}")
-            used.update(cards)
-        for k, face in enumerate(player.unused):
-            if face not in deck:
-                problems.add(f"{p}players.{i}.unused.{k}", f"no card {face.upper()!r} in the deck of ruleset {ruleset.id}")
-        used.update(player.unused)
-        held = sum(len(cards) for cards in player.words) + len(player.unused)
+            elif not known >= set(cards):
+                for face in deck.unknown_faces(cards):
+                    problems.add(f"{p}players.{i}.words.{j}", f"no card {face.upper()!r} in the deck of ruleset {ruleset.id}")
+            used += cards
+        if not known >= set(player.unused):
+            for k, face in enumerate(player.unused):
+                if face not in deck:
+                    problems.add(f"{p}players.{i}.unused.{k}", f"no card {face.upper()!r} in the deck of ruleset {ruleset.id}")
+        used += player.unused
+        held = sum(map(len, player.words)) + len(player.unused)
         if hand is not None and held != hand:
             problems.add(f"{p}players.{i}", f"holds {held} card(s); round {play.round} deals {hand}")
         elif hand is None and held > ruleset.max_hand:

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import NamedTuple
 
-from .cards import CardSyntaxError, Deck, Spelling, parse_cards
+from .cards import CardSyntaxError, Deck, Spelling, _spelling, parse_cards
 from .lexicon import Lexicon, Readings
 from .messages import DEFAULT_LOCALE, render
 from .ruleset import Ruleset
@@ -143,25 +143,32 @@ def judge(word: str, ruleset: Ruleset, lexicon: Lexicon) -> Verdict:
 
 def judge_cards(cards: Sequence[str], ruleset: Ruleset, lexicon: Lexicon, word: str | None = None) -> Verdict:
     """The verdict on one laying: these cards, in this order."""
-    faces = tuple(map(normalize, cards))
-    normalized = "".join(faces)
+    joined = "".join(cards)
+    if joined.isascii() and joined.islower():  # faces already normalized (parse_cards gives these): nothing to fold either
+        faces = tuple(cards)
+        normalized = joined
+    else:
+        faces = tuple(map(normalize, cards))
+        normalized = "".join(faces)
     shown = word if word is not None else normalized
-    early = _input_reason(normalized, ruleset)
-    if early:
-        return _refused(shown, normalized, ruleset, lexicon, early)
+    if len(normalized) > MAX_WORD_CHARS or not normalized.isalpha():
+        early = _input_reason(normalized, ruleset)
+        if early:
+            return _refused(shown, normalized, ruleset, lexicon, early)
     reasons, readings = _lexicon_reasons(normalized, ruleset, lexicon)
-    laid = tuple(map(fold_diacritics, faces)) if lexicon.info.fold_diacritics else faces
+    info = lexicon.info
+    laid = tuple(map(fold_diacritics, faces)) if info.fold_diacritics and not normalized.isascii() else faces
     deck = ruleset.deck
     if not deck.holds(laid):
         reasons.append(_unspellable("".join(laid), deck.unknown_faces(laid), deck, normalized))
         spellings: tuple[Spelling, ...] = ()
     else:
-        if not _big_enough(laid, "".join(laid), ruleset):
+        if len(laid) < ruleset.min_cards or len(normalized if laid is faces else "".join(laid)) < ruleset.min_letters:
             reasons.append(_too_short(ruleset))
         elif len(laid) > ruleset.max_hand:
             reasons.append(Reason("too_long", {"word": normalized, "max_cards": ruleset.max_hand}))
-        spellings = (Spelling(laid, deck.points(laid)),)
-    return _verdict((shown, normalized, lexicon.info.lang, ruleset.id, tuple(reasons), readings, spellings, lexicon.info.stamp_view))
+        spellings = (_spelling((laid, deck.points(laid))),)
+    return _verdict((shown, normalized, info.lang, ruleset.id, tuple(reasons), readings, spellings, info.stamp_view))
 
 
 def _input_reason(normalized: str, ruleset: Ruleset) -> Reason | None:
@@ -186,10 +193,6 @@ def _lexicon_reasons(normalized: str, ruleset: Ruleset, lexicon: Lexicon) -> tup
         return [_reason(("not_in_lexicon", {"word": normalized, "lexicon": lexicon.info.id}))], readings
     hits = ruleset.banned_hits(readings)
     return [_reason(("banned_class", {"word": normalized, "class": name})) for name in hits] if hits else [], readings
-
-
-def _big_enough(cards: Sequence[str], letters: str, ruleset: Ruleset) -> bool:
-    return len(cards) >= ruleset.min_cards and len(letters) >= ruleset.min_letters
 
 
 def _too_short(ruleset: Ruleset) -> Reason:

@@ -8,7 +8,7 @@ from flask import Blueprint, Response, g, jsonify
 
 from ..core.ruleset import Ruleset
 from ..core.verdict import judge
-from ..schemas import GameRequest, RoundRequest, ValidateBody, ValidateQuery
+from ..schemas import GameRequest, RoundRequest, ValidateBody, ValidateQuery, load_round_request
 from .app import query_args, read_json, service
 from .search import suggestions
 
@@ -41,7 +41,7 @@ def validate_words() -> Response:
 
 @bp.post("/score-round")
 def score_round() -> Response:
-    body = ROUND_REQUEST.load(read_json())
+    body = load_round_request(read_json(), ROUND_REQUEST)
     result = service().score_round(body["play"], body["ruleset"], body["lang"])
     return jsonify(result.to_dict(g.locale))
 

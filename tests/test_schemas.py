@@ -1,0 +1,115 @@
+"""Request schemas: the direct round reader agrees with the marshmallow schema it stands in for."""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from marshmallow import ValidationError
+
+from wordsvc.core.scoring import PlayerPlay, RoundPlay
+from wordsvc.schemas import _CONTROL, RoundRequest, _read_round, load_round_request
+
+GOOD_WORDS = [["QU", "I", "Z"], "t(o)p", "(th)ing", ["C", "L", "O", "W", "N"], "jade"]
+GOOD_PLAYER = st.fixed_dictionaries(
+    {"name": st.sampled_from(["Ann", "Bob", "Þóra", "Dan"])},
+    optional={
+        "words": st.lists(st.sampled_from(GOOD_WORDS), max_size=3),
+        "unused": st.sampled_from([[], ["A"], "ae", "(in)"]),
+        "went_out": st.booleans(),
+    },
+)
+GOOD_ROUND = st.fixed_dictionaries(
+    {"players": st.lists(GOOD_PLAYER, min_size=1, max_size=4)},
+    optional={
+        "ruleset": st.sampled_from(["standard", "challenge"]),
+        "lang": st.sampled_from([None, "en", "is-IS"]),
+        "round": st.sampled_from([None, 1, 8, 64]),
+        "bonus_choice": st.sampled_from([None, "most_words", "longest_word"]),
+        "challenges": st.just([]),
+    },
+)
+#: One change each, most of which the schema refuses: (where, key, value); where is "round" or "player".
+CHANGES = [
+    ("round", "ruleset", v) for v in ["", "x" * 65, None, 3]
+] + [
+    ("round", "lang", v) for v in ["", 5, "x" * 36]
+] + [
+    ("round", "round", v) for v in [0, 65, True, "3", 2.0, -1]
+] + [
+    ("round", "bonus_choice", v) for v in ["bogus", 1, ""]
+] + [
+    ("round", "challenges", v) for v in [None, [{"by": "Ann", "player": "Bob", "word": 0}], {}, "x"]
+] + [
+    ("round", "players", v) for v in [None, [], "Ann", [None], [[]], [{"name": "A"}] * 17]
+] + [
+    ("round", "colour", "red"),
+] + [
+    ("player", "name", v) for v in ["", "x" * 65, "A\x00n", "A\nB", "\x9f", 5, None, ["Ann"]]
+] + [
+    ("player", "words", v) for v in [None, "quiz", ["(qu"], [["", "A"]], [[1]], [["A"] * 300], [[]], [["x" * 9]], [["A\x00"]], ["q" * 300]]
+] + [
+    ("player", "unused", v) for v in [None, [""], ["QU", "x" * 9], "((", 7, [None]]
+] + [
+    ("player", "went_out", v) for v in [None, 1, "true", 0]
+] + [
+    ("player", "colour", "red"),
+]
+
+
+@st.composite
+def rounds(draw):
+    data = draw(GOOD_ROUND)
+    for where, key, value in draw(st.lists(st.sampled_from(CHANGES), max_size=2)):
+        if where == "round":
+            data[key] = value
+        elif isinstance(data.get("players"), list) and data["players"] and isinstance(data["players"][0], dict):
+            data["players"][draw(st.integers(0, len(data["players"]) - 1))][key] = value
+    return data
+
+
+@settings(max_examples=800, deadline=None)
+@given(data=rounds())
+def test_the_direct_reader_accepts_only_what_the_schema_accepts_and_reads_it_the_same(data):
+    try:
+        expected = RoundRequest().load(data)
+    except ValidationError:
+        expected = None
+    direct = _read_round(data)
+    if direct is not None:
+        assert direct == expected
+    if expected is not None:
+        assert load_round_request(data) == expected
+
+
+def test_a_plain_round_is_read_directly_into_the_same_objects():
+    data = {
+        "ruleset": "standard",
+        "round": 3,
+        "players": [{"name": "Ann", "words": [["QU", "I", "Z"]], "unused": []}, {"name": "Bob", "words": ["t(o)p"], "went_out": True}],
+    }
+    expected = {
+        "play": RoundPlay((PlayerPlay("Ann", (("qu", "i", "z"),), ()), PlayerPlay("Bob", (("t", "o", "p"),), (), True)), 3, (), None),
+        "ruleset": "standard",
+        "lang": None,
+    }
+    assert _read_round(data) == expected == RoundRequest().load(data)
+
+
+def test_a_round_the_direct_reader_is_unsure_of_gets_the_schemas_errors():
+    data = {"players": [{"name": "", "words": ["(qu"]}], "round": 0}
+    try:
+        load_round_request(data)
+    except ValidationError as err:
+        assert set(err.messages) == {"players", "round"}
+        assert set(err.messages["players"][0]) == {"name", "words"}
+    else:
+        raise AssertionError("an invalid round was accepted")
+
+
+def test_control_characters_are_exactly_unicode_category_cc():
+    control = "".join(chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cc")
+    assert all(_CONTROL.fullmatch(ch) for ch in control)
+    assert len(_CONTROL.findall(control + "aé\u200b\u2028 ")) == len(control)
