@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from marshmallow import ValidationError
 
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
-from wordsvc.schemas import _CONTROL, RoundRequest, _read_round, load_round_request
+from wordsvc.schemas import _CONTROL, RoundRequest, ValidateQuery, _read_query, _read_round, load_round_request, load_validate_query
 
 GOOD_WORDS = [["QU", "I", "Z"], "t(o)p", "(th)ing", ["C", "L", "O", "W", "N"], "jade"]
 GOOD_PLAYER = st.fixed_dictionaries(
@@ -113,3 +113,42 @@ def test_control_characters_are_exactly_unicode_category_cc():
     control = "".join(chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cc")
     assert all(_CONTROL.fullmatch(ch) for ch in control)
     assert len(_CONTROL.findall(control + "aé\u200b\u2028 ")) == len(control)
+
+
+QUERY_GOOD = st.fixed_dictionaries(
+    {"word": st.sampled_from(["quiz", "(qu)iz", "Þóra", "cafe\u0301", "", "two words"])},
+    optional={
+        "ruleset": st.sampled_from(["standard", "islenska"]),
+        "lang": st.sampled_from(["en", "is-IS"]),
+        "locale": st.sampled_from(["", "et", "is"]),
+        "suggest": st.sampled_from(["true", "false"]),
+    },
+)
+QUERY_CHANGES = [
+    ("word", "q" * 257), ("word", "qu\x00iz"), ("word", "a\tb"), ("ruleset", ""), ("ruleset", "x" * 65), ("lang", ""),
+    ("lang", "x" * 36), ("locale", "x" * 36), ("suggest", "yes"), ("suggest", "1"), ("suggest", ""), ("colour", "red"),
+]  # fmt: skip
+
+
+@st.composite
+def queries(draw):
+    args = draw(QUERY_GOOD)
+    for key, value in draw(st.lists(st.sampled_from(QUERY_CHANGES), max_size=2)):
+        args[key] = value
+    if draw(st.booleans()) and draw(st.booleans()):
+        del args["word"]
+    return args
+
+
+@settings(max_examples=400, deadline=None)
+@given(args=queries())
+def test_the_direct_query_reader_agrees_with_the_schema(args):
+    try:
+        expected = ValidateQuery().load(dict(args))
+    except ValidationError:
+        expected = None
+    direct = _read_query(args)
+    if direct is not None:
+        assert direct == expected
+    if expected is not None:
+        assert load_validate_query(args) == expected

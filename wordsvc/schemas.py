@@ -276,6 +276,44 @@ class ValidateQuery(Strict):
         return data
 
 
+_QUERY_KEYS = frozenset(ValidateQuery().fields)
+
+
+def load_validate_query(args: dict[str, str], schema: ValidateQuery | None = None) -> dict[str, Any]:
+    """What ``ValidateQuery().load(args)`` gives, read directly when the query is plainly well formed.
+
+    The same bargain as :func:`load_round_request`: the direct reading takes
+    only queries the schema takes, to the same values (a property test
+    holds them together); the schema reads, and explains, the rest.
+    """
+    direct = _read_query(args)
+    if direct is not None:
+        return direct
+    return (schema or ValidateQuery()).load(args)  # type: ignore[no-any-return]
+
+
+def _read_query(args: dict[str, str]) -> dict[str, Any] | None:
+    if type(args) is not dict or not args.keys() <= _QUERY_KEYS:
+        return None
+    word = args.get("word")
+    ruleset = args.get("ruleset", "standard")
+    lang = args.get("lang")
+    locale = args.get("locale")
+    suggest = args.get("suggest", "true")
+    if (
+        type(word) is not str
+        or len(word) > MAX_TEXT
+        or _CONTROL.search(word)
+        or type(ruleset) is not str
+        or not 1 <= len(ruleset) <= 64
+        or (lang is not None and (type(lang) is not str or not 1 <= len(lang) <= 35))
+        or (locale is not None and (type(locale) is not str or len(locale) > 35))
+        or suggest not in ("true", "false")
+    ):
+        return None
+    return {"word": word, "ruleset": ruleset, "lang": lang, "locale": locale, "suggest": suggest == "true"}
+
+
 class ValidateBody(Strict):
     words = fields.List(WordField(), required=True, validate=validate.Length(min=1, max=100))
     ruleset = _ruleset_field()

@@ -8,7 +8,7 @@ from flask import Blueprint, Response, g, jsonify
 
 from ..core.ruleset import Ruleset
 from ..core.verdict import judge
-from ..schemas import GameRequest, RoundRequest, ValidateBody, ValidateQuery, load_round_request
+from ..schemas import GameRequest, RoundRequest, ValidateBody, ValidateQuery, load_round_request, load_validate_query
 from .app import query_args, read_json, service
 from .search import suggestions
 
@@ -20,7 +20,7 @@ VALIDATE_QUERY, VALIDATE_BODY, ROUND_REQUEST, GAME_REQUEST = ValidateQuery(), Va
 
 @bp.get("/validate")
 def validate_word() -> Response:
-    query = VALIDATE_QUERY.load(query_args())
+    query = load_validate_query(query_args(), VALIDATE_QUERY)
     ruleset, lexicon = service().resolve(query["ruleset"], query["lang"])
     verdict = judge(query["word"], ruleset, lexicon)
     out = verdict.to_dict(g.locale)
