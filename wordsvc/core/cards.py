@@ -217,31 +217,30 @@ class Deck:
         fits; every other letter is a single card. An ordinary word has no
         such place and costs one pass; INQUIRING has three and eight ways.
         """
-        return self._ways(letters, len(letters) if max_cards is None else max_cards, False)[0]
-
-    def spellings_within(self, letters: str, max_cards: int) -> tuple[list[Spelling], bool]:
-        """The ways to lay ``letters`` in at most ``max_cards`` cards, best first, and True.
-
-        When no way is that short: the one way with the fewest cards (the
-        most points among those) and False; ``([], False)`` when the deck
-        cannot lay the letters at all.
-        """
-        return self._ways(letters, max_cards, True)
+        return self.spellings_within(letters, len(letters) if max_cards is None else max_cards, fall_back=False)[0]
 
     def shortest_spelling(self, letters: str) -> Spelling | None:
         """The way to lay ``letters`` with the fewest cards (the most points among those), if any."""
-        ways, _ = self._ways(letters, 0, True)
+        ways, _ = self.spellings_within(letters, 0)
         return ways[0] if ways else None
 
-    def _ways(self, letters: str, limit: int, fall_back: bool) -> tuple[list[Spelling], bool]:
+    def spellings_within(self, letters: str, max_cards: int, fall_back: bool = True) -> tuple[list[Spelling], bool]:
+        """The ways to lay ``letters`` in at most ``max_cards`` cards, best first, and True.
+
+        When no way is that short: the one way with the fewest cards (the
+        most points among those) and False, or with ``fall_back`` false no
+        way; ``([], False)`` when the deck cannot lay the letters at all.
+        """
         n = len(letters)
-        places = self._places(letters)
-        fits = self._singles_fit(letters, n)
-        if not places:  # the common case: single cards only
-            if not fits:
-                return [], False
+        if self._plain.search(letters) is None and self._singles_fit(letters, n):
+            # Most words: no multi-letter face in them, every letter on a
+            # single-letter card the deck holds often enough.
             way = [_spelling((tuple(letters), sum(map(self._value.__getitem__, letters))))]
-            return (way, True) if n <= limit else (way if fall_back else [], False)
+            return (way, True) if n <= max_cards else (way if fall_back else [], False)
+        places = self._places(letters)
+        if not places:  # single-letter cards only, and they cannot lay it
+            return [], False
+        fits = self._singles_fit(letters, n)
         if not fits and not set(letters) <= self.letters:  # a character on no card (an apostrophe)
             return [], False
         # A way's points are the letters' points as single cards plus what its
@@ -255,8 +254,8 @@ class Deck:
         key = (n, places)
         plan = self._plans.get(key) or self._plan(key)
         pool = (*letters, *[face for _, face in places])
-        if n - plan.most_saved <= limit:
-            entries = plan.ways if n <= limit else [e for e in plan.ways if n - e[1] <= limit]
+        if n - plan.most_saved <= max_cards:
+            entries = plan.ways if n <= max_cards else [e for e in plan.ways if n - e[1] <= max_cards]
             ways = [_spelling((pick(pool), base + gain)) for gain, _, pick in entries]
             if not fits:
                 ways = [w for w in ways if self._rest_fits(w.cards)]
@@ -328,6 +327,13 @@ class Deck:
         if len(self._plans) < _PLANS_KEPT:
             self._plans[key] = made
         return made
+
+    @cached_property
+    def _plain(self) -> re.Pattern[str]:
+        """Finds a multi-letter face, or a character no single-letter card the deck holds shows."""
+        singles = "".join(sorted(self._ample[1]))
+        faces = "|".join(map(re.escape, self._multi_faces))
+        return re.compile(f"{faces}|[^{re.escape(singles)}]" if faces else f"[^{re.escape(singles)}]") if singles else re.compile(".")
 
     @cached_property
     def _any_multi(self) -> re.Pattern[str] | None:
