@@ -3,6 +3,8 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wordsvc.core.text import fold_diacritics, has_invalid_characters, normalize
 
@@ -57,3 +59,10 @@ def test_letters_apostrophes_and_hyphens_are_valid_characters(word):
 @pytest.mark.parametrize("word", ["qu1z", "two words", "a\x00b", "quiz!", "a.b", "a_b", ""])
 def test_digits_spaces_punctuation_and_empty_are_invalid_characters(word):
     assert has_invalid_characters(normalize(word))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aAeEßẞǰJĲĳ\u0301\u0308\u030c\u0345ΣσςΐﬁÅÅKK\u2019'ÞþÐðÖöõÕšŠ"), max_size=8))
+def test_normalize_is_nfc_of_the_case_folded_nfc_text(text):
+    expected = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold()).replace("\u2019", "'")
+    assert normalize(text) == expected

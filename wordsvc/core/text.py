@@ -30,8 +30,11 @@ def normalize(text: str) -> str:
     """
     if text.isascii():  # the common case: NFC is the identity and folding is lower()
         return text.lower()
-    folded = unicodedata.normalize("NFC", text).casefold()
-    return unicodedata.normalize("NFC", folded).replace("\u2019", "'")
+    composed = text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+    folded = composed.casefold()
+    if folded != composed and not unicodedata.is_normalized("NFC", folded):
+        folded = unicodedata.normalize("NFC", folded)
+    return folded.replace("\u2019", "'") if "\u2019" in folded else folded
 
 
 def fold_diacritics(text: str) -> str:
