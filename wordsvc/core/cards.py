@@ -274,10 +274,9 @@ class Deck:
 
     def _places(self, letters: str) -> tuple[tuple[int, str], ...]:
         """Where a multi-letter card fits in ``letters``: (position, face), in order."""
-        quick = self._any_multi
-        if quick is None or quick.search(letters) is None:  # most words: one scan
-            return ()
         present = [face for face in self._multi_faces if face in letters]
+        if not present:
+            return ()
         found = []
         for face in present:
             at = letters.find(face)
@@ -334,11 +333,6 @@ class Deck:
         singles = "".join(sorted(self._ample[1]))
         faces = "|".join(map(re.escape, self._multi_faces))
         return re.compile(f"{faces}|[^{re.escape(singles)}]" if faces else f"[^{re.escape(singles)}]") if singles else re.compile(".")
-
-    @cached_property
-    def _any_multi(self) -> re.Pattern[str] | None:
-        """Finds whether any multi-letter face occurs in a string; ``None`` when the deck has none."""
-        return re.compile("|".join(map(re.escape, self._multi_faces))) if self._multi_faces else None
 
     @cached_property
     def _plans(self) -> dict[tuple[int, tuple[tuple[int, str], ...]], _Plan]:
