@@ -109,17 +109,25 @@ def format_cards(faces: Iterable[str]) -> str:
     return "".join(face if len(face) == 1 else f"({face})" for face in faces)
 
 
-def _apart(places: Sequence[tuple[int, str]]) -> list[tuple[int, ...]]:
-    """Every set of non-overlapping ``places`` (position, face; sorted), as indices, the empty set first."""
+def _apart(places: Sequence[tuple[int, str]], copies: Mapping[str, int]) -> list[tuple[int, ...]]:
+    """Every set of non-overlapping ``places`` (position, face; sorted) using each face at most ``copies[face]`` times.
+
+    As indices, the empty set first. The copies bound what would otherwise
+    grow like the Fibonacci numbers in the length of ``nnnn...``.
+    """
     ends = [at + len(face) for at, face in places]
+    left = dict(copies)
     found: list[tuple[int, ...]] = [()]
 
     def extend(start: int, free: int, chosen: tuple[int, ...]) -> None:
         for i in range(start, len(places)):
-            if places[i][0] >= free:
+            face = places[i][1]
+            if places[i][0] >= free and left[face] > 0:
                 longer = (*chosen, i)
                 found.append(longer)
+                left[face] -= 1
                 extend(i + 1, ends[i], longer)
+                left[face] += 1
 
     extend(0, 0, ())
     return found
@@ -219,19 +227,19 @@ class Deck:
         """
         return self.spellings_within(letters, len(letters) if max_cards is None else max_cards, fall_back=False)[0]
 
-    def shortest_spelling(self, letters: str) -> Spelling | None:
-        """The way to lay ``letters`` with the fewest cards (the most points among those), if any."""
-        ways, _ = self.spellings_within(letters, 0)
-        return ways[0] if ways else None
-
     def spellings_within(self, letters: str, max_cards: int, fall_back: bool = True) -> tuple[list[Spelling], bool]:
         """The ways to lay ``letters`` in at most ``max_cards`` cards, best first, and True.
 
         When no way is that short: the one way with the fewest cards (the
         most points among those) and False, or with ``fall_back`` false no
-        way; ``([], False)`` when the deck cannot lay the letters at all.
+        way; ``([], False)`` when the deck cannot lay the letters at all, or
+        when they are more than ``max_cards`` cards of the widest face could
+        hold (then nothing is listed: the ways of ``nanana...`` grow
+        exponentially with its length).
         """
         n = len(letters)
+        if n > max_cards * self.widest:
+            return [], False
         if self._plain.search(letters) is None and self._singles_fit(letters, n):
             # Most words: no multi-letter face in them, every letter on a
             # single-letter card the deck holds often enough.
@@ -291,7 +299,7 @@ class Deck:
 
         ``key`` is ``(n, places)``. A way is a choice of non-overlapping
         places that uses no multi-letter card more often than the deck holds
-        it: (points gained, cards saved, pick), where ``pick`` takes the way's
+        it (see _apart): (points gained, cards saved, pick), where ``pick`` takes the way's
         cards from the word's letters followed by the places' faces. The plan
         depends on the length and the places only, not on the other letters,
         so it is remembered: a deck meets a few thousand layouts, not one per
@@ -306,10 +314,8 @@ class Deck:
         n, places = key
         count, delta = self._count, self._delta
         plan = []
-        for chosen in _apart(places):
+        for chosen in _apart(places, count):
             faces = [places[i][1] for i in chosen]
-            if any(faces.count(face) > count[face] for face in set(faces)):
-                continue
             starts = {places[i][0]: (n + i, len(places[i][1])) for i in chosen}
             shape, picks, pos = [], [], 0
             while pos < n:

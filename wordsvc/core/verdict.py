@@ -135,7 +135,10 @@ def judge(word: str, ruleset: Ruleset, lexicon: Lexicon) -> Verdict:
     n, low, high = len(letters), ruleset.min_cards, ruleset.max_hand
     ways, in_hand = deck.spellings_within(letters, high)
     if not ways:
-        reasons.append(_unspellable(letters, (), deck, normalized))
+        if n > high * deck.widest and set(letters) <= deck.letters:  # too many letters for any hand
+            reasons.append(Reason("too_long", {"word": normalized, "max_cards": high}))
+        else:
+            reasons.append(_unspellable(letters, (), deck, normalized))
     elif n < ruleset.min_letters:
         reasons.append(_too_short(ruleset))
     elif not in_hand:
