@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -42,8 +42,10 @@ class Spelling(NamedTuple):
 #: Builds a Spelling from a ``(cards, points)`` pair without the Python-level ``__new__`` (hot path).
 _spelling = partial(tuple.__new__, Spelling)
 
-#: A deck remembers at most this many layouts of multi-letter places (see Deck._plan).
-_PLANS_KEPT = 50_000
+#: A deck remembers the plans of this many layouts of multi-letter places, the
+#: most recently used (see Deck._plan): 9,000 Icelandic words have about 1,500
+#: layouts; a plan holds about 3 KB.
+_PLANS_KEPT = 4096
 
 
 class CardSyntaxError(ValueError):
@@ -134,10 +136,9 @@ def _apart(places: Sequence[tuple[int, str]], copies: Mapping[str, int]) -> list
 
 
 class _Plan(NamedTuple):
-    """The ways to use a layout of multi-letter places: (points gained, cards saved, pick) each."""
+    """The ways to use a layout of multi-letter places, in answer order: (points gained, cards saved, pick) each."""
 
-    ways: list[tuple[int, int, Callable[[Cards], Cards]]]  # in answer order
-    shortest: list[tuple[int, int, Callable[[Cards], Cards]]]  # the same, most cards saved first
+    ways: tuple[tuple[int, int, Callable[[Cards], Cards]], ...]
     most_saved: int
 
 
@@ -259,8 +260,7 @@ class Deck:
         # them); else each way's are checked.
         value = self._value
         base = sum(map(value.__getitem__, letters)) if fits else sum(value.get(ch, 0) for ch in letters)
-        key = (n, places)
-        plan = self._plans.get(key) or self._plan(key)
+        plan = self._plans(n, places)
         pool = (*letters, *[face for _, face in places])
         if n - plan.most_saved <= max_cards:
             entries = plan.ways if n <= max_cards else [e for e in plan.ways if n - e[1] <= max_cards]
@@ -270,7 +270,7 @@ class Deck:
             if ways:
                 return ways, True
         if fall_back:  # even the fewest cards are too many: show that way
-            for gain, _, pick in plan.shortest:
+            for gain, _, pick in sorted(plan.ways, key=lambda way: -way[1]):  # fewest cards, then answer order
                 cards = pick(pool)
                 if fits or self._rest_fits(cards):
                     return [_spelling((cards, base + gain))], False
@@ -294,16 +294,15 @@ class Deck:
         found.sort()
         return tuple(found)
 
-    def _plan(self, key: tuple[int, tuple[tuple[int, str], ...]]) -> _Plan:
+    def _plan(self, n: int, places: tuple[tuple[int, str], ...]) -> _Plan:
         """The ways to lay a word of ``n`` letters with these places, in answer order.
 
-        ``key`` is ``(n, places)``. A way is a choice of non-overlapping
+        A way is a choice of non-overlapping
         places that uses no multi-letter card more often than the deck holds
         it (see _apart): (points gained, cards saved, pick), where ``pick`` takes the way's
         cards from the word's letters followed by the places' faces. The plan
         depends on the length and the places only, not on the other letters,
-        so it is remembered: a deck meets a few thousand layouts, not one per
-        word.
+        so the deck remembers it (:attr:`_plans`): words share layouts.
 
         The order is that of the answer: more points, then fewer cards, then
         the faces. Two ways agree up to the first place where one lays a
@@ -311,7 +310,6 @@ class Deck:
         shorter face starting there), and the shorter sorts first; so the
         faces' order follows from the (position, length) of every card.
         """
-        n, places = key
         count, delta = self._count, self._delta
         plan = []
         for chosen in _apart(places, count):
@@ -326,12 +324,7 @@ class Deck:
             gain, saved = sum(delta[face] for face in faces), sum(len(face) - 1 for face in faces)
             plan.append((-gain, -saved, shape, (gain, saved, _picker(picks))))
         plan.sort()
-        ways = [entry[-1] for entry in plan]
-        shortest = sorted(ways, key=lambda way: -way[1])  # fewest cards, then the answer order
-        made = _Plan(ways, shortest, shortest[0][1])
-        if len(self._plans) < _PLANS_KEPT:
-            self._plans[key] = made
-        return made
+        return _Plan(tuple(entry[-1] for entry in plan), max(entry[-1][1] for entry in plan))
 
     @cached_property
     def _plain(self) -> re.Pattern[str]:
@@ -341,8 +334,9 @@ class Deck:
         return re.compile(f"{faces}|[^{re.escape(singles)}]" if faces else f"[^{re.escape(singles)}]") if singles else re.compile(".")
 
     @cached_property
-    def _plans(self) -> dict[tuple[int, tuple[tuple[int, str], ...]], _Plan]:
-        return {}
+    def _plans(self) -> Callable[[int, tuple[tuple[int, str], ...]], _Plan]:
+        """:meth:`_plan`, remembering the most recently used layouts."""
+        return lru_cache(maxsize=_PLANS_KEPT)(self._plan)
 
     @cached_property
     def _delta(self) -> dict[str, int]:
