@@ -116,15 +116,7 @@ def judge(word: str, ruleset: Ruleset, lexicon: Lexicon) -> Verdict:
         early = _input_reason(normalized, ruleset)
         if early:
             return _refused(word, normalized, ruleset, lexicon, early)
-    if normalized in ruleset.house_refuse or normalized in ruleset.house_allow:
-        reasons, readings = _lexicon_reasons(normalized, ruleset, lexicon)
-    else:  # the usual case, inline: the lexicon alone decides
-        readings = lexicon.readings(normalized)
-        if not readings:
-            reasons = [_reason(("not_in_lexicon", {"word": normalized, "lexicon": lexicon.info.id}))]
-        else:
-            hits = ruleset.banned_hits(readings)
-            reasons = [_reason(("banned_class", {"word": normalized, "class": name})) for name in hits] if hits else []
+    reasons, readings = _lexicon_reasons(normalized, ruleset, lexicon)
     info = lexicon.info
     letters = fold_diacritics(normalized) if info.fold_diacritics else normalized
     deck = ruleset.deck
