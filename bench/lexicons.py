@@ -7,7 +7,8 @@ under the language's ruleset, every way to lay the word included).
 
 The mix (9,000 distinct forms): a third forms of the lexicon, a third the
 same forms with one letter changed (mostly not words), a third forms with a
-banned class (proper nouns). Forms are an even spread over the lexicon, kept
+banned class (proper nouns; where the spread has fewer than 1,000 of them, as
+for Estonian, the words again). Forms are an even spread over the lexicon, kept
 to those a hand can lay (at most the ruleset's largest hand of cards): those
 are the words a referee or a game sends. A second figure takes the spread as
 it is, every length: 58 % of Icelandic forms need more than 10 cards.

@@ -209,7 +209,7 @@ def test_spellings_within_a_hand_or_else_the_one_with_the_fewest_cards(word, max
         assert (ways, in_hand) == ([], False)
 
 
-def test_a_long_run_of_a_double_letter_costs_no_more_than_the_copies_allow(standard):
+def test_a_long_run_of_a_double_letter_costs_no_more_than_the_copies_allow():
     # 'nn' fits at 63 places of 64 n's: every non-overlapping choice would be
     # about 10**13 ways; two NN cards in the deck leave about two thousand.
     icelandic = Deck([Card("n", 7, 1), Card("nn", 2, 4), Card("a", 7, 1)])

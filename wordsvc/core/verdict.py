@@ -123,7 +123,8 @@ def judge(word: str, ruleset: Ruleset, lexicon: Lexicon) -> Verdict:
     # A way counts when its cards are between the minimum and the largest
     # hand. No way has fewer cards than letters / widest face: for most words
     # that settles the minimum without looking at each way. A word no hand
-    # can hold shows its one laying with the fewest cards.
+    # can hold shows its one laying with the fewest cards, or none when it
+    # has more letters than a hand's cards could show.
     n, low, high = len(letters), ruleset.min_cards, ruleset.max_hand
     ways, in_hand = deck.spellings_within(letters, high)
     if not ways:
