@@ -110,7 +110,7 @@ def find_groups(
     counts: Sequence[int],
     values: Sequence[int],
     width: int,
-    expand: Callable[[str], tuple[str | None, Sequence[str]] | None],
+    expand: Callable[[str], tuple[str, Sequence[str]] | None],
     allowed: Callable[[str], bool],
     known: dict[str, bool],
     short: dict[str, object],
@@ -122,8 +122,8 @@ def find_groups(
     """Every group of the hand ``faces``/``counts`` (``values`` per face), unordered.
 
     ``expand(prefix)`` is the candidate source's
-    (:meth:`~wordsvc.core.candidates.ExpandingSource.expand`; ``None`` for
-    the following letters means "not known, try them all"), ``allowed(letters)``
+    (:meth:`~wordsvc.core.candidates.ExpandingSource.expand`: the letters
+    that may follow, any superset will do), ``allowed(letters)``
     the ruleset's word check, whose answers ``known`` caches; ``short`` keeps
     the answers of ``expand`` for prefixes of up to three letters. A group holds
     ``min_cards`` to ``max_cards`` cards and at least ``min_letters`` letters.
@@ -148,19 +148,17 @@ def find_groups(
     forced: list[int] = []
     multi: tuple[tuple[str, int], ...] = ()
 
-    def walk(start: int, prefix: str, following: str | None, vec: int, points: int, cards: int, left: int, uses: tuple[tuple[int, int], ...]) -> None:
+    def walk(start: int, prefix: str, following: str, vec: int, points: int, cards: int, left: int, uses: tuple[tuple[int, int], ...]) -> None:
         for j in range(start, size):
             ch, f = alphabet[j], forced[j]
-            if following is not None and ch not in following:
+            if ch not in following:
                 if f:  # a multi-letter card's letter cannot be skipped
                     break
                 continue
             after = left - f
-            key, ahead = prefix, following
-            for n in range(1, f + single_count[j] + 1):
-                c = n - f
-                if (ahead is not None and ch not in ahead) or cards + c > max_cards:
-                    break
+            key = prefix
+            # n copies of ch: f from multi-letter cards, the rest single cards, within the cards a word may hold
+            for n in range(1, min(f + single_count[j], max_cards - cards + f) + 1):
                 key += ch
                 if len(key) > _SHORT:
                     got = expand(key)
@@ -171,23 +169,25 @@ def find_groups(
                 if got is None:
                     break
                 ahead, found = got
-                if c < 0:
-                    continue
-                v = vec + c * single_unit[j]
-                p = points + c * single_value[j]
-                used = (*uses, (single_face[j], c)) if c else uses
-                if found and not after and cards + c >= min_cards and n + len(prefix) >= min_letters:
-                    words = []
-                    for letters in found:
-                        ok = known.get(letters)
-                        if ok is None:
-                            ok = allowed(letters)
-                        if ok and (not multi or laying(letters, multi) is not None):
-                            words.append(letters)
-                    if words:
-                        groups.append(Group(v, p, cards + c, len(key), used, multi, words))
-                if j + 1 < size and ahead != "":
-                    walk(j + 1, key, ahead, v, p, cards + c, after, used)
+                c = n - f
+                if c >= 0:
+                    v = vec + c * single_unit[j]
+                    p = points + c * single_value[j]
+                    used = (*uses, (single_face[j], c)) if c else uses
+                    if found and not after and cards + c >= min_cards and len(key) >= min_letters:
+                        words = []
+                        for letters in found:
+                            ok = known.get(letters)
+                            if ok is None:
+                                ok = allowed(letters)
+                            if ok and (not multi or laying(letters, multi) is not None):
+                                words.append(letters)
+                        if words:
+                            groups.append(Group(v, p, cards + c, len(key), used, multi, words))
+                    if ahead and j + 1 < size:
+                        walk(j + 1, key, ahead, v, p, cards + c, after, used)
+                if ch not in ahead:
+                    break
             if f:
                 break
 

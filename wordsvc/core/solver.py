@@ -266,29 +266,29 @@ class Solver:
         rank = self._rank(word) if self._rank is not None else None
         return (rank or 256, word)
 
-    def _expander(self) -> Callable[[str], tuple[str | None, Sequence[str]] | None]:
-        """The candidate source's ``expand`` (or ``probe``, following letters unknown), with the ruleset's house words."""
+    def _expander(self) -> Callable[[str], tuple[str, Sequence[str]] | None]:
+        """The candidate source's ``expand`` (or ``probe``, any of the deck's letters may follow), with the ruleset's house words."""
         source = self.candidates
         if isinstance(source, ExpandingSource):
             expand = source.expand
         else:
+            letters = "".join(sorted(set("".join(self.ruleset.deck.cards))))
 
-            def expand(prefix: str) -> tuple[str | None, Sequence[str]] | None:
+            def expand(prefix: str) -> tuple[str, Sequence[str]] | None:
                 found = source.probe(prefix) if prefix else ()
-                return None if found is None else (None, found)
+                return None if found is None else (letters, found)
 
         house = self._house
         if house is None:
             return expand  # type: ignore[return-value]
 
-        def merged(prefix: str) -> tuple[str | None, Sequence[str]] | None:
+        def merged(prefix: str) -> tuple[str, Sequence[str]] | None:
             found, extra = expand(prefix), house.expand(prefix)
             if extra is None:
                 return found
             if found is None:
                 return extra
-            letters = None if found[0] is None else "".join(sorted(set(found[0]) | set(extra[0])))
-            return letters, (*found[1], *(w for w in extra[1] if w not in found[1]))
+            return "".join(sorted(set(found[0]) | set(extra[0]))), (*found[1], *(w for w in extra[1] if w not in found[1]))
 
         return merged
 
