@@ -193,6 +193,17 @@ def test_spellings_with_faces_that_start_one_another(word, max_cards):
     assert [tuple(s) for s in TANGLED.scored_spellings(word, max_cards)] == reference_spellings(TANGLED, word, max_cards)
 
 
+#: A deck whose faces overlap one another and themselves (NN in NNN, NA and AN in NAN) but none begins another.
+OVERLAPPING = Deck([Card("a", 3, 1), Card("n", 3, 2), Card("r", 2, 2), Card("nn", 2, 5), Card("na", 1, 4), Card("an", 2, 2), Card("ar", 1, 7)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(word=st.text(alphabet="anr", max_size=12), max_cards=st.one_of(st.none(), st.integers(1, 8)))
+def test_spellings_with_faces_that_overlap(word, max_cards):
+    assert OVERLAPPING._finder is not None  # the one-scan search for places, not the per-face loop
+    assert [tuple(s) for s in OVERLAPPING.scored_spellings(word, max_cards)] == reference_spellings(OVERLAPPING, word, max_cards)
+
+
 @settings(max_examples=300, deadline=None)
 @given(word=st.text(alphabet="schaa", min_size=1, max_size=12), max_cards=st.integers(0, 8))
 def test_spellings_within_a_hand_or_else_the_one_with_the_fewest_cards(word, max_cards):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, partial
 from operator import itemgetter
@@ -281,18 +281,30 @@ class Deck:
         return self._singles_fit(rest, len(rest))
 
     def _places(self, letters: str) -> tuple[tuple[int, str], ...]:
-        """Where a multi-letter card fits in ``letters``: (position, face), in order."""
-        present = [face for face in self._multi_faces if face in letters]
-        if not present:
-            return ()
+        """Where a multi-letter card fits in ``letters``: (position, face), in order (overlapping ones too)."""
+        finder = self._finder
+        if finder is not None:  # one scan: at most one face starts at any position
+            return tuple([(match.start(), match[1]) for match in finder(letters)])
         found = []
-        for face in present:
+        for face in self._multi_faces:
             at = letters.find(face)
             while at >= 0:
                 found.append((at, face))
                 at = letters.find(face, at + 1)
         found.sort()
         return tuple(found)
+
+    @cached_property
+    def _finder(self) -> Callable[[str], Iterator[re.Match[str]]] | None:
+        """``finditer`` of a pattern matching every multi-letter face at every position, overlaps included.
+
+        ``None`` without multi-letter faces, or when one begins another (TH
+        and THR): the pattern would report only one of them at a position.
+        """
+        faces = self._multi_faces
+        if not faces or any(a != b and b.startswith(a) for a in faces for b in faces):
+            return None
+        return re.compile(f"(?=({'|'.join(map(re.escape, faces))}))").finditer
 
     def _plan(self, n: int, places: tuple[tuple[int, str], ...]) -> _Plan:
         """The ways to lay a word of ``n`` letters with these places, in answer order.
@@ -349,21 +361,20 @@ class Deck:
 
         When the deck holds every letter at least as often as the word's most
         repeated letter, the word fits: one set comparison for almost every
-        word; only the rest are counted letter by letter.
+        word; for the rest only the letters the deck may hold too few of are
+        counted.
         """
         distinct = set(letters)
         ample = self._ample
         top = len(ample) - 1
         most = n - len(distinct) + 1  # no letter occurs more often; usually 1 or 2
-        if distinct <= ample[most if most < top else top]:
+        enough = ample[most if most < top else top]
+        if distinct <= enough:
             return True
         if not distinct <= ample[1]:
             return False
-        most = max(map(letters.count, distinct))
-        if distinct <= ample[most if most < top else top]:
-            return True
-        count = self._count
-        return all(letters.count(ch) <= count[ch] for ch in distinct if count[ch] < most)
+        count = self._count  # count only the letters the deck may hold too few of
+        return all(letters.count(ch) <= count[ch] for ch in distinct - enough)
 
     @cached_property
     def _ample(self) -> tuple[frozenset[str], ...]:
