@@ -14,9 +14,8 @@ than the deck holds.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, partial
 from operator import itemgetter
@@ -140,6 +139,7 @@ class _Plan(NamedTuple):
 
     ways: tuple[tuple[int, int, Callable[[Cards], Cards]], ...]
     most_saved: int
+    faces: tuple[str, ...]  # the places' faces, in order: the end of the pool a way's cards are picked from
 
 
 def _picker(indices: Sequence[int]) -> Callable[[Cards], Cards]:
@@ -241,14 +241,12 @@ class Deck:
         n = len(letters)
         if n > max_cards * self.widest:
             return [], False
-        if self._plain.search(letters) is None and self._singles_fit(letters, n):
-            # Most words: no multi-letter face in them, every letter on a
-            # single-letter card the deck holds often enough.
+        places = self._places(letters)
+        if not places:  # most words: single-letter cards only
+            if not self._singles_fit(letters, n):
+                return [], False
             way = [_spelling((tuple(letters), sum(map(self._value.__getitem__, letters))))]
             return (way, True) if n <= max_cards else (way if fall_back else [], False)
-        places = self._places(letters)
-        if not places:  # single-letter cards only, and they cannot lay it
-            return [], False
         fits = self._singles_fit(letters, n)
         if not fits and not set(letters) <= self.letters:  # a character on no card (an apostrophe)
             return [], False
@@ -261,7 +259,7 @@ class Deck:
         value = self._value
         base = sum(map(value.__getitem__, letters)) if fits else sum(value.get(ch, 0) for ch in letters)
         plan = self._plans(n, places)
-        pool = (*letters, *[face for _, face in places])
+        pool = (*letters, *plan.faces)
         if n - plan.most_saved <= max_cards:
             entries = plan.ways if n <= max_cards else [e for e in plan.ways if n - e[1] <= max_cards]
             ways = [_spelling((pick(pool), base + gain)) for gain, _, pick in entries]
@@ -282,29 +280,15 @@ class Deck:
 
     def _places(self, letters: str) -> tuple[tuple[int, str], ...]:
         """Where a multi-letter card fits in ``letters``: (position, face), in order (overlapping ones too)."""
-        finder = self._finder
-        if finder is not None:  # one scan: at most one face starts at any position
-            return tuple([(match.start(), match[1]) for match in finder(letters)])
         found = []
         for face in self._multi_faces:
             at = letters.find(face)
             while at >= 0:
                 found.append((at, face))
                 at = letters.find(face, at + 1)
-        found.sort()
+        if len(found) > 1:
+            found.sort()
         return tuple(found)
-
-    @cached_property
-    def _finder(self) -> Callable[[str], Iterator[re.Match[str]]] | None:
-        """``finditer`` of a pattern matching every multi-letter face at every position, overlaps included.
-
-        ``None`` without multi-letter faces, or when one begins another (TH
-        and THR): the pattern would report only one of them at a position.
-        """
-        faces = self._multi_faces
-        if not faces or any(a != b and b.startswith(a) for a in faces for b in faces):
-            return None
-        return re.compile(f"(?=({'|'.join(map(re.escape, faces))}))").finditer
 
     def _plan(self, n: int, places: tuple[tuple[int, str], ...]) -> _Plan:
         """The ways to lay a word of ``n`` letters with these places, in answer order.
@@ -336,14 +320,7 @@ class Deck:
             gain, saved = sum(delta[face] for face in faces), sum(len(face) - 1 for face in faces)
             plan.append((-gain, -saved, shape, (gain, saved, _picker(picks))))
         plan.sort()
-        return _Plan(tuple(entry[-1] for entry in plan), max(entry[-1][1] for entry in plan))
-
-    @cached_property
-    def _plain(self) -> re.Pattern[str]:
-        """Finds a multi-letter face, or a character no single-letter card the deck holds shows."""
-        singles = "".join(sorted(self._ample[1]))
-        faces = "|".join(map(re.escape, self._multi_faces))
-        return re.compile(f"{faces}|[^{re.escape(singles)}]" if faces else f"[^{re.escape(singles)}]") if singles else re.compile(".")
+        return _Plan(tuple(entry[-1] for entry in plan), max(entry[-1][1] for entry in plan), tuple(face for _, face in places))
 
     @cached_property
     def _plans(self) -> Callable[[int, tuple[tuple[int, str], ...]], _Plan]:
@@ -373,8 +350,11 @@ class Deck:
             return True
         if not distinct <= ample[1]:
             return False
-        count = self._count  # count only the letters the deck may hold too few of
-        return all(letters.count(ch) <= count[ch] for ch in distinct - enough)
+        count = self._count
+        for ch in distinct - enough:  # count only the letters the deck may hold too few of
+            if letters.count(ch) > count[ch]:
+                return False
+        return True
 
     @cached_property
     def _ample(self) -> tuple[frozenset[str], ...]:
