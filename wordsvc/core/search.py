@@ -120,15 +120,14 @@ class Board:
             found = self._fitting[state] = members(bits & self.head[self.lowest(state)])
         return found
 
-    def table(self, score: Callable[[Group], int] | None, penalty: Callable[[int], int], lay: Callable[[int], int] | None = None) -> Table:
+    def table(self, score: Callable[[Group], int] | None, penalty: Callable[[int], int], extra: int = 0) -> Table:
         """Best total ``score`` of the groups laid (default: their points), minus ``penalty(value)`` for each card unused.
 
-        ``lay(value)``: the most a card of that value adds to a group's score
-        (default: its value, true of the default score); it bounds the search.
+        A card adds at most its value plus ``extra`` to a group's score (true
+        of the default score with ``extra`` 0); it bounds the search.
         """
         scores = [g.points for g in self.groups] if score is None else [score(g) for g in self.groups]
-        bounds = list(self.values) if lay is None else [lay(v) for v in self.values]
-        table = Table(self, scores, [penalty(v) for v in self.values], bounds)
+        table = Table(self, scores, [penalty(v) for v in self.values], extra)
         self._tables.append(table)
         return table
 
@@ -191,9 +190,9 @@ class Table:
     word counts stay below 64.
 
     ``scores[g]`` is what laying group ``g`` scores, ``penalties[i]`` what
-    leaving a card of face ``i`` unused costs, ``lay[i]`` the most a card of
-    face ``i`` adds to a group's score, all in points. A move whose bound
-    (every card left laid, at ``lay``: one subtraction per move) cannot even
+    leaving a card of face ``i`` unused costs, all in points; a card adds at
+    most its value plus ``extra`` to a group's score. A move whose bound
+    (every card left laid at that most: one subtraction per move) cannot even
     tie the best move found so far is skipped: the values kept stay exact,
     and every move of a state in the memo that keeps its best score leads to
     a state in the memo, which is how :meth:`path` follows them. (A sharper
@@ -201,11 +200,10 @@ class Table:
     quarter more moves but cost more than it saved: a loop over the faces.)
     """
 
-    def __init__(self, board: Board, scores: list[int], penalties: list[int], lay: list[int]):
+    def __init__(self, board: Board, scores: list[int], penalties: list[int], extra: int = 0):
         self.board = board
         self.scores = scores
         self.penalties = penalties
-        self.lay = lay
         impossible = (NEG, NEG, NEG)
         memo: dict[int, tuple[int, int, int]] = {0: (0, 0, 0), 1: impossible, 2: impossible, 3: impossible}
         self.memo = memo
@@ -216,10 +214,11 @@ class Table:
         q_pen = [p << 6 for p in penalties]
         p_pen = [p << 12 for p in penalties]
 
-        g_lay = [sum(c * lay[f] for f, c in used) for used in uses]  # each group's cards at ``lay``
+        lay = self.lay = [v + extra for v in board.values]  # the most a card of each face adds
+        g_lay = [g.points + extra * g.cards for g in board.groups]  # the same for each group's cards
 
         def compute(state: int, k: int, mask: int, worth: int, again: Callable[[int, int, int, int], tuple[int, int, int]] | None = None) -> tuple[int, int, int]:
-            """(Q, P, X) of ``state``; ``mask``: the groups that fit it; ``worth``: its cards at ``lay``, a bound of its score."""
+            """(Q, P, X) of ``state``; ``mask``: the groups that fit it; ``worth``: the most its cards could add, a bound of its score."""
             i = ((state & -state).bit_length() - 1) // width
             best_q = best_p = NEG
             bits = mask & head[i]

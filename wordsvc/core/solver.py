@@ -210,7 +210,7 @@ class Solver:
             alternatives = _runners_up(board, main, hand, k, signature, top)
             longest = _longest_word(board, main, hand, k)
             span = 2 * sum(board.values[i] * n for i, n in enumerate(board.counts(hand))) + 1
-            most = board.play(board.table(lambda g: span + g.points, lambda v: v, lambda v: span + v).path(hand, k))
+            most = board.play(board.table(lambda g: span + g.points, lambda v: v, span).path(hand, k))
             most = most if most.words else None
             plays += [*alternatives, *(p for p in (longest, most) if p)]
         pickup = None
