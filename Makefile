@@ -44,6 +44,7 @@ bench: setup
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/search.py
 	$(BIN)/python bench/search_structures.py
+	$(BIN)/python bench/instructions.py
 
 clean:
 	rm -rf build $(VENV)
