@@ -265,6 +265,23 @@ def test_repeated_and_double_letter_cards_equal_the_reference(seed, solver, refe
     assert_legal(result.best, hand, standard, FIXTURE)
 
 
+class ProbeOnly:
+    """A candidate source that can only say whether a prefix leads anywhere (no following letters)."""
+
+    def __init__(self, source):
+        self.probe, self.candidates = source.probe, source.candidates
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_source_that_only_probes_gives_the_same_best_play(seed, solver, reference, standard):
+    probing = Solver(standard, FIXTURE, ProbeOnly(MemoryCandidates.from_lexicon(FIXTURE)))
+    rng = random.Random(7000 + seed)
+    hand = deal(rng, standard.deck, 11, friendly=seed % 4 != 0)
+    result = probing.solve(hand, discard=True)
+    assert result.best.rank() == solver.solve(hand, discard=True).best.rank(), hand
+    assert result.best.score == reference.best_score(hand, discard=True), hand
+
+
 # ---------------------------------------------------------------- the rules' examples
 
 
