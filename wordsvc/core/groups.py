@@ -30,7 +30,7 @@ __all__ = ["Group", "find_groups", "laying"]
 #: expansions are kept. Bounded by the index: English has 9,156 such
 #: prefixes (3 MB kept after 3,000 hands), Icelandic 16,190 (5.5 MB). Four
 #: letters rather than three: 4 % fewer instructions per English hand
-#: (bench/instructions.py); five would save 3 % more for twice the memory.
+#: (bench/instructions.py); five would save 3 % more for three times the entries.
 _SHORT = 4
 _UNSEEN = object()
 
