@@ -3,15 +3,17 @@
 Wall-clock figures on a shared machine drift by 2-3x from minute to minute
 (the other benches print a fixed loop's time so runs can be compared), which
 hides a 10 % change. The number of machine instructions a workload executes
-does not drift: cachegrind counts them exactly (the same count on every run,
-with a fixed hash seed). So this bench runs the same workload under
+does not drift: cachegrind counts them exactly (the same count on every run
+of the same command, with a fixed hash seed; a different command line or
+environment moves object addresses, and the count by about 0.2 %). So this bench runs the same workload under
 ``valgrind --tool=cachegrind`` on this tree and on ``--baseline`` (default:
 ``HEAD``, checked out in a temporary git worktree) and prints both counts and
 the change. Memory latency is not counted: a change that saves instructions
 but misses the cache more can still be slower; the timed benches have the last
 word on speed.
 
-Workloads (the same data, read from this tree's ``build/``):
+Workloads (the same data for both, this tree's data folder: ``WORDSVC_DATA_DIR``
+or ``build/``):
 
 - ``verdicts <lexicon>``: ``judge`` over 2,000 forms a hand can lay (an even
   spread of the lexicon; half of them with one letter changed), under the
@@ -120,7 +122,10 @@ def main() -> int:
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind): nothing counted")
         return 0
-    data_dir = ROOT / "build"
+    sys.path.insert(0, str(ROOT))
+    from wordsvc.config import Settings
+
+    data_dir = Settings.from_env().data_dir  # this tree's data: the baseline reads it too
     revision = subprocess.run(["git", "rev-parse", "--short", args.baseline], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
     with tempfile.TemporaryDirectory() as scratch:
         baseline = Path(scratch) / "baseline"
