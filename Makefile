@@ -45,6 +45,7 @@ bench: setup
 	$(BIN)/python bench/search.py
 	$(BIN)/python bench/search_structures.py
 	$(BIN)/python bench/instructions.py
+	$(BIN)/python bench/estonian_coverage.py
 
 clean:
 	rm -rf build $(VENV)

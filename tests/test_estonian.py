@@ -167,3 +167,18 @@ def test_forked_workers_get_the_same_verdicts_as_their_parent():
         with os.fdopen(read_end, "rb") as child_out:
             assert pickle.load(child_out) == expected
         os.waitpid(pid, 0)
+
+
+def test_short_forms_are_every_string_vabamorf_reads_and_nothing_else(et):
+    """The solver's exhaustive short words: the same strings a verdict accepts, found by brute force here."""
+    import itertools
+
+    from wordsvc.data.estonian_candidates import short_forms
+
+    alphabet = "aehjknsuõü"
+    strings = ["".join(letters) for size in (1, 2, 3) for letters in itertools.product(alphabet, repeat=size)]
+    found = short_forms(max_letters=3, alphabet=alphabet, processes=2)
+    assert found == sorted(found) and len(set(found)) == len(found)
+    assert set(found) <= {s for s in strings if et.readings(s)}
+    assert {s for s in strings if any(not r & {"proper_noun", "abbreviation"} for r in et.readings(s))} <= set(found)
+    assert {"jah", "kes", "süü", "õun", "nuh"} <= set(found)  # nuh: a word hunspell's list lacks

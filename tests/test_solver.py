@@ -719,6 +719,21 @@ def test_unmunch_expands_the_hunspell_list_into_normalized_forms():
     assert all(form and form == normalize(form) for form in forms)
 
 
+def test_the_built_estonian_index_proposes_short_words_hunspell_lacks(rulesets):
+    """nuh is a word to Vabamorf but not in myspell-et: only the exhaustive short words propose it."""
+    from wordsvc.data.anagrams import AnagramIndex, AnagramIndexError
+    from wordsvc.data.languages import default_data_dir
+
+    lexicon = _vabamorf()
+    try:
+        index = AnagramIndex(default_data_dir() / "lexicons" / "et")
+    except AnagramIndexError as err:
+        pytest.skip(f"the Estonian anagram index is not built: {err}")
+    assert "nuh" in index.candidates("hnu")
+    best = Solver(rulesets.get("eesti"), lexicon, index).solve(["t", "h", "n", "u"], discard=True).best
+    assert ([w.word for w in best.words], best.discards, best.score) == (["nuh"], ("t",), 15)
+
+
 def test_best_meld_without_an_anagram_index_is_503(rulesets, tmp_path):
     from wordsvc.data.languages import Languages
     from wordsvc.service import Service

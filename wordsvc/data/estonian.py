@@ -31,8 +31,9 @@ import importlib.metadata
 import importlib.util
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
+from itertools import islice
 from pathlib import Path
 
 from ..core.lexicon import LexiconInfo, Readings
@@ -117,6 +118,23 @@ class VabamorfLexicon:
     def forms(self) -> Iterator[str]:
         """Always raises: Vabamorf analyses forms but exposes no list of them."""
         raise TypeError("the Vabamorf lexicon cannot enumerate its forms")
+
+    def read_as_written(self, forms: Iterable[str], batch: int = 1000) -> Iterator[str]:
+        """The ``forms`` (lower-case letters only) Vabamorf reads exactly as written, in bulk and uncached.
+
+        No Capitalised or UPPER variant is tried, so a form read only as a
+        name (``tallinn``) is not yielded, and no form is checked for
+        punctuation: this is for putting millions of letter strings to the
+        analyser (:func:`~wordsvc.data.estonian_candidates.short_forms`), a
+        ``batch`` a call, not for verdicts.
+        """
+        forms = iter(forms)
+        while chunk := list(islice(forms, batch)):
+            with self._lock:
+                if self._pid != os.getpid():
+                    self._open()
+                analysed = self._morf.analyze(self._vm.StringVector(chunk), False, False, False, False, False)
+            yield from (form for form, (_word, analyses) in zip(chunk, analysed, strict=True) if len(analyses))
 
     def cache_info(self):
         """Hits, misses and size of the verdict cache (``functools`` ``CacheInfo``)."""

@@ -1,43 +1,63 @@
-"""Candidates for the Estonian solver: the forms of the hunspell word list, for an analyser that lists none.
+"""Candidates for the Estonian solver: the forms of the hunspell word list and every short word, for an analyser that lists none.
 
 The Estonian lexicon is Vabamorf (:mod:`wordsvc.data.estonian`): it judges a
 form but cannot enumerate forms, so the solver's anagram index needs another
-list of what to propose. This module makes it from Debian's ``myspell-et``
-(``/usr/share/hunspell/et_EE.dic`` and ``.aff``, © Institute of the Estonian
-Language; affix file LGPL-2.1+): ``unmunch`` (package ``hunspell-tools``)
-expands the 282k stems with their affixes into about 15 million forms in a
-few seconds; each is normalized and indexed like any lexicon's forms
+list of what to propose. This module makes it from two sources:
+
+- Debian's ``myspell-et`` (``/usr/share/hunspell/et_EE.dic`` and ``.aff``,
+  © Institute of the Estonian Language; affix file LGPL-2.1+): ``unmunch``
+  (package ``hunspell-tools``) expands the 282k stems with their affixes into
+  about 15 million forms in a few seconds;
+- Vabamorf itself, asked about *every* string of at most
+  :data:`SHORT_LETTERS` letters of the Estonian alphabet (14.9 million
+  strings, :func:`short_forms`): the short words hunspell never lists
+  (*nuh*, *jep*, *jugad*) are the ones that most often change a small hand's
+  best play.
+
+Each form is normalized and indexed like any lexicon's forms
 (:func:`~wordsvc.data.anagrams.build_anagram_index_from_forms`: letters
 only, layable in one word by the rulesets' decks).
 
-What it covers, and what not: every inflected form of a word hunspell lists.
-Not covered: forms hunspell does not generate (its compounding flag is left
-unexpanded, so productive compounds such as ``kassikool``, which Vabamorf
-accepts and the ``eesti`` ruleset allows, are never proposed), proper names
-(banned by every ruleset anyway), and words absent from the 2003 list. The
-solver is exact over the proposed words: each is judged by Vabamorf itself
-(``judge_cards``), so a proposal Vabamorf refuses is never played; a word
-Vabamorf would accept but hunspell never proposes is never found.
+What it covers, and what not: every word of up to :data:`SHORT_LETTERS`
+letters Vabamorf reads as written, and every inflected form of a word
+hunspell lists. Not covered: longer forms hunspell does not generate (its
+compounding flag is left unexpanded, so productive compounds such as
+``kassikool``, which Vabamorf accepts and the ``eesti`` ruleset allows, are
+never proposed), names (banned by every ruleset anyway), and longer words
+absent from the 2003 list. The solver is exact over the proposed words: each
+is judged by Vabamorf itself (``judge_cards``), so a proposal Vabamorf
+refuses is never played; a word Vabamorf would accept but neither source
+proposes is never found. ``bench/estonian_coverage.py`` measures how often
+that changes a hand's best score.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from itertools import chain, product
 from pathlib import Path
 
 from ..core.text import normalize
 from .anagrams import FORMAT, Limits, build_anagram_index_from_forms
+from .decks import ALPHABETS
 
-__all__ = ["AFF", "DIC", "build_estonian_anagrams", "build_estonian_index", "unmunch_forms"]
+__all__ = ["AFF", "DIC", "SHORT_LETTERS", "build_estonian_anagrams", "build_estonian_index", "short_forms", "unmunch_forms"]
 
 DIC = Path("/usr/share/hunspell/et_EE.dic")
 AFF = Path("/usr/share/hunspell/et_EE.aff")
 #: The charset the affix file declares (``SET ISO8859-15``).
 ENCODING = "iso-8859-15"
+
+#: Every string of up to this many letters is put to Vabamorf. Five letters
+#: are 14.9 million strings, about 150,000 a second a core; six would be 27
+#: times as many.
+SHORT_LETTERS = 5
 
 
 def unmunch_forms(dic: Path = DIC, aff: Path = AFF) -> Iterator[str]:
@@ -58,16 +78,51 @@ def unmunch_forms(dic: Path = DIC, aff: Path = AFF) -> Iterator[str]:
         raise subprocess.CalledProcessError(proc.returncode, exe)
 
 
+def short_forms(max_letters: int = SHORT_LETTERS, alphabet: str = ALPHABETS["et"], processes: int | None = None) -> list[str]:
+    """Every string of 1 to ``max_letters`` letters of ``alphabet`` that Vabamorf reads as written, sorted.
+
+    Exhaustive, so no word this short is missed, whether or not any word
+    list has it; split by first letter over ``processes`` worker processes
+    (default: one a CPU), each with its own analyser.
+    """
+    jobs = [(first, alphabet, max_letters) for first in alphabet]
+    with ProcessPoolExecutor(max_workers=processes or os.cpu_count(), initializer=_open_analyser) as pool:
+        return sorted(chain.from_iterable(pool.map(_read_starting_with, jobs)))
+
+
+_analyser = None  # one VabamorfLexicon a worker process of short_forms()
+
+
+def _open_analyser() -> None:
+    global _analyser
+    from .estonian import VabamorfLexicon
+
+    _analyser = VabamorfLexicon(cache_size=0)
+
+
+def _read_starting_with(job: tuple[str, str, int]) -> list[str]:
+    first, alphabet, max_letters = job
+    assert _analyser is not None
+    strings = (first + "".join(rest) for size in range(max_letters) for rest in product(alphabet, repeat=size))
+    return list(_analyser.read_as_written(strings))
+
+
 def build_estonian_index(out_dir: str | Path, lexicon_sha256: str | None = None, limits: Limits | None = None) -> dict[str, object]:
-    """The anagram index of the hunspell forms, in ``out_dir`` (``build/lexicons/et``)."""
+    """The anagram index of the hunspell forms and the short words, in ``out_dir`` (``build/lexicons/et``)."""
+    short = short_forms()
     source: dict[str, object] = {
         "lexicon": "et",
-        "candidates": "myspell-et et_EE.dic + et_EE.aff, expanded by unmunch (hunspell-tools)",
+        "candidates": (
+            "myspell-et et_EE.dic + et_EE.aff, expanded by unmunch (hunspell-tools); "
+            f"and every string of at most {SHORT_LETTERS} letters of the Estonian alphabet Vabamorf reads"
+        ),
         "candidates_sha256": _candidates_sha256(),
+        "short_letters": SHORT_LETTERS,
+        "short_forms": len(short),
     }
     if lexicon_sha256 is not None:
         source["lexicon_sha256"] = lexicon_sha256
-    return build_anagram_index_from_forms(unmunch_forms(), out_dir, fold=False, source=source, limits=limits)
+    return build_anagram_index_from_forms(chain(unmunch_forms(), short), out_dir, fold=False, source=source, limits=limits)
 
 
 def _candidates_sha256() -> str:
@@ -94,11 +149,11 @@ def build_estonian_anagrams(data_dir: str | Path, limits: Limits, force: bool = 
     meta_path = out / "anagrams.json"
     if not force and meta_path.is_file():
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        same = (meta.get("format"), meta.get("candidates_sha256"), meta.get("lexicon_sha256"), meta.get("max_cards"), meta.get("multi"))
-        if same == (FORMAT, _candidates_sha256(), lexicon_sha256, limits[0], limits[1]):
+        same = (meta.get("format"), meta.get("candidates_sha256"), meta.get("short_letters"), meta.get("lexicon_sha256"), meta.get("max_cards"), meta.get("multi"))
+        if same == (FORMAT, _candidates_sha256(), SHORT_LETTERS, lexicon_sha256, limits[0], limits[1]):
             log(f"et: anagram index up to date ({meta['keys']} keys)")
             return out
-    log("et: building the anagram index from myspell-et (a few minutes) ...")
+    log(f"et: building the anagram index from myspell-et and every Vabamorf word of up to {SHORT_LETTERS} letters (a few minutes) ...")
     meta = build_estonian_index(out, lexicon_sha256, limits)
     log(f"et: anagram index of {meta['keys']} keys ({meta['spellings']} forms) in {meta['seconds']:.0f} s")
     return out
