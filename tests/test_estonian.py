@@ -182,3 +182,12 @@ def test_short_forms_are_every_string_vabamorf_reads_and_nothing_else(et):
     assert set(found) <= {s for s in strings if et.readings(s)}
     assert {s for s in strings if any(not r & {"proper_noun", "abbreviation"} for r in et.readings(s))} <= set(found)
     assert {"jah", "kes", "süü", "õun", "nuh"} <= set(found)  # nuh: a word hunspell's list lacks
+
+
+def test_words_among_keeps_every_form_with_a_reading_the_ban_allows(et):
+    forms = ["tallinn", "kass", "kassikool", "eki", "qxz", "kassgi"]
+    names = frozenset({"proper_noun", "abbreviation"})
+    assert list(et.words_among(forms, banned=names)) == ["kass", "kassikool"]
+    assert list(et.words_among(forms, banned=names | {"compound"})) == ["kass", "kassikool"]  # a superset: compounds are judged later
+    assert list(et.words_among(forms)) == ["tallinn", "kass", "kassikool", "eki"]
+    assert list(et.words_among(forms, banned=frozenset({"abbreviation"}))) == ["tallinn", "kass", "kassikool"]

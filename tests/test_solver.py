@@ -660,7 +660,7 @@ PROPOSED_ONLY = "tae aet ean nae sert toin rinse tinse stean hert quin clin thro
 def test_a_lazy_solver_judges_only_what_it_plays_and_still_finds_the_best(seed, solver, reference, standard):
     """Candidates from a wider list (as hunspell proposes for Vabamorf): refused words are dropped as plays meet them."""
     proposals = MemoryCandidates([*FIXTURE.forms(), *PROPOSED_ONLY], fold=True)
-    lazy = Solver(standard, FIXTURE, proposals, eager=False)
+    lazy = Solver(standard, FIXTURE, proposals, eager=False, exhaustive_cards=0)
     rng = random.Random(3000 + seed)
     hand = deal(rng, standard.deck, rng.randrange(4, 10), friendly=True)
     discard = seed % 2 == 0
@@ -674,10 +674,33 @@ def test_a_lazy_solver_judges_only_what_it_plays_and_still_finds_the_best(seed, 
 
 def test_the_solver_is_lazy_for_a_lexicon_that_cannot_list_its_words(standard):
     analyser = MemoryLexicon(["eat"], dataclasses.replace(INFO, enumerable=False))
-    lazy = Solver(standard, analyser, MemoryCandidates(["eat", "tae", "aet"]))
+    lazy = Solver(standard, analyser, MemoryCandidates(["eat", "tae", "aet"]), exhaustive_cards=0)
     assert not lazy.eager
     result = lazy.solve("tae")
     assert [w.word for w in result.best.words] == ["eat"] and result.best.words[0].anagrams == ()
+
+
+#: The fixture as an analyser would be: it judges every form but lists none.
+ANALYSER = MemoryLexicon({word: [()] for word in FIXTURE_WORDS}, dataclasses.replace(INFO, enumerable=False))
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_small_hands_are_exact_however_few_words_the_source_proposes(seed, reference, standard):
+    """A source that proposes nothing: every ordering of a small hand's cards is tried, so the best play is the reference's."""
+    exact = Solver(standard, ANALYSER, MemoryCandidates([]))
+    assert exact.exhaustive_cards == solver_module.EXHAUSTIVE_CARDS == 7
+    rng = random.Random(4000 + seed)
+    hand = deal(rng, standard.deck, rng.randrange(3, exact.exhaustive_cards + 1), friendly=True)
+    discard = seed % 2 == 0
+    result = exact.solve(hand, discard=discard)
+    assert result.best.rank() == max(p[:3] for p in reference.plays(hand, int(discard))), hand
+    assert_legal(result.best, hand, standard, ANALYSER)
+
+
+def test_a_hand_beyond_the_exhaustive_size_plays_only_what_the_source_proposes(standard):
+    hand = "topseatn"  # eight cards: tones, stone, ... are words, but nothing proposes them
+    assert Solver(standard, ANALYSER, MemoryCandidates([])).solve(hand).best.words == ()
+    assert Solver(standard, ANALYSER, MemoryCandidates([]), exhaustive_cards=8).solve(hand).best.goes_out
 
 
 # ---------------------------------------------------------------- Estonian: Vabamorf judges, hunspell proposes
@@ -719,6 +742,12 @@ def test_unmunch_expands_the_hunspell_list_into_normalized_forms():
     assert all(form and form == normalize(form) for form in forms)
 
 
+def test_a_small_estonian_hand_is_exact_with_no_proposals(rulesets):
+    lexicon = _vabamorf()
+    result = Solver(rulesets.get("eesti"), lexicon, MemoryCandidates([])).solve("kassid")
+    assert [w.word for w in result.best.words] == ["kassid"]
+
+
 def test_the_built_estonian_index_proposes_short_words_hunspell_lacks(rulesets):
     """nuh is a word to Vabamorf but not in myspell-et: only the exhaustive short words propose it."""
     from wordsvc.data.anagrams import AnagramIndex, AnagramIndexError
@@ -730,7 +759,7 @@ def test_the_built_estonian_index_proposes_short_words_hunspell_lacks(rulesets):
     except AnagramIndexError as err:
         pytest.skip(f"the Estonian anagram index is not built: {err}")
     assert "nuh" in index.candidates("hnu")
-    best = Solver(rulesets.get("eesti"), lexicon, index).solve(["t", "h", "n", "u"], discard=True).best
+    best = Solver(rulesets.get("eesti"), lexicon, index, exhaustive_cards=0).solve(["t", "h", "n", "u"], discard=True).best
     assert ([w.word for w in best.words], best.discards, best.score) == (["nuh"], ("t",), 15)
 
 

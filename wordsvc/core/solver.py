@@ -22,6 +22,12 @@ house words, the deck's double-letter cards) and the lexicon, in three steps:
    laying the longest word, the best play laying the most words, the best
    play that goes out, and the face-up card's worth reuse the same recursion.
 
+A lexicon that cannot list its words (an analyser: Vabamorf) is only as
+good as its candidate source, except on small hands: a hand of at most
+:data:`EXHAUSTIVE_CARDS` cards (the face-up card included) also gets every
+ordering of every sub-multiset of its cards proposed, and each is judged
+before the search, so its best play is exact over the analyser's verdicts.
+
 Every word of every play returned is judged by
 :func:`wordsvc.core.verdict.judge_cards`, the single source of truth; step 1
 only mirrors it (:meth:`Solver.allowed`; judging every candidate would cost
@@ -36,7 +42,7 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .candidates import CandidateSource, ExpandingSource, MemoryCandidates, deck_letters
 from .cards import Cards, CardSyntaxError, parse_cards
@@ -49,7 +55,12 @@ from .search import FORBIDDEN, Board, Step, Table, members
 from .text import normalize
 from .verdict import MAX_WORD_CHARS, judge_cards
 
-__all__ = ["MAX_ALTERNATIVES", "TIE_SCAN", "Solver", "solve"]
+__all__ = ["EXHAUSTIVE_CARDS", "MAX_ALTERNATIVES", "TIE_SCAN", "Solver", "solve"]
+
+#: The largest hand a lexicon that cannot list its words solves by trying
+#: every ordering of its cards: 13,699 orderings for seven cards, 109,600 for
+#: eight (too slow to judge one by one). ``bench/estonian_coverage.py``.
+EXHAUSTIVE_CARDS = 7
 
 #: Most runners-up a request may ask for.
 MAX_ALTERNATIVES = 20
@@ -69,7 +80,7 @@ def solve(hand: str | Sequence[str], ruleset: Ruleset, lexicon: Lexicon, candida
 class Solver:
     """Best plays for hands under one ruleset and lexicon; keep one per pair and reuse it (it caches)."""
 
-    def __init__(self, ruleset: Ruleset, lexicon: Lexicon, candidates: CandidateSource, eager: bool | None = None):
+    def __init__(self, ruleset: Ruleset, lexicon: Lexicon, candidates: CandidateSource, eager: bool | None = None, exhaustive_cards: int = EXHAUSTIVE_CARDS):
         self.ruleset = ruleset
         #: Eager: every candidate's readings are looked up while the words are
         #: found (fast for a compiled lexicon). Lazy (default for a lexicon
@@ -78,6 +89,10 @@ class Solver:
         #: judge_cards decides, refused words are dropped and the hand solved
         #: again, until every word of every play returned is valid.
         self.eager = lexicon.info.enumerable if eager is None else eager
+        #: A lazy solver's hands of up to this many cards get every ordering
+        #: of their cards proposed and judged (exact however few words the
+        #: source lists).
+        self.exhaustive_cards = 0 if self.eager else exhaustive_cards
         self.lexicon = lexicon
         self.candidates = candidates
         self.fold = lexicon.info.fold_diacritics
@@ -86,6 +101,9 @@ class Solver:
         self._allowed: dict[str, bool] = {}
         self._judged: dict[Cards, bool] = {}
         self._rank = getattr(lexicon, "rank", None)
+        #: ``words_among(forms, banned)``: a superset of the forms with a
+        #: reading of no banned class, for lexicons that sift faster in bulk.
+        self._words_among = getattr(lexicon, "words_among", None)
         self._expand = self._expander()
         self._short: dict[str, object] = {}
 
@@ -163,16 +181,23 @@ class Solver:
         # tables are closed), so the cyclic collector would only pause it.
         collecting = gc.isenabled()
         gc.disable()
+        expand, allowed, short = self._expand, self.allowed if self.eager else self._optimistic, self._short
+        if universe.total() <= self.exhaustive_cards:
+            orderings: Iterable[str] = _orderings(universe)
+            if self._words_among is not None:  # the lexicon sifts them in bulk, faster than one by one
+                orderings = self._words_among(orderings, self.ruleset.banned_classes)
+            expand = _union(expand, MemoryCandidates(orderings).expand)
+            allowed, short = self.allowed, {}  # judged now, not after the search: most orderings are not words
         try:
             groups = find_groups(
                 order,
                 copies,
                 values,
                 width,
-                self._expand,
-                self.allowed if self.eager else self._optimistic,
+                expand,
+                allowed,
                 self._allowed,
-                self._short,
+                short,
                 min_cards=max(1, ruleset.min_cards),
                 max_cards=ruleset.max_hand,
                 min_letters=ruleset.min_letters,
@@ -278,19 +303,7 @@ class Solver:
                 found = source.probe(prefix) if prefix else ()
                 return None if found is None else (letters, found)
 
-        house = self._house
-        if house is None:
-            return expand  # type: ignore[return-value]
-
-        def merged(prefix: str) -> tuple[str, Sequence[str]] | None:
-            found, extra = expand(prefix), house.expand(prefix)
-            if extra is None:
-                return found
-            if found is None:
-                return extra
-            return "".join(sorted(set(found[0]) | set(extra[0]))), (*found[1], *(w for w in extra[1] if w not in found[1]))
-
-        return merged
+        return expand if self._house is None else _union(expand, self._house.expand)  # type: ignore[return-value]
 
     def _verify(self, plays: Sequence[Play]) -> set[str]:
         """Words of ``plays`` that :func:`judge_cards` does not find valid (normally none)."""
@@ -315,6 +328,44 @@ class Solver:
         if len(self._allowed) > _CACHE_LIMIT:
             self._allowed.clear()
         self._allowed[letters] = ok
+
+
+Expand = Callable[[str], "tuple[str, Sequence[str]] | None"]
+
+
+def _union(expand: Expand, extra: Expand) -> Expand:
+    """One ``expand`` answering for two sources: the letters either lets follow, the spellings of both."""
+
+    def merged(prefix: str) -> tuple[str, Sequence[str]] | None:
+        found, more = expand(prefix), extra(prefix)
+        if more is None:
+            return found
+        if found is None:
+            return more
+        return "".join(sorted(set(found[0]) | set(more[0]))), (*found[1], *(w for w in more[1] if w not in found[1]))
+
+    return merged
+
+
+def _orderings(cards: Counter[str]) -> list[str]:
+    """The letters of every ordering of every non-empty sub-multiset of ``cards``.
+
+    >>> sorted(_orderings(Counter(["qu", "a", "a"])))
+    ['a', 'aa', 'aaqu', 'aqu', 'aqua', 'qu', 'qua', 'quaa']
+    """
+    left = dict(cards)
+    found: list[str] = []
+
+    def grow(prefix: str) -> None:
+        for face, n in left.items():
+            if n:
+                left[face] = n - 1
+                found.append(prefix + face)
+                grow(prefix + face)
+                left[face] = n
+
+    grow("")
+    return found
 
 
 # ---- plays from a board's tables

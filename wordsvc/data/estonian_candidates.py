@@ -81,6 +81,10 @@ def unmunch_forms(dic: Path = DIC, aff: Path = AFF) -> Iterator[str]:
 def short_forms(max_letters: int = SHORT_LETTERS, alphabet: str = ALPHABETS["et"], processes: int | None = None) -> list[str]:
     """Every string of 1 to ``max_letters`` letters of ``alphabet`` that Vabamorf reads as written, sorted.
 
+    That is every such word but names and upper-case abbreviations (which
+    every ruleset bans), and some lower-case abbreviations the solver then
+    refuses (:meth:`~wordsvc.data.estonian.VabamorfLexicon.words_among`).
+
     Exhaustive, so no word this short is missed, whether or not any word
     list has it; split by first letter over ``processes`` worker processes
     (default: one a CPU), each with its own analyser.
@@ -104,7 +108,7 @@ def _read_starting_with(job: tuple[str, str, int]) -> list[str]:
     first, alphabet, max_letters = job
     assert _analyser is not None
     strings = (first + "".join(rest) for size in range(max_letters) for rest in product(alphabet, repeat=size))
-    return list(_analyser.read_as_written(strings))
+    return list(_analyser.words_among(strings, banned=frozenset({"proper_noun", "abbreviation"})))
 
 
 def build_estonian_index(out_dir: str | Path, lexicon_sha256: str | None = None, limits: Limits | None = None) -> dict[str, object]:
