@@ -38,6 +38,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from itertools import chain, product
@@ -113,6 +114,7 @@ def _read_starting_with(job: tuple[str, str, int]) -> list[str]:
 
 def build_estonian_index(out_dir: str | Path, lexicon_sha256: str | None = None, limits: Limits | None = None) -> dict[str, object]:
     """The anagram index of the hunspell forms and the short words, in ``out_dir`` (``build/lexicons/et``)."""
+    started = time.perf_counter()
     short = short_forms()
     source: dict[str, object] = {
         "lexicon": "et",
@@ -123,6 +125,7 @@ def build_estonian_index(out_dir: str | Path, lexicon_sha256: str | None = None,
         "candidates_sha256": _candidates_sha256(),
         "short_letters": SHORT_LETTERS,
         "short_forms": len(short),
+        "short_seconds": round(time.perf_counter() - started, 1),
     }
     if lexicon_sha256 is not None:
         source["lexicon_sha256"] = lexicon_sha256
@@ -159,5 +162,5 @@ def build_estonian_anagrams(data_dir: str | Path, limits: Limits, force: bool = 
             return out
     log(f"et: building the anagram index from myspell-et and every Vabamorf word of up to {SHORT_LETTERS} letters (a few minutes) ...")
     meta = build_estonian_index(out, lexicon_sha256, limits)
-    log(f"et: anagram index of {meta['keys']} keys ({meta['spellings']} forms) in {meta['seconds']:.0f} s")
+    log(f"et: anagram index of {meta['keys']} keys ({meta['spellings']} forms) in {meta['seconds']:.0f} s, after {meta['short_forms']} short words in {meta['short_seconds']:.0f} s")
     return out
