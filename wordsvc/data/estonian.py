@@ -39,7 +39,7 @@ from pathlib import Path
 from ..core.lexicon import LexiconInfo, Readings
 from ..core.text import has_invalid_characters
 
-__all__ = ["ESTNLTK_VERSION", "VabamorfLexicon"]
+__all__ = ["ESTNLTK_VERSION", "NAME_CLASSES", "VabamorfLexicon"]
 
 #: The estnltk release whose internals this loader was written and tested against.
 ESTNLTK_VERSION = "1.7.5"
@@ -52,7 +52,7 @@ DEFAULT_CACHE_SIZE = 65_536
 #: Parts of speech a variant spelling (Capitalised, UPPER) may contribute.
 _NAME_LIKE = frozenset({"H", "Y"})
 #: Their classes: the only readings a form not read as written may have.
-_NAME_CLASSES = frozenset({"proper_noun", "abbreviation"})
+NAME_CLASSES = frozenset({"proper_noun", "abbreviation"})
 
 _INSTALL_HINT = "pip install --no-deps -r requirements/estonian-nodeps.txt"
 
@@ -133,7 +133,7 @@ class VabamorfLexicon:
         reading. For the solver's exhaustive small hands and
         :func:`~wordsvc.data.estonian_candidates.short_forms`, not for verdicts.
         """
-        if not _NAME_CLASSES <= banned:
+        if not NAME_CLASSES <= banned:
             yield from (form for form in forms if any(not classes & banned for classes in self.readings(form)))
             return
         forms = iter(forms)

@@ -47,6 +47,7 @@ from pathlib import Path
 from ..core.text import normalize
 from .anagrams import FORMAT, Limits, build_anagram_index_from_forms
 from .decks import ALPHABETS
+from .estonian import NAME_CLASSES, VabamorfLexicon
 
 __all__ = ["AFF", "DIC", "SHORT_LETTERS", "build_estonian_anagrams", "build_estonian_index", "short_forms", "unmunch_forms"]
 
@@ -100,8 +101,6 @@ _analyser = None  # one VabamorfLexicon a worker process of short_forms()
 
 def _open_analyser() -> None:
     global _analyser
-    from .estonian import VabamorfLexicon
-
     _analyser = VabamorfLexicon(cache_size=0)
 
 
@@ -109,7 +108,7 @@ def _read_starting_with(job: tuple[str, str, int]) -> list[str]:
     first, alphabet, max_letters = job
     assert _analyser is not None
     strings = (first + "".join(rest) for size in range(max_letters) for rest in product(alphabet, repeat=size))
-    return list(_analyser.words_among(strings, banned=frozenset({"proper_noun", "abbreviation"})))
+    return list(_analyser.words_among(strings, banned=NAME_CLASSES))
 
 
 def build_estonian_index(out_dir: str | Path, lexicon_sha256: str | None = None, limits: Limits | None = None) -> dict[str, object]:
@@ -147,8 +146,6 @@ def build_estonian_anagrams(data_dir: str | Path, limits: Limits, force: bool = 
         log("et: no anagram index (needs apt-get install myspell-et hunspell-tools)")
         return None
     try:
-        from .estonian import VabamorfLexicon
-
         lexicon_sha256 = VabamorfLexicon(cache_size=0).info.sha256
     except (ImportError, OSError) as err:
         log(f"et: no anagram index (the Vabamorf lexicon does not load: {err})")
