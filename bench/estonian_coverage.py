@@ -4,7 +4,7 @@ Vabamorf cannot list its words, so the Estonian solver plays the best of what
 its anagram index proposes (:mod:`wordsvc.data.estonian_candidates`): the
 forms of myspell-et, and every word of up to ``SHORT_LETTERS`` letters; a
 hand of at most ``EXHAUSTIVE_CARDS`` cards also gets every ordering of its
-cards proposed (:mod:`wordsvc.core.solver`). This script deals random hands from the ``eesti`` deck (the round's cards plus the
+cards proposed (:mod:`wordsvc.core.solver.solver`). This script deals random hands from the ``eesti`` deck (the round's cards plus the
 drawn one, so one card is discarded) and finds each hand's true best score by
 brute force over Vabamorf's own verdicts: every ordering of every
 sub-multiset of the hand's cards is judged by ``judge_cards`` (what
@@ -39,12 +39,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from wordsvc.config import Settings  # noqa: E402
-from wordsvc.core.candidates import letter_key  # noqa: E402
-from wordsvc.core.solver import EXHAUSTIVE_CARDS  # noqa: E402
+from wordsvc.core.solver.candidates import letter_key  # noqa: E402
+from wordsvc.core.solver.solver import EXHAUSTIVE_CARDS  # noqa: E402
 from wordsvc.core.verdict import judge_cards  # noqa: E402
 from wordsvc.data.estonian_candidates import SHORT_LETTERS, unmunch_forms  # noqa: E402
 from wordsvc.service import Service  # noqa: E402
-from wordsvc.solvers import Solvers  # noqa: E402
+from wordsvc.service.solvers import Solvers  # noqa: E402
 
 
 def accepted_words(hand: list[str], judge) -> dict[int, list[str]]:  # type: ignore[no-untyped-def]

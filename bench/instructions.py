@@ -74,7 +74,7 @@ if kind == "verdicts":
     units = len(mix)
 else:
     from wordsvc.service import Service
-    from wordsvc.solvers import Solvers
+    from wordsvc.service.solvers import Solvers
     service = Service.from_settings(settings)
     solver = Solvers.from_data_dir(service, settings.data_dir).get("standard", arg)
     deck = service.ruleset("standard").deck

@@ -99,7 +99,7 @@ if lang != "*":
         step = max(1, len(lexicon) // 200000)  # every step-th form: an even spread, no list of all forms
         spread = list(itertools.islice(lexicon.forms(), 0, None, step))
     else:
-        from wordsvc.data.anagrams import AnagramIndexes
+        from wordsvc.data.anagram_index import AnagramIndexes
         index = AnagramIndexes(data_dir).get(lexicon)
         spread = list(itertools.islice(index.words(every=97), 0, 60000))
     random.Random(7).shuffle(spread)

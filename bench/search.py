@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from wordsvc.data.search_index import SearchIndex, index_ruleset  # noqa: E402
-from wordsvc.web import create_app  # noqa: E402
-from wordsvc.web.search import bp  # noqa: E402
+from wordsvc.web.app import create_app  # noqa: E402
+from wordsvc.web.words import bp  # noqa: E402
 
 
 def playable_forms(index: SearchIndex, rng: random.Random, count: int) -> list[str]:
@@ -126,12 +126,12 @@ def main() -> None:
     args = parser.parse_args()
 
     app = create_app()
-    if "search" not in app.blueprints:
+    if "words" not in app.blueprints:
         app.register_blueprint(bp)
     client = app.test_client()
     svc = app.extensions["wordsvc"]
     with app.app_context():
-        from wordsvc.web.search import searcher
+        from wordsvc.web.words import searcher
 
         search = searcher()
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -157,7 +157,7 @@ def main() -> None:
             jobs += [("words", kind, {**query, **common}) for kind, query in word_queries(forms[: args.queries], vowels, rng)]
             jobs += [("suggest", "suggest", {"word": word, **common}) for word in typos(forms[args.queries :], letters, rng)]
         else:
-            from wordsvc.core.wordsearch import edits1
+            from wordsvc.core.wordsearch.queries import edits1
 
             seeds = ["maja", "koer", "kool", "raamat", "linn", "tänav", "päike", "sõber", "laps", "vesi"]
             words = [rng.choice(sorted(set(edits1(rng.choice(seeds), letters)))) for _ in range(args.queries)]

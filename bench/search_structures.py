@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from wordsvc.core.suggest import _two_edits as two_edits  # noqa: E402
-from wordsvc.core.wordsearch import Deadline, WordQuery, compile_pattern, edits1, find_words  # noqa: E402
+from wordsvc.core.wordsearch.queries import Deadline, WordQuery, compile_pattern, edits1, find_words  # noqa: E402
+from wordsvc.core.wordsearch.suggest import _two_edits as two_edits  # noqa: E402
 from wordsvc.data.lexicons import CompiledLexicon  # noqa: E402
 from wordsvc.data.rulesets import load_rulesets  # noqa: E402
 from wordsvc.data.search_index import SearchIndex  # noqa: E402

@@ -2,11 +2,11 @@
 
 Deals ``--hands`` hands (default 1,000; round 8 plus the card drawn) with a
 fixed seed from each language's deck and times the best play (``discard:
-true``) with the full lexicon: in-process with :class:`wordsvc.solvers.Solvers`
+true``) with the full lexicon: in-process with :class:`wordsvc.service.solvers.Solvers`
 (what the service runs), then through HTTP against the server started the
 way ``make serve`` starts it (``wordsvc serve``, gunicorn, on a free port,
 after /ready). If that server has no /best-meld yet, the same app is served
-with :mod:`wordsvc.web.best` registered, by a small wrapper. Prints median,
+with :mod:`wordsvc.web.best_meld` registered, by a small wrapper. Prints median,
 p99 and worst times in milliseconds, and the targets (issue 5): English
 median <= 5 ms and worst <= 50 ms in-process; Icelandic and Estonian within
 5 times the English figures. A language whose lexicon or anagram index is
@@ -39,15 +39,15 @@ sys.path.insert(0, str(ROOT))
 
 from wordsvc.config import Settings  # noqa: E402
 from wordsvc.service import Service  # noqa: E402
-from wordsvc.solvers import Solvers  # noqa: E402
+from wordsvc.service.solvers import Solvers  # noqa: E402
 
 LANGUAGES = (("English", "standard", "en"), ("Icelandic", "islenska", "is"), ("Estonian", "eesti", "et"))
 
 WRAPPER = """
 import sys
 from gunicorn.app.base import BaseApplication
-from wordsvc.web import create_app
-from wordsvc.web.best import bp
+from wordsvc.web.app import create_app
+from wordsvc.web.best_meld import bp
 
 class App(BaseApplication):
     def load_config(self):
@@ -56,7 +56,7 @@ class App(BaseApplication):
 
     def load(self):
         app = create_app()
-        if "best" not in app.blueprints:
+        if "best_meld" not in app.blueprints:
             app.register_blueprint(bp)
         return app
 
@@ -129,7 +129,7 @@ def start_server() -> tuple[subprocess.Popen[bytes], int, str]:
     if not wait_ready(proc, port):
         stop(proc)
         raise SystemExit("the server did not become ready")
-    return proc, port, "wrapper registering wordsvc.web.best (wordsvc serve has no /best-meld yet)"
+    return proc, port, "wrapper registering wordsvc.web.best_meld (wordsvc serve has no /best-meld yet)"
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:

@@ -71,7 +71,7 @@ def test_the_readme_lists_every_setting():
 
 @pytest.fixture(scope="module")
 def client():
-    from wordsvc.web import create_app
+    from wordsvc.web.app import create_app
 
     try:
         app = create_app()

@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 from marshmallow import ValidationError
 
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
-from wordsvc.schemas import _CONTROL, RoundRequest, ValidateQuery, _read_query, _read_round, load_round_request, load_validate_query
+from wordsvc.schemas.common import CONTROL as _CONTROL
+from wordsvc.schemas.rounds import RoundRequest, _read_round, load_round_request
+from wordsvc.schemas.validate import ValidateQuery, _read_query, load_validate_query
 
 GOOD_WORDS = [["QU", "I", "Z"], "t(o)p", "(th)ing", ["C", "L", "O", "W", "N"], "jade"]
 GOOD_PLAYER = st.fixed_dictionaries(

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from wordsvc.core.candidates import MemoryCandidates
 from wordsvc.core.errors import InvalidRequest
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
+from wordsvc.core.solver.candidates import MemoryCandidates
 from wordsvc.core.verdict import judge, judge_cards
-from wordsvc.core.wordsearch import (
+from wordsvc.core.wordsearch.queries import (
     MAX_PATTERN_CHARS,
     UNRANKED,
     Bound,
@@ -355,7 +355,7 @@ def test_cards_the_deck_lacks_or_holds_too_few_of_are_refused(standard, lexicon,
 
 @needs_english
 def test_anagrams_of_an_english_hand_use_the_compiled_index(standard, english):
-    from wordsvc.data.anagrams import AnagramIndex, AnagramIndexError
+    from wordsvc.data.anagram_index import AnagramIndex, AnagramIndexError
 
     try:
         index = AnagramIndex(ENGLISH, english.info.sha256)
@@ -428,14 +428,14 @@ def test_english_patterns_equal_a_plain_scan_of_the_verdicts(pattern, standard, 
 def client(rulesets, lexicon):
     from wordsvc.data.languages import Languages
     from wordsvc.service import Service
-    from wordsvc.web import create_app
-    from wordsvc.web.search import bp
+    from wordsvc.web.app import create_app
+    from wordsvc.web.words import bp
 
     memory = MemoryLexicon({**{w: [()] for w in ("quiz", "quit", "quite", "quiet", "it", "zit", "tea", "eat", "ate", "the")}}, LexiconInfo(
         id="mem", lang="en-US", version="1", sha256="2" * 64, fold_diacritics=True
     ))  # fmt: skip
     app = create_app(service=Service(rulesets, Languages({"en-US": memory})))
-    if "search" not in app.blueprints:
+    if "words" not in app.blueprints:
         app.register_blueprint(bp)
     return app.test_client()
 
@@ -446,7 +446,7 @@ def load(schema, response):
 
 
 def test_words_endpoint_pages_with_its_cursor(client):
-    from wordsvc.web.search import WordsOut
+    from wordsvc.schemas.words import WordsOut
 
     first = load(WordsOut, client.get("/words?pattern=qu*&limit=2"))
     assert [w["word"] for w in first["words"]] == ["quiet", "quit"]
@@ -456,7 +456,7 @@ def test_words_endpoint_pages_with_its_cursor(client):
 
 
 def test_words_endpoint_refuses_a_bad_pattern_cursor_or_limit_with_422(client):
-    from wordsvc.web.search import WordsOut
+    from wordsvc.schemas.words import WordsOut
 
     bad = client.get("/words?pattern=q[u&limit=501&cursor=abc")
     assert bad.status_code == 422
@@ -467,7 +467,7 @@ def test_words_endpoint_refuses_a_bad_pattern_cursor_or_limit_with_422(client):
 
 
 def test_anagrams_endpoint_lays_double_letter_cards(client):
-    from wordsvc.web.search import AnagramsOut
+    from wordsvc.schemas.words import AnagramsOut
 
     body = load(AnagramsOut, client.get("/anagrams?cards=(qu)izt&all=true"))
     assert {"word": "quiz", "cards": ["QU", "I", "Z"], "points": 25, "letters": 4, "rank": None} in body["words"]
@@ -475,7 +475,8 @@ def test_anagrams_endpoint_lays_double_letter_cards(client):
 
 
 def test_suggest_endpoint_and_the_verdict_helper(client):
-    from wordsvc.web.search import SuggestOut, suggestions
+    from wordsvc.schemas.words import SuggestOut
+    from wordsvc.web.words import suggestions
 
     body = load(SuggestOut, client.get("/suggest?word=quiq"))
     assert ([s["word"] for s in body["suggestions"]], body["valid"], body["max_distance"]) == (["quit", "quiz"], False, 1)
@@ -487,7 +488,7 @@ def test_suggest_endpoint_and_the_verdict_helper(client):
 
 
 def test_a_request_may_set_its_own_budget_within_bounds(client):
-    from wordsvc.web.search import WordsOut
+    from wordsvc.schemas.words import WordsOut
 
     assert load(WordsOut, client.get("/words?pattern=*&budget_ms=500"))["truncated"] is False
     refused = client.get("/words?pattern=*&budget_ms=501")
@@ -497,8 +498,8 @@ def test_a_request_may_set_its_own_budget_within_bounds(client):
 def test_an_analyser_that_cannot_list_its_words_is_refused_by_words_and_anagrams(rulesets):
     from wordsvc.data.languages import Languages
     from wordsvc.service import Service
-    from wordsvc.web import create_app
-    from wordsvc.web.search import bp
+    from wordsvc.web.app import create_app
+    from wordsvc.web.words import bp
 
     class Analyser(MemoryLexicon):
         def forms(self):
@@ -506,7 +507,7 @@ def test_an_analyser_that_cannot_list_its_words_is_refused_by_words_and_anagrams
 
     info = LexiconInfo(id="an", lang="en-US", version="1", sha256="3" * 64, enumerable=False)
     app = create_app(service=Service(rulesets, Languages({"en-US": Analyser(["quiz", "quit"], info)})))
-    if "search" not in app.blueprints:
+    if "words" not in app.blueprints:
         app.register_blueprint(bp)
     client = app.test_client()
     for url in ("/words?pattern=q*", "/anagrams?cards=quiz"):

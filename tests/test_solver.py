@@ -19,13 +19,13 @@ from functools import cache
 
 import pytest
 
-from wordsvc.core import solver as solver_module
-from wordsvc.core.candidates import MemoryCandidates
 from wordsvc.core.cards import parse_cards
 from wordsvc.core.errors import InvalidRequest
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.ruleset import LongestMeasure
-from wordsvc.core.solver import Solver
+from wordsvc.core.solver import solver as solver_module
+from wordsvc.core.solver.candidates import MemoryCandidates
+from wordsvc.core.solver.solver import Solver
 from wordsvc.core.verdict import judge_cards
 
 #: A few hundred words: short common ones, anagram families, and words for
@@ -467,7 +467,7 @@ MULTI = {"qu": 2, "in": 2, "er": 2, "cl": 2, "th": 2}
 
 @pytest.fixture(scope="module")
 def index_dir(tmp_path_factory):
-    from wordsvc.data.anagrams import build_anagram_index_from_forms
+    from wordsvc.data.anagram_index import build_anagram_index_from_forms
 
     folder = tmp_path_factory.mktemp("anagrams")
     meta = build_anagram_index_from_forms(FIXTURE.forms(), folder, fold=True, source={"lexicon": "solver-fixture", "lexicon_sha256": INFO.sha256}, limits=(10, MULTI))
@@ -476,7 +476,7 @@ def index_dir(tmp_path_factory):
 
 
 def test_the_index_on_disk_answers_like_the_one_in_memory(index_dir):
-    from wordsvc.data.anagrams import AnagramIndex
+    from wordsvc.data.anagram_index import AnagramIndex
 
     index = AnagramIndex(index_dir, INFO.sha256)
     memory = MemoryCandidates.from_lexicon(FIXTURE)
@@ -490,7 +490,7 @@ def test_the_index_on_disk_answers_like_the_one_in_memory(index_dir):
 
 @pytest.mark.parametrize("seed", range(30))
 def test_the_solver_on_the_index_on_disk_equals_the_one_in_memory(seed, index_dir, standard, solver):
-    from wordsvc.data.anagrams import AnagramIndex
+    from wordsvc.data.anagram_index import AnagramIndex
 
     on_disk = Solver(standard, FIXTURE, AnagramIndex(index_dir))
     hand = deal(random.Random(seed), standard.deck, 11, friendly=True)
@@ -499,14 +499,14 @@ def test_the_solver_on_the_index_on_disk_equals_the_one_in_memory(seed, index_di
 
 
 def test_an_index_built_from_another_lexicon_is_refused(index_dir):
-    from wordsvc.data.anagrams import AnagramIndex, AnagramIndexError
+    from wordsvc.data.anagram_index import AnagramIndex, AnagramIndexError
 
     with pytest.raises(AnagramIndexError, match="run `wordsvc build`"):
         AnagramIndex(index_dir, "f" * 64)
 
 
 def test_the_index_leaves_out_forms_no_deck_can_lay_in_one_word(tmp_path, standard):
-    from wordsvc.data.anagrams import AnagramIndex, build_anagram_index_from_forms
+    from wordsvc.data.anagram_index import AnagramIndex, build_anagram_index_from_forms
 
     build_anagram_index_from_forms(["inquiring", "stone", "cling", "don't"], tmp_path, fold=False, source={}, limits=(4, {"in": 1, "qu": 1}))
     index = AnagramIndex(tmp_path)
@@ -525,7 +525,7 @@ def test_the_index_leaves_out_forms_no_deck_can_lay_in_one_word(tmp_path, standa
 
 
 def test_a_compiled_lexicon_gets_its_index_beside_it(tmp_path, standard):
-    from wordsvc.data.anagrams import AnagramIndexes, build_anagram_index, deck_limits
+    from wordsvc.data.anagram_index import AnagramIndexes, build_anagram_index, deck_limits
     from wordsvc.data.lexicons import CompiledLexicon, compile_lexicon
 
     info = compile_lexicon(((w, frozenset(), None) for w in ("tea", "eat", "quiz")), tmp_path / "lexicons" / "tiny", {"id": "tiny", "lang": "en-US", "version": "1"})
@@ -544,20 +544,20 @@ def test_a_compiled_lexicon_gets_its_index_beside_it(tmp_path, standard):
 def client(rulesets):
     from wordsvc.data.languages import Languages
     from wordsvc.service import Service
-    from wordsvc.solvers import Solvers
-    from wordsvc.web import create_app
-    from wordsvc.web.best import bp
+    from wordsvc.service.solvers import Solvers
+    from wordsvc.web.app import create_app
+    from wordsvc.web.best_meld import bp
 
     service = Service(rulesets, Languages({"en-US": FIXTURE}))
     app = create_app(service=service)
-    if "best" not in app.blueprints:
+    if "best_meld" not in app.blueprints:
         app.register_blueprint(bp)
     app.extensions["wordsvc.solvers"] = Solvers(service, lambda lexicon, ruleset: MemoryCandidates.from_lexicon(lexicon))
     return app.test_client()
 
 
 def test_best_meld_answers_the_issue_example(client):
-    from wordsvc.solver_schemas import BestMeldOut
+    from wordsvc.schemas.best_meld import BestMeldOut
 
     body = {"hand": ["A", "CL", "G", "IN", "TH", "M", "P", "O", "U", "Y", "N"], "ruleset": "standard", "lang": "en", "discard": True, "top": 3, "face_up": "E"}
     response = client.post("/best-meld", json=body)
@@ -601,9 +601,9 @@ def test_best_meld_errors_name_the_field(client, body, status, errors):
 
 def test_wordsvc_best_prints_the_answer_as_json(monkeypatch, capsys, rulesets):
     from wordsvc import service as service_module
-    from wordsvc import solver_cli
+    from wordsvc.cli import best as solver_cli
     from wordsvc.data.languages import Languages
-    from wordsvc.solvers import Solvers
+    from wordsvc.service.solvers import Solvers
 
     service = service_module.Service(rulesets, Languages({"en-US": FIXTURE}))
     monkeypatch.setattr(service_module.Service, "from_settings", classmethod(lambda cls, settings=None: service))
@@ -750,7 +750,7 @@ def test_a_small_estonian_hand_is_exact_with_no_proposals(rulesets):
 
 def test_the_built_estonian_index_proposes_short_words_hunspell_lacks(rulesets):
     """nuh is a word to Vabamorf but not in myspell-et: only the exhaustive short words propose it."""
-    from wordsvc.data.anagrams import AnagramIndex, AnagramIndexError
+    from wordsvc.data.anagram_index import AnagramIndex, AnagramIndexError
     from wordsvc.data.languages import default_data_dir
 
     lexicon = _vabamorf()
@@ -766,13 +766,13 @@ def test_the_built_estonian_index_proposes_short_words_hunspell_lacks(rulesets):
 def test_best_meld_without_an_anagram_index_is_503(rulesets, tmp_path):
     from wordsvc.data.languages import Languages
     from wordsvc.service import Service
-    from wordsvc.solvers import Solvers
-    from wordsvc.web import create_app
-    from wordsvc.web.best import bp
+    from wordsvc.service.solvers import Solvers
+    from wordsvc.web.app import create_app
+    from wordsvc.web.best_meld import bp
 
     service = Service(rulesets, Languages({"en-US": FIXTURE}))
     app = create_app(service=service)
-    if "best" not in app.blueprints:
+    if "best_meld" not in app.blueprints:
         app.register_blueprint(bp)
     app.extensions["wordsvc.solvers"] = Solvers.from_data_dir(service, tmp_path)
     response = app.test_client().post("/best-meld", json={"hand": "quiz"})

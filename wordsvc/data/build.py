@@ -15,8 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-from .anagrams import FORMAT as ANAGRAM_FORMAT
-from .anagrams import Limits, build_anagram_index, deck_limits
+from .anagram_index import FORMAT as ANAGRAM_FORMAT
+from .anagram_index import Limits, build_anagram_index, deck_limits
 from .estonian_candidates import build_estonian_anagrams
 from .languages import LANGUAGES, Language, default_data_dir, wordlists_dir
 from .lexicons import COMPILER, compile_lexicon, read_wordlist

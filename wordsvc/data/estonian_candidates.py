@@ -15,7 +15,7 @@ list of what to propose. This module makes it from two sources:
   best play.
 
 Each form is normalized and indexed like any lexicon's forms
-(:func:`~wordsvc.data.anagrams.build_anagram_index_from_forms`: letters
+(:func:`~wordsvc.data.anagram_index.build_anagram_index_from_forms`: letters
 only, layable in one word by the rulesets' decks).
 
 What it covers, and what not: every word of up to :data:`SHORT_LETTERS`
@@ -45,7 +45,7 @@ from itertools import chain, product
 from pathlib import Path
 
 from ..core.text import normalize
-from .anagrams import FORMAT, Limits, build_anagram_index_from_forms
+from .anagram_index import FORMAT, Limits, build_anagram_index_from_forms
 from .decks import ALPHABETS
 from .estonian import NAME_CLASSES, VabamorfLexicon
 

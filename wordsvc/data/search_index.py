@@ -58,7 +58,7 @@ from ..core.cards import Deck
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
 from ..core.text import fold_diacritics
-from ..core.wordsearch import UNRANKED, Bound, Deadline, Pattern, Scanned, letter_count
+from ..core.wordsearch.queries import UNRANKED, Bound, Deadline, Pattern, Scanned, letter_count
 from .lexicons import CompiledLexicon, map_file
 from .rulesets import RulesetBook, load_rulesets
 
@@ -265,7 +265,7 @@ class _Expired(Exception):
 
 
 class SearchIndex:
-    """A built index, memory-mapped: a :class:`~wordsvc.core.wordsearch.FormSource` for one compiled lexicon."""
+    """A built index, memory-mapped: a :class:`~wordsvc.core.wordsearch.queries.FormSource` for one compiled lexicon."""
 
     def __init__(self, lexicon: CompiledLexicon):
         folder = lexicon.folder / FOLDER

@@ -7,9 +7,9 @@ its time budget:
 ==================  =====================================================
 ``/words``          the search index (:mod:`.search_index`): sections of
                     ``forms.txt`` in result order, read by a bytes regex
-                    or a literal search; :class:`~wordsvc.core.wordsearch.PlainScan`
+                    or a literal search; :class:`~wordsvc.core.wordsearch.queries.PlainScan`
                     for a lexicon held in memory
-``/anagrams``       the solver's anagram index (:mod:`.anagrams`): forms
+``/anagrams``       the solver's anagram index (:mod:`.anagram_index`): forms
                     by sorted letters, one trie probe per step of the walk
 ``/suggest``        edit candidates looked up in the lexicon's trie
                     (pruned by prefix), or in the analyser (one edit)
@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..core.candidates import CandidateSource, MemoryCandidates
 from ..core.errors import InvalidRequest
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
-from ..core.wordsearch import (
+from ..core.solver.candidates import CandidateSource, MemoryCandidates
+from ..core.wordsearch.queries import (
     AnagramResult,
     Deadline,
     FormSource,
@@ -40,7 +40,7 @@ from ..core.wordsearch import (
     find_words,
     suggest,
 )
-from .anagrams import AnagramIndexError, AnagramIndexes
+from .anagram_index import AnagramIndexError, AnagramIndexes
 from .search_index import SearchIndex, SearchIndexError, SearchIndexes
 
 __all__ = ["Budgets", "SearchUnavailable", "WordSearch"]

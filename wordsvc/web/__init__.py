@@ -1,5 +1,1 @@
-"""The HTTP layer: app factory, views, the one error handler, OpenAPI. No game logic here."""
-
-from .app import create_app
-
-__all__ = ["create_app"]
+"""The HTTP layer: the app factory (:mod:`.app`), one module per resource, problems, OpenAPI. No game logic here."""

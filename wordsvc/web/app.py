@@ -2,42 +2,38 @@
 
 Importing this module loads nothing; :func:`create_app` loads the rulesets
 and opens the compiled lexicons (memory-mapped, milliseconds). Request ids,
-CORS, the body limit, JSON parsing and the one error handler live here; the
-views live in :mod:`wordsvc.web.views`.
+CORS, the body limit and the one error handler live here; each resource's
+views live in a module of their own (validate, rounds, best_meld, words,
+catalogue, health, reference).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import uuid
-from typing import Any
 from urllib.parse import unquote_to_bytes
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, g, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ..config import Settings
 from ..core.errors import InvalidRequest, UnknownLanguage, UnknownRuleset, WordsvcError
+from ..schemas.common import flatten_errors
 from ..service import Service
+from . import best_meld, catalogue, health, reference, rounds, validate, words
 from .locale import negotiate
-from .problems import flatten_errors, problem
+from .problems import problem
+from .requests import BadBody
 
-__all__ = ["BadBody", "create_app"]
+__all__ = ["create_app"]
 
 log = logging.getLogger("wordsvc")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # only escapes can put a lone surrogate in decoded text
 
-
-class BadBody(Exception):
-    """The body is not JSON we can read (400), or not JSON at all (415)."""
-
-    def __init__(self, detail: str, status: int = 400, errors: dict[str, list[str]] | None = None):
-        super().__init__(detail)
-        self.detail, self.status, self.errors = detail, status, errors or {"body": [detail]}
+#: Every resource's blueprint, in the order their routes are registered.
+BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, health.bp, reference.bp)
 
 
 def create_app(settings: Settings | None = None, service: Service | None = None) -> Flask:
@@ -48,73 +44,11 @@ def create_app(settings: Settings | None = None, service: Service | None = None)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["wordsvc"] = service or Service.from_settings(settings)
     app.extensions["wordsvc.settings"] = settings
-
-    from .best import bp as best_bp
-    from .search import bp as search_bp
-    from .views import bp
-
-    app.register_blueprint(bp)
-    app.register_blueprint(best_bp)
-    app.register_blueprint(search_bp)
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)
     _install_hooks(app, settings)
     _install_errors(app)
     return app
-
-
-def read_json() -> Any:
-    """The request body as JSON, or :class:`BadBody`: never a 500 for what a client sends."""
-    mimetype = request.mimetype
-    if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
-        raise BadBody(f"Send JSON (Content-Type: application/json), not {mimetype}.", 415)
-    raw = request.get_data(cache=True)
-    if request.content_length is None:
-        request.stream.read(1)  # a chunked body is cut at the limit; one more byte raises 413 if more was sent
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise BadBody(f"The body is not valid UTF-8 (byte {err.start}).") from None
-    try:
-        data = json.loads(text, parse_constant=_no_constant)
-    except RecursionError:
-        raise BadBody("The JSON body is nested too deeply.") from None
-    except ValueError as err:
-        raise BadBody(f"The body is not valid JSON: {err}.") from None
-    if _SURROGATE_ESCAPE.search(text) and _has_surrogate(data):
-        raise BadBody("The body holds an unpaired UTF-16 surrogate escape, which is not Unicode text.")
-    return data
-
-
-def service() -> Service:
-    """The app's :class:`Service` (rulesets and lexicons, loaded by :func:`create_app`)."""
-    return current_app.extensions["wordsvc"]  # type: ignore[no-any-return]
-
-
-def query_args() -> dict[str, str]:
-    """The query parameters; one given twice is an error, not a silent first-wins."""
-    args = request.args
-    repeated = {key: ["given more than once"] for key in args if len(args.getlist(key)) > 1}
-    if repeated:
-        raise ValidationError(repeated)
-    return args.to_dict()
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _has_surrogate(data: Any) -> bool:
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if any("\ud800" <= ch <= "\udfff" for ch in item):
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
 
 
 def _install_hooks(app: Flask, settings: Settings) -> None:

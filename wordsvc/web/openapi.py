@@ -16,8 +16,10 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from .. import __version__
-from .. import schemas as s
 from ..config import SETTINGS
+from ..schemas import best_meld as solver_schemas
+from ..schemas import common, rounds, validate
+from . import words as search
 from .problems import PROBLEM_TYPES
 
 __all__ = ["ENDPOINTS", "docs_html", "spec"]
@@ -208,22 +210,19 @@ def spec() -> dict[str, Any]:
         plugins=[MarshmallowPlugin()],
         info={"description": "Dictionary and rules-variant server for the card game Quiddler. Every error is application/problem+json (RFC 9457)."},
     )
-    from .. import solver_schemas
-    from . import search
-
     nested_first = sorted(search.OPENAPI_SCHEMAS, key=lambda pair: pair[0] != "Suggestion")  # named before others nest it
     for name, schema in [*nested_first, ("BestMeldRequest", solver_schemas.BestMeldRequest), ("BestMeld", solver_schemas.BestMeldOut)]:
         api.components.schema(name, schema=schema)  # first: the verdict's suggestions refer to Suggestion
     for name, schema in [
-        ("ValidateBody", s.ValidateBody),
-        ("RoundRequest", s.RoundRequest),
-        ("GameRequest", s.GameRequest),
-        ("Verdict", s.VerdictOut),
-        ("Verdicts", s.VerdictsOut),
-        ("Judge", s.JudgeOut),
-        ("RoundResult", s.RoundResultOut),
-        ("GameResult", s.GameResultOut),
-        ("Problem", s.ProblemOut),
+        ("ValidateBody", validate.ValidateBody),
+        ("RoundRequest", rounds.RoundRequest),
+        ("GameRequest", rounds.GameRequest),
+        ("Verdict", validate.VerdictOut),
+        ("Verdicts", validate.VerdictsOut),
+        ("Judge", validate.JudgeOut),
+        ("RoundResult", rounds.RoundResultOut),
+        ("GameResult", rounds.GameResultOut),
+        ("Problem", common.ProblemOut),
     ]:
         api.components.schema(name, schema=schema)
     for name, body in EXTRA_SCHEMAS.items():

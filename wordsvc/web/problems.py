@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from flask import Response, g
 
 from ..core.messages import render
 
-__all__ = ["PROBLEM_TYPES", "flatten_errors", "problem"]
+__all__ = ["PROBLEM_TYPES", "problem"]
 
 #: status -> (slug, title key); ``type`` is the docs anchor of the slug.
 PROBLEM_TYPES: dict[int, tuple[str, str]] = {
@@ -41,22 +40,3 @@ def problem(status: int, detail: str, errors: Mapping[str, list[str]] | None = N
         "request_id": getattr(g, "request_id", ""),
     }
     return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype="application/problem+json")
-
-
-def flatten_errors(messages: Any, path: tuple[str, ...] = ()) -> dict[str, list[str]]:
-    """marshmallow's nested error dict as ``{"players.1.words.0": [...]}``."""
-    out: dict[str, list[str]] = {}
-    if isinstance(messages, Mapping):
-        for key, value in messages.items():
-            sub = path if key == "_schema" else (*path, str(key))
-            for k, v in flatten_errors(value, sub).items():
-                out.setdefault(k, []).extend(v)
-    elif isinstance(messages, list) and all(isinstance(m, str) for m in messages):
-        out[".".join(path) or "body"] = [m.rstrip(".") for m in messages]
-    elif isinstance(messages, list):
-        for m in messages:
-            for k, v in flatten_errors(m, path).items():
-                out.setdefault(k, []).extend(v)
-    else:
-        out[".".join(path) or "body"] = [str(messages)]
-    return out

@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .config import Settings
-from .core.game import GameResult, score_game
-from .core.lexicon import Lexicon
-from .core.ruleset import Ruleset
-from .core.scoring import RoundPlay, RoundResult, score_round
-from .core.verdict import Verdict, judge
-from .data.languages import Languages
-from .data.rulesets import RulesetBook, load_rulesets
+from ..config import Settings
+from ..core.game import GameResult, score_game
+from ..core.lexicon import Lexicon
+from ..core.ruleset import Ruleset
+from ..core.scoring import RoundPlay, RoundResult, score_round
+from ..core.verdict import Verdict, judge
+from ..data.languages import Languages
+from ..data.rulesets import RulesetBook, load_rulesets
 
 __all__ = ["Service"]
 

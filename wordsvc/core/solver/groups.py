@@ -5,7 +5,7 @@ The hand's cards are split into single-letter cards and multi-letter cards
 alphabet of the hand in sorted order choosing how many single-letter cards of
 each letter to take; the letters chosen so far, with the multi-letter cards'
 letters merged in, are a sorted prefix. One
-:meth:`~wordsvc.core.candidates.ExpandingSource.expand` per step gives the
+:meth:`~wordsvc.core.solver.candidates.ExpandingSource.expand` per step gives the
 spellings with exactly these letters and the letters that can come next, so
 the walk only ever steps onto prefixes some word continues. Each hit is a
 card multiset and its candidate spellings; a spelling joins the multiset's
@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .cards import Cards
+from ..cards import Cards
 
 __all__ = ["Group", "find_groups", "laying"]
 
@@ -125,7 +125,7 @@ def find_groups(
     """Every group of the hand ``faces``/``counts`` (``values`` per face), unordered.
 
     ``expand(prefix)`` is the candidate source's
-    (:meth:`~wordsvc.core.candidates.ExpandingSource.expand`: the letters
+    (:meth:`~wordsvc.core.solver.candidates.ExpandingSource.expand`: the letters
     that may follow, any superset will do), ``allowed(letters)``
     the ruleset's word check, whose answers ``known`` caches; ``short`` keeps
     the answers of ``expand`` for prefixes of up to four letters (:data:`_SHORT`). A group holds

@@ -32,10 +32,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol
 
-from .candidates import CandidateSource, letter_key
-from .cards import Cards
-from .errors import InvalidRequest
-from .lexicon import Lexicon
+from ..cards import Cards
+from ..errors import InvalidRequest
+from ..lexicon import Lexicon
+from ..ruleset import Ruleset
+from ..solver.candidates import CandidateSource, letter_key
+from ..text import normalize
+from ..verdict import Verdict, judge, judge_cards
 from .patterns import (
     MAX_PATTERN_CHARS,
     UNRANKED,
@@ -50,10 +53,7 @@ from .patterns import (
     letter_count,
     sort_rank,
 )
-from .ruleset import Ruleset
 from .suggest import Suggestion, SuggestResult, edits1, edits2, suggest
-from .text import normalize
-from .verdict import Verdict, judge, judge_cards
 
 __all__ = [
     "MAX_PATTERN_CHARS",

@@ -16,7 +16,7 @@ folded for a lexicon that lays loanwords with plain letters
 and what :func:`~wordsvc.core.verdict.judge_cards` looks up (the faces
 joined). A key is :func:`letter_key` of a spelling. Only spellings of
 letters are indexed: an apostrophe or hyphen is on no card. The same
-functions key the index when it is built (:mod:`wordsvc.data.anagrams`) and
+functions key the index when it is built (:mod:`wordsvc.data.anagram_index`) and
 when it is probed, so the two cannot disagree on the order of letters.
 
 A source proposes; it never decides. Every candidate is judged again by the
@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
-from .lexicon import Lexicon
-from .text import WORD_PUNCTUATION, fold_diacritics, has_invalid_characters
+from ..lexicon import Lexicon
+from ..text import WORD_PUNCTUATION, fold_diacritics, has_invalid_characters
 
 __all__ = ["CandidateSource", "ExpandingSource", "MemoryCandidates", "deck_letters", "layable", "letter_key"]
 

@@ -5,11 +5,11 @@ left unused; a discarded card scores nothing. :meth:`Solver.solve` finds a
 play no other play beats, under the ruleset (minimum word, banned classes,
 house words, the deck's double-letter cards) and the lexicon, in three steps:
 
-1. **Words** (:mod:`wordsvc.core.groups`): every multiset of the hand's cards
+1. **Words** (:mod:`wordsvc.core.solver.groups`): every multiset of the hand's cards
    that lays at least one valid word, found by probing an anagram index
-   (:mod:`wordsvc.core.candidates`). EAT, TEA and ATE are one *group*: a play
+   (:mod:`wordsvc.core.solver.candidates`). EAT, TEA and ATE are one *group*: a play
    is made of card groups.
-2. **Best score** (:mod:`wordsvc.core.search`): a memoized recursion over
+2. **Best score** (:mod:`wordsvc.core.solver.arrangement`): a memoized recursion over
    the cards left, their counts packed in one integer. The first card left
    (by value, highest first) is laid in a group holding it, or left out: the
    first cards left out are the discards, the others are unused. Each play is
@@ -44,16 +44,16 @@ import gc
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
+from ..cards import Cards, CardSyntaxError, parse_cards
+from ..errors import Problems
+from ..lexicon import Lexicon
+from ..ruleset import Ruleset
+from ..text import normalize
+from ..verdict import MAX_WORD_CHARS, judge_cards
+from .arrangement import FORBIDDEN, Board, Step, Table, members
 from .candidates import CandidateSource, ExpandingSource, MemoryCandidates, deck_letters
-from .cards import Cards, CardSyntaxError, parse_cards
-from .errors import Problems
 from .groups import find_groups
-from .lexicon import Lexicon
 from .plays import Pickup, Play, Solution
-from .ruleset import Ruleset
-from .search import FORBIDDEN, Board, Step, Table, members
-from .text import normalize
-from .verdict import MAX_WORD_CHARS, judge_cards
 
 __all__ = ["EXHAUSTIVE_CARDS", "MAX_ALTERNATIVES", "TIE_SCAN", "Solver", "solve"]
 

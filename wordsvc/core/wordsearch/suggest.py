@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .cards import Cards
-from .lexicon import Lexicon
+from ..cards import Cards
+from ..lexicon import Lexicon
+from ..ruleset import Ruleset
+from ..text import normalize
+from ..verdict import judge
 from .patterns import Deadline, sort_rank
-from .ruleset import Ruleset
-from .text import normalize
-from .verdict import judge
 
 __all__ = ["SuggestResult", "Suggestion", "edits1", "edits2", "suggest"]
 

@@ -22,9 +22,9 @@ import heapq
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 
+from ..ruleset import LongestMeasure
 from .groups import Group
 from .plays import Play, Word
-from .ruleset import LongestMeasure
 
 __all__ = ["FORBIDDEN", "NEG", "Board", "Step", "Table", "members"]
 

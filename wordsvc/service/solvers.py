@@ -1,9 +1,9 @@
-"""One :class:`~wordsvc.core.solver.Solver` per ruleset and lexicon, for the HTTP API and the CLI.
+"""One :class:`~wordsvc.core.solver.solver.Solver` per ruleset and lexicon, for the HTTP API and the CLI.
 
 A solver keeps caches (which words a ruleset allows, which layings
 ``judge_cards`` accepted), so it is made once per (ruleset, lexicon) pair and
 reused. Its candidates come from the lexicon's anagram index in the data
-folder (:mod:`wordsvc.data.anagrams`), opened memory-mapped on first use.
+folder (:mod:`wordsvc.data.anagram_index`), opened memory-mapped on first use.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from threading import Lock
 
-from .core.candidates import CandidateSource
-from .core.cards import CardSyntaxError, parse_cards
-from .core.lexicon import Lexicon
-from .core.plays import Solution
-from .core.ruleset import Ruleset
-from .core.solver import Solver
-from .data.anagrams import AnagramIndexes
-from .service import Service
+from ..core.cards import CardSyntaxError, parse_cards
+from ..core.lexicon import Lexicon
+from ..core.ruleset import Ruleset
+from ..core.solver.candidates import CandidateSource
+from ..core.solver.plays import Solution
+from ..core.solver.solver import Solver
+from ..data.anagram_index import AnagramIndexes
+from . import Service
 
 __all__ = ["Solvers", "auto_discard"]
 

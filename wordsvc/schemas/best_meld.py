@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from .core.solver import MAX_ALTERNATIVES
-from .schemas import MAX_FACE, CardsField, LexiconStamp, Strict, StrictBoolean, _lang_field, _ruleset_field, check_text
+from ..core.solver.solver import MAX_ALTERNATIVES
+from .common import MAX_FACE, CardsField, LexiconStamp, Strict, StrictBoolean, check_text, lang_field, ruleset_field
 
 __all__ = ["MAX_HAND_CARDS", "BestMeldOut", "BestMeldRequest", "PickupOut", "PlayOut", "SolverWordOut"]
 
@@ -21,8 +21,8 @@ MAX_HAND_CARDS = 64
 
 class BestMeldRequest(Strict):
     hand = CardsField(max_cards=MAX_HAND_CARDS, required=True, metadata={"description": "The cards held, e.g. `[\"A\",\"CL\",\"G\"]` or `\"a(cl)g\"`."})
-    ruleset = _ruleset_field()
-    lang = _lang_field()
+    ruleset = ruleset_field()
+    lang = lang_field()
     discard = StrictBoolean(
         load_default=None,
         allow_none=True,

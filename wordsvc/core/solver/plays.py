@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Cards
-from .ruleset import LongestMeasure
+from ..cards import Cards
+from ..ruleset import LongestMeasure
 
 __all__ = ["Pickup", "Play", "Solution", "Word"]
 
@@ -91,7 +91,7 @@ class Play:
 
 @dataclass(frozen=True)
 class Pickup:
-    """Advice on the face-up card of the discard pile (see :meth:`wordsvc.core.solver.Solver.solve`).
+    """Advice on the face-up card of the discard pile (see :meth:`wordsvc.core.solver.solver.Solver.solve`).
 
     ``keep`` is the best score of the hand as it is; ``play`` the best play
     after taking ``card`` and shedding the extra card (``play.discard``, and

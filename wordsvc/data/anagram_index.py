@@ -4,13 +4,13 @@ Built once by ``wordsvc build`` (:func:`build_anagram_index` for every
 compiled lexicon; :func:`build_anagram_index_from_forms` for a word list that
 proposes candidates to an analyser), loaded memory-mapped in milliseconds, so
 gunicorn workers share one copy. :class:`AnagramIndex` answers the solver's
-:class:`~wordsvc.core.candidates.CandidateSource` protocol; a probe is one
+:class:`~wordsvc.core.solver.candidates.CandidateSource` protocol; a probe is one
 marisa look-up.
 
 Files, in the lexicon's folder (``build/lexicons/<id>/``):
 
 ``anagrams.marisa``  a marisa-trie of every *prefix* of every key. A key is
-                     :func:`~wordsvc.core.candidates.letter_key` of a form's
+                     :func:`~wordsvc.core.solver.candidates.letter_key` of a form's
                      deck letters (English folds diacritics: café is keyed
                      ``acef``); the prefixes let the solver prune its walk.
 ``anagrams.offsets`` little-endian uint32, one per trie key id plus one: the
@@ -41,9 +41,9 @@ from pathlib import Path
 
 import marisa_trie
 
-from ..core.candidates import deck_letters, layable, letter_key
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
+from ..core.solver.candidates import deck_letters, layable, letter_key
 from .lexicons import CompiledLexicon, map_file
 
 __all__ = [
@@ -243,7 +243,7 @@ def _digest(folder: Path) -> str:
 
 
 class AnagramIndex:
-    """A built index, memory-mapped: a :class:`~wordsvc.core.candidates.CandidateSource`.
+    """A built index, memory-mapped: a :class:`~wordsvc.core.solver.candidates.CandidateSource`.
 
     ``expect_sha256``: the sha256 of the lexicon the index must have been
     built from; :class:`AnagramIndexError` otherwise. A stale index would

@@ -1,7 +1,7 @@
 """``POST /best-meld``: the best play of a hand (:mod:`wordsvc.core.solver`).
 
 Register with ``app.register_blueprint(bp)``. The solvers live in
-``app.extensions["wordsvc.solvers"]`` (a :class:`~wordsvc.solvers.Solvers`),
+``app.extensions["wordsvc.solvers"]`` (a :class:`~wordsvc.service.solvers.Solvers`),
 made on first use from the service and the data folder; a test may put its
 own there first. A lexicon without an anagram index answers 503.
 """
@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, g, jsonify
 
-from ..data.anagrams import AnagramIndexError
-from ..solver_schemas import BestMeldRequest
-from ..solvers import Solvers
-from .app import read_json
+from ..data.anagram_index import AnagramIndexError
+from ..schemas.best_meld import BestMeldRequest
+from ..service.solvers import Solvers
 from .problems import problem
+from .requests import read_json
 
 __all__ = ["bp", "solvers"]
 
-bp = Blueprint("best", __name__)
+bp = Blueprint("best_meld", __name__)
 
 
 def solvers() -> Solvers:

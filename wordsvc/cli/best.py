@@ -4,7 +4,7 @@
 
     wordsvc best "a (cl) g (in) (th) m p o u y n" --discard --top 3 --face-up e
 
-Hooked into :mod:`wordsvc.cli` by :func:`add_parser`; :func:`best` runs it
+Hooked into :mod:`wordsvc.cli` by :func:`add_parsers`; :func:`best` runs it
 alone (``best(["a(cl)g", "--top", "2"])``) with the same exit codes: 0, or
 2 and one line on stderr for bad input.
 """
@@ -12,15 +12,20 @@ alone (``best(["a(cl)g", "--top", "2"])``) with the same exit codes: 0, or
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["add_parser", "best", "run"]
+from ..config import Settings
+from ..schemas.best_meld import BestMeldRequest
+from ..service import Service
+from ..service.solvers import Solvers
+from .common import one_line, print_json
+
+__all__ = ["add_parsers", "best", "run"]
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
+def add_parsers(sub: Any) -> argparse.ArgumentParser:
     """Add the ``best`` subcommand to ``wordsvc``'s subparsers; it runs :func:`run`."""
     parser: argparse.ArgumentParser = sub.add_parser("best", help="print the best play of a hand as JSON")
     _arguments(parser)
@@ -44,11 +49,6 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve and print; errors propagate to the caller (``wordsvc.cli.main`` turns them into one line)."""
-    from .config import Settings
-    from .service import Service
-    from .solver_schemas import BestMeldRequest
-    from .solvers import Solvers
-
     hand: Any = args.hand.split(",") if "," in args.hand else args.hand
     body = BestMeldRequest().load(
         {"hand": hand, "ruleset": args.ruleset, "lang": args.lang, "discard": args.discard, "top": args.top, "face_up": args.face_up}
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     solvers = Solvers.from_data_dir(Service.from_settings(settings), settings.data_dir)
     solution = solvers.solve(body["hand"], body["ruleset"], body["lang"], body["discard"], body["top"], body["face_up"])
-    print(json.dumps(solution.to_dict(), ensure_ascii=False, indent=2))
+    print_json(solution.to_dict())
     return 0
 
 
@@ -68,19 +68,5 @@ def best(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args)
     except Exception as err:  # the CLI promises one line, never a traceback
-        print(f"wordsvc: {_one_line(err)}", file=sys.stderr)
+        print(f"wordsvc: {one_line(err)}", file=sys.stderr)
         return 2
-
-
-def _one_line(err: Exception) -> str:
-    from marshmallow import ValidationError
-
-    from .core.errors import WordsvcError
-    from .web.problems import flatten_errors
-
-    if isinstance(err, WordsvcError):
-        detail = "; ".join(f"{k}: {', '.join(v)}" for k, v in err.problems.items())
-        return f"{err.detail} {detail}".strip()
-    if isinstance(err, ValidationError):
-        return "invalid input: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in flatten_errors(err.messages).items())
-    return f"{type(err).__name__}: {err}"

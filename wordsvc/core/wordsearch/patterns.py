@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from .text import WORD_PUNCTUATION, normalize
+from ..text import WORD_PUNCTUATION, normalize
 
 __all__ = [
     "MAX_PATTERN_CHARS",

@@ -1,0 +1,45 @@
+"""What every command shares: one-line errors, JSON output, reading a file or stdin."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from marshmallow import ValidationError
+
+from ..core.errors import WordsvcError
+from ..schemas.common import flatten_errors
+
+__all__ = ["CliError", "one_line", "print_json", "read_text"]
+
+
+class CliError(Exception):
+    """A problem to report in one line (exit status 2)."""
+
+
+def one_line(err: Exception) -> str:
+    """An error as the one line the CLI prints instead of a traceback."""
+    if isinstance(err, WordsvcError):
+        detail = "; ".join(f"{k}: {', '.join(v)}" for k, v in err.problems.items())
+        return f"{err.detail} {detail}".strip()
+    if isinstance(err, ValidationError):
+        return "invalid input: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in flatten_errors(err.messages).items())
+    if isinstance(err, CliError):
+        return str(err)
+    return f"{type(err).__name__}: {err}"
+
+
+def print_json(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def read_text(path: str) -> str:
+    """A UTF-8 file's text, or stdin for ``-``."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise CliError(f"{path}: {err}") from None

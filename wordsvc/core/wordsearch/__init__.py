@@ -1,0 +1,6 @@
+"""Word search, pure: words fitting a pattern, words some cards lay, words close to a word.
+
+- :mod:`.queries`: the queries as values and their reference answers;
+- :mod:`.patterns`: the pattern syntax, result order, cursors and time budgets;
+- :mod:`.suggest`: playable words one or two edits away.
+"""

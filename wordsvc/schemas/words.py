@@ -1,0 +1,177 @@
+"""Word search: the ``/words``, ``/anagrams`` and ``/suggest`` queries, and their answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from ..core.cards import CardSyntaxError, parse_cards
+from ..core.lexicon import KNOWN_CLASSES
+from ..core.wordsearch.queries import MAX_PATTERN_CHARS, ORDINARY, PatternError, compile_pattern
+from .common import LexiconStamp, check_text
+
+MAX_LIMIT = 500
+MAX_HAND_CARDS = 20
+MAX_SUGGESTIONS = 10
+MAX_BUDGET_MS = 500
+CLASS_NAMES = sorted({*KNOWN_CLASSES, ORDINARY})
+
+
+class _Query(Schema):
+    class Meta:
+        unknown = RAISE
+
+    ruleset = fields.String(load_default="standard", validate=validate.Length(min=1, max=64))
+    lang = fields.String(load_default=None, validate=validate.Length(min=1, max=35))
+    locale = fields.String(load_default=None, validate=validate.Length(max=35))
+    budget_ms = fields.Integer(
+        load_default=None,
+        validate=validate.Range(min=1, max=MAX_BUDGET_MS),
+        metadata={"description": f"Time to search, at most {MAX_BUDGET_MS} ms (default: the endpoint's budget); past it the answer is `truncated`."},
+    )
+
+
+class PatternField(fields.String):
+    """A search pattern, loaded as a compiled :class:`~wordsvc.core.wordsearch.queries.Pattern`."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        check_text(text)
+        try:
+            return compile_pattern(text)
+        except PatternError as err:
+            raise ValidationError(err.problems) from err
+
+
+class ClassesField(fields.String):
+    """Comma-separated class names (``proper_noun,ordinary``), loaded as a frozenset."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        names = {name.strip() for name in text.split(",") if name.strip()}
+        unknown = sorted(names - set(CLASS_NAMES))
+        if not names or unknown:
+            raise ValidationError(f"unknown class {', '.join(map(repr, unknown))}; known: {', '.join(CLASS_NAMES)}" if unknown else "name a class")
+        return frozenset(names)
+
+
+class HandField(fields.String):
+    """Cards as compact notation (``(qu)izt``) or separated by commas (``QU,I,Z,T``), loaded as faces."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        check_text(text)
+        try:
+            faces = parse_cards([part for part in text.split(",") if part.strip()] if "," in text else text)
+        except CardSyntaxError as err:
+            raise ValidationError(str(err)) from err
+        if not faces:
+            raise ValidationError("give at least one card")
+        if len(faces) > MAX_HAND_CARDS:
+            raise ValidationError(f"at most {MAX_HAND_CARDS} cards (got {len(faces)})")
+        return faces
+
+
+class WordsQuery(_Query):
+    pattern = PatternField(
+        required=True,
+        metadata={
+            "description": f"`?` one letter, `*` any run of letters, `[aeiou]` one of a set, `[^aeiou]` one not in it; at most {MAX_PATTERN_CHARS} characters."
+        },
+    )
+    min_len = fields.Integer(load_default=None, validate=validate.Range(min=1, max=64), metadata={"description": "Fewest letters."})
+    max_len = fields.Integer(load_default=None, validate=validate.Range(min=1, max=64), metadata={"description": "Most letters."})
+    classes = ClassesField(
+        load_default=None,
+        metadata={"description": "Instead of playable words: forms with a reading of one of these classes (`ordinary`: no class), playable or not."},
+    )
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=MAX_LIMIT))
+    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=1024), metadata={"description": "`next_cursor` of the previous page."})
+
+    @validates_schema
+    def _lengths(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("min_len") and data.get("max_len") and data["min_len"] > data["max_len"]:
+            raise ValidationError("must be at least min_len", "max_len")
+
+
+class AnagramsQuery(_Query):
+    cards = HandField(required=True, metadata={"description": "The cards: `(qu)izt` or `QU,I,Z,T`."})
+    any_subset = fields.Boolean(load_default=False, data_key="all", metadata={"description": "Words from any of the cards, not only all of them."})
+
+
+class SuggestQuery(_Query):
+    word = fields.String(required=True, validate=[validate.Length(min=1, max=64), check_text])
+    limit = fields.Integer(load_default=MAX_SUGGESTIONS, validate=validate.Range(min=1, max=MAX_SUGGESTIONS))
+
+
+WORDS_QUERY, ANAGRAMS_QUERY, SUGGEST_QUERY = WordsQuery(), AnagramsQuery(), SuggestQuery()
+
+
+# ---------------------------------------------------------------- response schemas
+
+
+class _Out(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class WordHitOut(_Out):
+    word = fields.String(required=True)
+    letters = fields.Integer(required=True)
+    points = fields.Integer(required=True, allow_none=True, metadata={"description": "Best points laid within the largest hand; null if it cannot be."})
+    cards = fields.List(fields.String(), required=True, allow_none=True, metadata={"description": "The laying worth `points`."})
+    classes = fields.List(fields.String(), required=True)
+    rank = fields.Integer(required=True, allow_none=True, metadata={"description": "Commonness: smaller is more common; null if unknown."})
+    valid = fields.Boolean(required=True, metadata={"description": "The verdict under the ruleset (always true without `classes`)."})
+
+
+class WordsOut(_Out):
+    pattern = fields.String(required=True)
+    lang = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    classes = fields.List(fields.String(), required=True, allow_none=True)
+    count = fields.Integer(required=True)
+    words = fields.List(fields.Nested(WordHitOut), required=True, metadata={"description": "By commonness, then alphabet (code point)."})
+    next_cursor = fields.String(required=True, allow_none=True)
+    truncated = fields.Boolean(required=True, metadata={"description": "The time budget ran out before the page was full; go on with next_cursor."})
+    lexicon = fields.Nested(LexiconStamp, required=True)
+
+
+class AnagramHitOut(_Out):
+    word = fields.String(required=True)
+    cards = fields.List(fields.String(), required=True)
+    points = fields.Integer(required=True)
+    letters = fields.Integer(required=True)
+    rank = fields.Integer(required=True, allow_none=True)
+
+
+class AnagramsOut(_Out):
+    cards = fields.List(fields.String(), required=True)
+    lang = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    all = fields.Boolean(required=True)
+    count = fields.Integer(required=True)
+    words = fields.List(fields.Nested(AnagramHitOut), required=True, metadata={"description": "Best points first."})
+    truncated = fields.Boolean(required=True)
+    lexicon = fields.Nested(LexiconStamp, required=True)
+
+
+class SuggestionOut(_Out):
+    word = fields.String(required=True)
+    distance = fields.Integer(required=True, metadata={"description": "Edits (deletion, insertion, substitution, swap of neighbours)."})
+    rank = fields.Integer(required=True, allow_none=True)
+    points = fields.Integer(required=True, allow_none=True)
+    cards = fields.List(fields.String(), required=True, allow_none=True)
+
+
+class SuggestOut(_Out):
+    word = fields.String(required=True)
+    normalized = fields.String(required=True)
+    valid = fields.Boolean(required=True, metadata={"description": "Whether the word itself is playable."})
+    lang = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    suggestions = fields.List(fields.Nested(SuggestionOut), required=True, metadata={"description": "By distance, then commonness, then alphabet."})
+    max_distance = fields.Integer(required=True, metadata={"description": "The most edits tried."})
+    truncated = fields.Boolean(required=True)
+    lexicon = fields.Nested(LexiconStamp, required=True)

@@ -1,0 +1,81 @@
+"""What a server run is told: :class:`ServerOptions`, every limit and timeout in one frozen value.
+
+The defaults are what ships. Each one says why it is that number; tests pass
+smaller timeouts to stay short, never other semantics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["LOG_FORMATS", "ServerOptions"]
+
+LOG_FORMATS = ("json", "plain")
+
+
+@dataclass(frozen=True)
+class ServerOptions:
+    """Settings of one server: the master, its workers and every connection they hold.
+
+    Timeouts are in seconds, sizes in bytes. A value of ``0`` for
+    ``max_worker_rss_mb`` or ``max_requests`` turns that recycling off.
+    """
+
+    host: str = "127.0.0.1"
+    #: 0 lets the kernel pick a free port; the ``listening`` log event names it.
+    port: int = 8000
+    #: Worker processes; two keep one answering while the other is recycled or busy.
+    workers: int = 2
+    #: Threads per worker that run the WSGI app; the event loop itself never waits on one.
+    threads: int = 8
+    #: All of a request's headers must arrive within this many seconds of its first byte
+    #: (of the connection's opening, for its first request): slowloris gets no longer.
+    header_timeout: float = 10.0
+    #: The whole body must arrive within this many seconds of the end of the headers.
+    body_timeout: float = 10.0
+    #: An idle keep-alive connection is closed after this many seconds without a new request.
+    keepalive_timeout: float = 5.0
+    #: A response must be taken by the client within this many seconds, else the connection is cut.
+    write_timeout: float = 10.0
+    #: Largest request body (the service's own WORDSVC_MAX_BODY default); larger gets 413 unread.
+    max_body: int = 65536
+    #: Largest request line plus headers; larger gets 431. Twice gunicorn's 8190-byte request line.
+    max_header_bytes: int = 16384
+    #: Open connections per worker. Past it the oldest idle keep-alive connection is closed to make
+    #: room; with none idle, the new connection gets 503 and is closed.
+    max_connections: int = 1000
+    #: Grace period after SIGTERM: requests in hand are finished within it, then what is left is killed.
+    drain_seconds: float = 20.0
+    #: Recycle (gracefully) a worker whose resident memory passes this many MiB; 0 is off.
+    max_worker_rss_mb: int = 0
+    #: Recycle a worker after this many requests plus a random 0..max_requests_jitter; 0 is off.
+    max_requests: int = 0
+    #: Spreads the recycling of workers that started together, so they do not all restart at once.
+    max_requests_jitter: int = 0
+    #: "json" (one object a line, for collectors) or "plain" (for people).
+    log_format: str = "json"
+    log_level: str = "info"
+    #: Paths answered by calling the app on the event-loop thread: they never wait behind the pool,
+    #: so a probe hears from a worker whose threads are all busy. Keep them cheap.
+    inline_paths: frozenset[str] = field(default_factory=lambda: frozenset({"/health", "/ready"}))
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.workers < 1:
+            problems.append("workers must be at least 1")
+        if self.threads < 1:
+            problems.append("threads must be at least 1")
+        for name in ("header_timeout", "body_timeout", "keepalive_timeout", "write_timeout", "drain_seconds"):
+            if getattr(self, name) <= 0:
+                problems.append(f"{name} must be positive")
+        for name in ("max_body", "max_header_bytes", "max_connections"):
+            if getattr(self, name) < 1:
+                problems.append(f"{name} must be at least 1")
+        for name in ("max_worker_rss_mb", "max_requests", "max_requests_jitter", "port"):
+            if getattr(self, name) < 0:
+                problems.append(f"{name} must not be negative")
+        if self.log_format not in LOG_FORMATS:
+            problems.append(f"log_format must be one of {', '.join(LOG_FORMATS)}")
+        if problems:
+            raise ValueError("; ".join(problems))
+        object.__setattr__(self, "inline_paths", frozenset(self.inline_paths))

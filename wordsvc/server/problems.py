@@ -1,0 +1,80 @@
+"""The server's own answers, for what never reaches the app, in the service's one error shape.
+
+RFC 9457 ``application/problem+json`` with the fields and type URIs of
+``wordsvc.web.problems`` (``/docs#problem-<slug>``; the same slug where the
+app has one), so a client cannot tell which layer refused it. Every one
+closes the connection: after a framing error, a timeout or a refused
+connection nothing more on it can be trusted.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from email.utils import formatdate
+
+__all__ = ["PROBLEM_TYPES", "Problem", "problem_body", "problem_bytes"]
+
+#: status -> (slug, title); slugs and titles shared with the app's own table where it has the status.
+PROBLEM_TYPES: dict[int, tuple[str, str]] = {
+    400: ("bad-request", "Malformed request"),
+    408: ("request-timeout", "Request timeout"),
+    413: ("payload-too-large", "Request body too large"),
+    431: ("header-fields-too-large", "Request header fields too large"),
+    500: ("internal-error", "Internal server error"),
+    501: ("not-implemented", "Not implemented"),
+    503: ("unavailable", "Service unavailable"),
+}
+
+_REASONS = {
+    400: "Bad Request",
+    408: "Request Timeout",
+    413: "Content Too Large",
+    431: "Request Header Fields Too Large",
+    500: "Internal Server Error",
+    501: "Not Implemented",
+    503: "Service Unavailable",
+}
+
+
+class Problem(Exception):
+    """A request the server refuses before (or instead of) the app: status, detail, and a metric reason."""
+
+    def __init__(self, status: int, detail: str, reason: str):
+        super().__init__(detail)
+        self.status, self.detail, self.reason = status, detail, reason
+
+
+def problem_body(status: int, detail: str, request_id: str) -> bytes:
+    """The JSON body of a problem: ``type``, ``title``, ``status``, ``detail``, ``errors``, ``request_id``."""
+    slug, title = PROBLEM_TYPES.get(status, PROBLEM_TYPES[400 if status < 500 else 500])
+    body = {
+        "type": f"/docs#problem-{slug}",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "errors": {"request": [detail]},
+        "request_id": request_id,
+    }
+    return json.dumps(body, ensure_ascii=False).encode()
+
+
+def problem_bytes(status: int, detail: str, retry_after: int | None = None) -> tuple[bytes, str]:
+    """A whole HTTP/1.1 response for a problem, with ``Connection: close``, and its request id.
+
+    Written as raw bytes, not through h11, because it is sent when h11's state
+    (a parse error, a request cut short) no longer allows a response.
+    """
+    request_id = uuid.uuid4().hex
+    body = problem_body(status, detail, request_id)
+    head = [
+        f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}",
+        "Content-Type: application/problem+json",
+        f"Content-Length: {len(body)}",
+        f"X-Request-ID: {request_id}",
+        f"Date: {formatdate(usegmt=True)}",
+        "Connection: close",
+    ]
+    if retry_after is not None:
+        head.append(f"Retry-After: {retry_after}")
+    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body, request_id

@@ -1,0 +1,456 @@
+"""One client connection: read a whole request under deadlines, run the app, write the whole response.
+
+A :class:`Connection` is an asyncio protocol driven by callbacks, with h11
+parsing. Its life is a small state machine, and each state has one deadline
+and one way to end when the deadline passes:
+
+======== =================================== ======================================
+state    waiting for                         when the deadline passes
+======== =================================== ======================================
+new      the first byte (``header_timeout``) closed, silently
+idle     the next request (``keepalive``)    closed, silently
+head     the rest of the headers             408, then closed
+body     the rest of the body                408, then closed
+app      the app (no deadline: the app's)    -
+writing  the client to take a large reply    cut off
+closing  the client to close, after an error cut off (a lingering close)
+======== =================================== ======================================
+
+A slow client therefore holds a connection, never a thread: the app is
+called only with the request whole and buffered. Limits are checked as the
+bytes arrive: a declared ``Content-Length`` past ``max_body`` is answered 413
+before any of the body is read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from email.utils import formatdate
+from typing import Any
+
+import h11
+
+from . import metrics
+from .framing import ChunkedScanner, check_framing_headers
+from .logs import log_event
+from .options import ServerOptions
+from .problems import Problem, problem_bytes
+from .wsgi import Reply, WSGIApp, build_environ, call_app, internal_error
+
+__all__ = ["Connection", "Hub"]
+
+NEW, IDLE, HEAD, BODY, APP, WRITING, CLOSING, CLOSED = range(8)
+
+#: After an error reply the server stops writing and keeps reading (discarding) for this long, so the
+#: client reads the reply instead of a reset from unread bytes. Apache's lingering close waits 2 s a read.
+LINGER_SECONDS = 2.0
+#: A client pipelining requests may get this far ahead of the app before the server stops reading.
+_MAX_AHEAD = 256 * 1024
+_TLS_RECORD = b"\x16\x03"  # a TLS handshake record: content type 22, protocol version 3.x
+
+_date = [0, b""]
+
+
+def _http_date() -> bytes:
+    now = int(time.time())
+    if now != _date[0]:
+        _date[0], _date[1] = now, formatdate(now, usegmt=True).encode()
+    return _date[1]
+
+
+class Hub:
+    """What one worker's connections share: app, options, pool, the open and the idle connections.
+
+    ``idle`` keeps the keep-alive connections waiting for a next request in
+    the order they went idle, so the oldest is the first to close when the
+    worker is full or draining.
+    """
+
+    def __init__(self, app: WSGIApp, options: ServerOptions, loop: asyncio.AbstractEventLoop, executor: Executor, on_request: Callable[[], None]):
+        self.app, self.options, self.loop, self.executor = app, options, loop, executor
+        self.on_request = on_request
+        self.connections: set[Connection] = set()
+        self.idle: dict[Connection, None] = {}
+        self.draining = False
+        self.worker = 0
+
+    def is_draining(self) -> bool:
+        return self.draining
+
+    def connection(self) -> Connection:
+        return Connection(self)
+
+    def close_idle(self) -> None:
+        for conn in list(self.idle):
+            conn.close_idle()
+
+
+class Connection(asyncio.Protocol):
+    """One client connection (see the module docstring for its states and deadlines)."""
+
+    def __init__(self, hub: Hub):
+        self.hub, self.options = hub, hub.options
+        self.loop = hub.loop
+        self.h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=hub.options.max_header_bytes)
+        self.transport: asyncio.Transport | None = None
+        self.state = NEW
+        self.deadline: float | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.request: h11.Request | None = None
+        self.body: list[bytes] = []
+        self.body_size = 0
+        self.chunked: ChunkedScanner | None = None
+        self.started = 0.0
+        self.paused = False  # the transport's write buffer is over its high-water mark
+        self.reading = True
+        self.server: tuple[str, int] = ("", 0)
+        self.remote: tuple[str, int] = ("", 0)
+        self.registered = False
+
+    # -- asyncio callbacks -------------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        sockname = transport.get_extra_info("sockname") or ("", 0)
+        peername = transport.get_extra_info("peername") or ("", 0)
+        self.server, self.remote = (str(sockname[0]), int(sockname[1])), (str(peername[0]), int(peername[1]))
+        hub = self.hub
+        if len(hub.connections) >= self.options.max_connections:
+            if hub.idle:
+                next(iter(hub.idle)).close_idle()
+            else:
+                self.registered = False
+                self._refuse(Problem(503, "The server holds as many connections as it takes; try again shortly.", "too_many_connections"), retry_after=1)
+                return
+        hub.connections.add(self)
+        self.registered = True
+        metrics.connection_opened()
+        self._set_deadline(self.loop.time() + self.options.header_timeout)
+
+    def data_received(self, data: bytes) -> None:
+        state = self.state
+        if state >= APP:
+            if state == CLOSING or state == CLOSED:
+                return  # lingering after an error: the rest is discarded
+            self.h11.receive_data(data)  # a pipelined next request, parsed once this one is answered
+            if len(self.h11.trailing_data[0]) > _MAX_AHEAD:
+                self._pause_reading()
+            return
+        if state <= IDLE:
+            if state == IDLE:
+                self.hub.idle.pop(self, None)
+                self._set_deadline(self.loop.time() + self.options.header_timeout)
+            self.started = time.perf_counter()
+            self.state = HEAD
+            if data.startswith(_TLS_RECORD):
+                self._refuse(Problem(400, "This port speaks plain HTTP, not TLS.", "tls_on_plain_port"))
+                return
+        elif state == BODY and self.chunked is not None and not self.chunked.done:
+            try:
+                self.chunked.feed(data)
+            except Problem as problem:
+                self._refuse(problem)
+                return
+        self.h11.receive_data(data)
+        self._advance()
+
+    def eof_received(self) -> bool:
+        if self.state in (APP, WRITING):
+            self.h11.receive_data(b"")
+            return True  # the client may half-close after its request; it still gets the answer
+        if self.state == HEAD and self.started:
+            pass  # a request cut short by its sender: nothing to answer
+        self._close()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.state = CLOSED
+        self.deadline = None
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self._forget()
+        self.transport = None
+
+    def pause_writing(self) -> None:
+        self.paused = True
+
+    def resume_writing(self) -> None:
+        self.paused = False
+        if self.state == WRITING:
+            self._next_request()
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Take h11's events until it needs more bytes, a request is complete, or the client erred."""
+        conn = self.h11
+        while True:
+            try:
+                event = conn.next_event()
+            except h11.RemoteProtocolError as err:
+                self._refuse(_problem_of(err, self.state))
+                return
+            kind = type(event)
+            if kind is h11.Data:
+                self.body.append(event.data)  # type: ignore[union-attr]
+                self.body_size += len(event.data)  # type: ignore[union-attr]
+                if self.body_size > self.options.max_body:
+                    self._refuse(Problem(413, f"The body is larger than {self.options.max_body} bytes.", "too_large"))
+                    return
+            elif kind is h11.Request:
+                try:
+                    self._on_request(event)  # type: ignore[arg-type]
+                except Problem as problem:
+                    self._refuse(problem)
+                    return
+            elif kind is h11.EndOfMessage:
+                self._dispatch()
+                return
+            elif kind is h11.ConnectionClosed:
+                self._close()
+                return
+            else:  # NEED_DATA, or PAUSED (a pipelined request waits for this one's answer)
+                return
+
+    def _on_request(self, request: h11.Request) -> None:
+        self.request = request
+        check_framing_headers(request.headers)
+        length = 0
+        for name, value in request.headers:
+            if name == b"content-length":
+                length = int(value)  # h11 has checked it is digits, and one value
+            elif name == b"transfer-encoding":
+                length = -1  # h11 takes only "chunked" and answers 501 for any other coding
+        if length > self.options.max_body:
+            raise Problem(413, f"The body is larger than {self.options.max_body} bytes.", "too_large")
+        if length == 0:
+            return
+        if length < 0:
+            self.chunked = ChunkedScanner(self.options.max_body, self.options.max_header_bytes)
+            self.chunked.feed(self.h11.trailing_data[0])  # body bytes that came with the head
+        self.state = BODY
+        self._set_deadline(self.loop.time() + self.options.body_timeout)
+        if self.h11.they_are_waiting_for_100_continue and self.transport is not None:
+            self.transport.write(self.h11.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
+
+    def _dispatch(self) -> None:
+        """The request is whole: run the app inline (a probe path) or in the pool."""
+        request = self.request
+        assert request is not None
+        self.state = APP
+        self.deadline = None
+        body = b"".join(self.body) if len(self.body) != 1 else self.body[0]
+        self.body, self.body_size, self.chunked = [], 0, None
+        hub = self.hub
+        environ = build_environ(request.method, request.target, request.http_version, request.headers, body, self.server, self.remote, hub.is_draining)
+        if environ["PATH_INFO"] in self.options.inline_paths:
+            self._respond(call_app(hub.app, environ))
+        else:
+            future = hub.executor.submit(call_app, hub.app, environ)
+            future.add_done_callback(self._from_pool)
+
+    def _from_pool(self, future: Future[Reply]) -> None:
+        self.loop.call_soon_threadsafe(self._respond, future)
+
+    # -- writing -----------------------------------------------------------------------------------
+
+    def _respond(self, reply: Reply | Future[Reply]) -> None:
+        if isinstance(reply, Future):
+            exc = reply.exception()
+            reply = internal_error() if exc is not None else reply.result()
+        if self.state != APP or self.transport is None:
+            return  # the client went away while the app ran
+        request = self.request
+        assert request is not None
+        headers = reply.headers
+        headers.append((b"Date", _http_date()))
+        if self.hub.draining:
+            headers.append((b"Connection", b"close"))
+        conn = self.h11
+        try:
+            out = conn.send(h11.Response(status_code=reply.status, headers=headers, reason=reply.reason)) or b""
+            if reply.body:
+                out += conn.send(h11.Data(data=reply.body)) or b""
+            out += conn.send(h11.EndOfMessage()) or b""
+        except h11.LocalProtocolError as err:  # the app's headers are not HTTP (a newline in a value, ...)
+            log_event("bad_response", 40, detail=str(err), path=request.target.decode("latin-1"), worker=self.hub.worker)
+            reply = internal_error()
+            self.transport.write(_raw(reply))
+            self._log(request, reply)
+            self._linger()
+            return
+        self.transport.write(out)
+        self._log(request, reply)
+        self.hub.on_request()
+        if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
+            self._linger()  # Connection: close (asked, HTTP/1.0, or draining)
+            return
+        conn.start_next_cycle()
+        if self.paused:
+            self.state = WRITING
+            self._set_deadline(self.loop.time() + self.options.write_timeout)
+            return
+        self._next_request()
+
+    def _next_request(self) -> None:
+        self.request = None
+        pending, closed = self.h11.trailing_data
+        if not self.reading:
+            self.reading = True
+            if self.transport is not None:
+                self.transport.resume_reading()
+        if pending:
+            self.state = HEAD
+            self.started = time.perf_counter()
+            self._set_deadline(self.loop.time() + self.options.header_timeout)
+            if self.chunked is None:
+                self._advance()
+            return
+        if closed or self.hub.draining:
+            self._close()
+            return
+        self.state = IDLE
+        self.hub.idle[self] = None
+        self._set_deadline(self.loop.time() + self.options.keepalive_timeout)
+
+    def _log(self, request: h11.Request, reply: Reply) -> None:
+        request_id = next((v for n, v in reply.headers if n.lower() == b"x-request-id"), b"")
+        log_event(
+            "request",
+            method=request.method.decode("latin-1"),
+            path=request.target.decode("latin-1"),
+            status=reply.status,
+            duration_ms=round((time.perf_counter() - self.started) * 1000, 2),
+            bytes=len(reply.body),
+            request_id=request_id.decode("latin-1"),
+            remote=self.remote[0],
+            worker=self.hub.worker,
+        )
+
+    # -- refusing and closing ----------------------------------------------------------------------
+
+    def _refuse(self, problem: Problem, retry_after: int | None = None) -> None:
+        """Answer a client fault (or a full worker) with a problem+json reply and close: a line, no traceback."""
+        metrics.rejected(problem.reason)
+        if self.transport is None or self.state in (CLOSING, CLOSED):
+            return
+        raw, request_id = problem_bytes(problem.status, problem.detail, retry_after)
+        self.transport.write(raw)
+        request = self.request
+        log_event(
+            "request",
+            method=request.method.decode("latin-1") if request else "-",
+            path=request.target.decode("latin-1") if request else "-",
+            status=problem.status,
+            duration_ms=round((time.perf_counter() - self.started) * 1000, 2) if self.started else 0.0,
+            bytes=len(raw),
+            request_id=request_id,
+            remote=self.remote[0],
+            worker=self.hub.worker,
+            reason=problem.reason,
+        )
+        self._linger()
+
+    def _linger(self) -> None:
+        """Stop writing, keep reading (and discarding) until the client closes or LINGER_SECONDS pass."""
+        transport = self.transport
+        self.state = CLOSING
+        self.hub.idle.pop(self, None)
+        if transport is None:
+            return
+        if not self.reading:
+            self.reading = True
+            transport.resume_reading()
+        wait = max(LINGER_SECONDS, self.options.write_timeout if transport.get_write_buffer_size() else 0.0)
+        self._set_deadline(self.loop.time() + wait)
+        if transport.can_write_eof():
+            transport.write_eof()
+        else:
+            transport.close()
+
+    def close_idle(self) -> None:
+        """Close a keep-alive connection waiting for its next request (the worker is full or draining)."""
+        if self.state == IDLE:
+            self._close()
+
+    def _close(self) -> None:
+        self.hub.idle.pop(self, None)
+        self._forget()
+        if self.transport is not None and self.state != CLOSED:
+            self.state = CLOSING
+            self.transport.close()
+            if self.transport.get_write_buffer_size():
+                self._set_deadline(self.loop.time() + self.options.write_timeout)
+
+    def _forget(self) -> None:
+        if self.registered:
+            self.registered = False
+            self.hub.connections.discard(self)
+            self.hub.idle.pop(self, None)
+            metrics.connection_closed()
+
+    def _pause_reading(self) -> None:
+        if self.reading and self.transport is not None:
+            self.reading = False
+            self.transport.pause_reading()
+
+    # -- deadlines ---------------------------------------------------------------------------------
+
+    def _set_deadline(self, when: float) -> None:
+        """One timer per connection, moved only when the deadline comes sooner (most requests move it later)."""
+        self.deadline = when
+        timer = self.timer
+        if timer is None or timer.when() > when:
+            if timer is not None:
+                timer.cancel()
+            self.timer = self.loop.call_at(when, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self.timer = None
+        deadline = self.deadline
+        if deadline is None or self.state == CLOSED:
+            return
+        if self.loop.time() < deadline:
+            self.timer = self.loop.call_at(deadline, self._on_timer)
+            return
+        state = self.state
+        if state == NEW:
+            metrics.rejected("timeout_headers")
+            self._close()
+        elif state == IDLE:
+            self._close()
+        elif state == HEAD:
+            self._refuse(Problem(408, f"The request's headers did not arrive within {self.options.header_timeout:g} s.", "timeout_headers"))
+        elif state == BODY:
+            self._refuse(Problem(408, f"The request's body did not arrive within {self.options.body_timeout:g} s.", "timeout_body"))
+        elif self.transport is not None:  # writing, or closing: the client takes nothing
+            if state == WRITING:
+                metrics.rejected("timeout_write")
+            self.transport.abort()
+
+
+def _problem_of(err: h11.RemoteProtocolError, state: int) -> Problem:
+    status = err.error_status_hint
+    if status == 431:
+        return Problem(431, "The request line and headers are larger than the server takes.", "headers_too_large")
+    if status == 501:
+        return Problem(501, f"{err}; this server takes only Transfer-Encoding: chunked.", "not_implemented")
+    text = str(err)[:200]
+    framing = state == BODY or "Content-Length" in text or "Transfer-Encoding" in text
+    return Problem(400, f"The request is not valid HTTP/1.1: {text}.", "bad_framing" if framing else "bad_request")
+
+
+def _raw(reply: Reply) -> bytes:
+    head = [f"HTTP/1.1 {reply.status} ".encode() + reply.reason]
+    head += [name + b": " + value for name, value in reply.headers]
+    head += [b"Connection: close", b"Date: " + _http_date()]
+    return b"\r\n".join(head) + b"\r\n\r\n" + reply.body
+
+
+def _unused(_: Any) -> None:  # pragma: no cover
+    pass

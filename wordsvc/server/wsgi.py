@@ -1,0 +1,169 @@
+"""The WSGI side (PEP 3333): loading the app, the environ of a buffered request, one call of the app.
+
+Nothing here does I/O: the request arrives whole (head parsed by h11, body
+buffered) and the response leaves whole, so the app runs in a pool thread
+without ever touching a socket, and a slow client costs it nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import logging
+import sys
+import uuid
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
+from urllib.parse import unquote_to_bytes
+
+from .problems import problem_body
+
+__all__ = ["Reply", "WSGIApp", "build_environ", "call_app", "internal_error", "load_app"]
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+#: Statuses whose response never has a body (RFC 9110 §6.4.1).
+_NO_BODY = frozenset({204, 304})
+#: Framing is the server's: it buffers the body, so it states the length itself.
+_FRAMING = frozenset({b"content-length", b"transfer-encoding"})
+
+log = logging.getLogger("wordsvc.server")
+
+
+class Reply(NamedTuple):
+    """A whole response: status, reason, headers as bytes pairs, body; framing headers already set."""
+
+    status: int
+    reason: bytes
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+
+
+def load_app(target: str | Callable[[], WSGIApp]) -> WSGIApp:
+    """Call the app factory: a zero-argument callable, or ``"package.module:factory"`` naming one."""
+    if callable(target):
+        return target()
+    module_name, sep, attr = target.partition(":")
+    if not sep or not module_name or not attr:
+        raise ValueError(f"An app is given as 'module:factory', not {target!r}.")
+    factory = getattr(importlib.import_module(module_name), attr)
+    return factory()  # type: ignore[no-any-return]
+
+
+def build_environ(
+    method: bytes,
+    target: bytes,
+    http_version: bytes,
+    headers: Iterable[tuple[bytes, bytes]],
+    body: bytes,
+    server: tuple[str, int],
+    remote: tuple[str, int],
+    draining: Callable[[], bool],
+) -> dict[str, Any]:
+    """The PEP 3333 environ of one request whose body has been read whole.
+
+    ``PATH_INFO`` is the percent-decoded path as latin-1 text (PEP 3333's
+    "bytes as str"); headers whose names hold ``_`` are dropped, so
+    ``X-Forwarded_For`` cannot pass for ``X-Forwarded-For``. The body is
+    complete, so ``wsgi.input_terminated`` is set and ``CONTENT_LENGTH`` is
+    its length even when it came chunked. ``wordsvc.server.draining`` returns
+    True once the worker is draining, for a readiness probe to answer 503.
+    """
+    if target.startswith((b"http://", b"https://")):  # absolute-form (RFC 9112 §3.2.2)
+        slash = target.find(b"/", target.index(b"//") + 2)
+        target = target[slash:] if slash >= 0 else b"/"
+    path, _, query = target.partition(b"?")
+    query = query.partition(b"#")[0]
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": method.decode("latin-1"),
+        "SCRIPT_NAME": "",
+        "PATH_INFO": unquote_to_bytes(path).decode("latin-1"),
+        "QUERY_STRING": query.decode("latin-1"),
+        "RAW_URI": target.decode("latin-1"),
+        "REQUEST_URI": target.decode("latin-1"),
+        "SERVER_NAME": server[0],
+        "SERVER_PORT": str(server[1]),
+        "SERVER_PROTOCOL": "HTTP/" + http_version.decode("latin-1"),
+        "REMOTE_ADDR": remote[0],
+        "REMOTE_PORT": str(remote[1]),
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.input_terminated": True,
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+        "wordsvc.server.draining": draining,
+    }
+    for raw_name, raw_value in headers:
+        if b"_" in raw_name:
+            continue
+        value = raw_value.decode("latin-1")
+        if raw_name == b"content-type":
+            environ["CONTENT_TYPE"] = value
+        elif raw_name == b"content-length":
+            continue  # set below from the body actually read
+        else:
+            key = "HTTP_" + raw_name.decode("latin-1").upper().replace("-", "_")
+            environ[key] = environ[key] + "," + value if key in environ else value
+    if body or method not in (b"GET", b"HEAD"):
+        environ["CONTENT_LENGTH"] = str(len(body))
+    return environ
+
+
+def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply:
+    """Run the app once and buffer its response; an exception it raises becomes a logged 500.
+
+    ``Content-Length`` is always the buffered body's length (for HEAD, the
+    app's own figure is kept, since the body it would send is not there), and
+    ``Transfer-Encoding`` is dropped: the server frames the response.
+    """
+    started: list[Any] = []
+    chunks: list[bytes] = []
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[[bytes], None]:
+        if started and not exc_info:
+            raise AssertionError("start_response called twice without exc_info")
+        started[:] = [status, headers]  # nothing is sent before the app returns, so a late error may replace it
+        return chunks.append
+
+    try:
+        result = app(environ, start_response)
+        try:
+            for chunk in result:
+                if chunk:
+                    chunks.append(chunk)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        if not started:
+            raise AssertionError("the app returned without calling start_response")
+        status_line, app_headers = started
+        status = int(status_line[:3])
+        reason = status_line[4:].encode("latin-1")
+        headers = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in app_headers]
+    except Exception:
+        log.exception("the app failed on %s %s", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
+        return internal_error()
+    body = b"".join(chunks)
+    framed = [(n, v) for n, v in headers if n.lower() not in _FRAMING]
+    if status >= 200 and status not in _NO_BODY:
+        if environ["REQUEST_METHOD"] == "HEAD":
+            given = [v for n, v in headers if n.lower() == b"content-length"]
+            framed.append((b"Content-Length", given[0] if given else str(len(body)).encode()))
+            body = b""
+        else:
+            framed.append((b"Content-Length", str(len(body)).encode()))
+    else:
+        body = b""
+    return Reply(status, reason, framed, body)
+
+
+def internal_error() -> Reply:
+    """The server's 500, for an app that raised or answered with headers HTTP cannot carry."""
+    request_id = uuid.uuid4().hex
+    body = problem_body(500, f"Something went wrong on our side; quote request id {request_id}.", request_id)
+    headers = [(b"Content-Type", b"application/problem+json"), (b"X-Request-ID", request_id.encode()), (b"Content-Length", str(len(body)).encode())]
+    return Reply(500, b"Internal Server Error", headers, body)

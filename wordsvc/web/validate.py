@@ -1,0 +1,38 @@
+"""``GET /validate`` and ``POST /validate``: the verdict on a word, or on a whole play (judge mode)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, g, jsonify
+
+from ..core.verdict import judge
+from ..schemas.validate import ValidateBody, ValidateQuery, load_validate_query
+from .requests import query_args, read_json, service
+from .words import suggestions
+
+__all__ = ["bp"]
+
+bp = Blueprint("validate", __name__)
+
+# Schemas are stateless once built; building one per request costs more than judging the word.
+VALIDATE_QUERY, VALIDATE_BODY = ValidateQuery(), ValidateBody()
+
+
+@bp.get("/validate")
+def validate_word() -> Response:
+    query = load_validate_query(query_args(), VALIDATE_QUERY)
+    ruleset, lexicon = service().resolve(query["ruleset"], query["lang"])
+    verdict = judge(query["word"], ruleset, lexicon)
+    out = verdict.to_dict(g.locale)
+    if not verdict.valid and query["suggest"]:
+        out["suggestions"] = suggestions(query["word"], ruleset, lexicon)
+    return jsonify(out)
+
+
+@bp.post("/validate")
+def validate_words() -> Response:
+    body = VALIDATE_BODY.load(read_json())
+    verdicts = service().verdicts(body["words"], body["ruleset"], body["lang"])
+    valid = all(v.valid for v in verdicts)
+    if body["judge"]:
+        return jsonify({"acceptable": valid, "count": len(verdicts), "ruleset": body["ruleset"], "lexicon": dict(verdicts[0].lexicon)})
+    return jsonify({"valid": valid, "verdicts": [v.to_dict(g.locale) for v in verdicts]})
