@@ -1,4 +1,4 @@
-# wordsvc: slim Python, non-root, lexicons compiled at image build, gunicorn.
+# wordsvc: slim Python, non-root, lexicons compiled at image build, served by `wordsvc serve` (wordsvc/server/).
 #   docker build -t wordsvc .
 #   docker run --rm -p 8000:8000 wordsvc
 FROM python:3.11-slim

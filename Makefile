@@ -4,15 +4,16 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 REQS := pyproject.toml $(wildcard requirements/*.txt)
 
-.PHONY: setup build serve test lint bench clean
+.PHONY: setup build serve test lint bench fuzz clean
 
-setup: $(STAMP) build
+setup: $(STAMP) $(TEST_STAMP) build
 
+# The service's own packages (and Debian's myspell-et and unmunch, which give the Estonian solver
+# its candidate words: wordlists/et/README.md); without root or apt the Estonian solver is left out.
 $(STAMP): $(REQS)
-	# Debian's myspell-et and unmunch give the Estonian solver its candidate words (wordlists/et/README.md);
-	# without root or apt the Estonian solver is left out, the rest builds.
 	if ! command -v unmunch >/dev/null || [ ! -f /usr/share/hunspell/et_EE.dic ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq myspell-et hunspell-tools >/dev/null) || echo "note: apt-get failed; the Estonian solver index is skipped"; \
@@ -20,18 +21,25 @@ $(STAMP): $(REQS)
 	fi
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e .
 	if [ -f requirements/estonian-nodeps.txt ]; then $(BIN)/python -m pip install --quiet --no-deps -r requirements/estonian-nodeps.txt; fi
-	if [ -f requirements/estonian.txt ]; then $(BIN)/python -m pip install --quiet -r requirements/estonian.txt; fi
 	touch $(STAMP)
+
+# What the tests need besides: test runners, linters, schema checkers.
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(TEST_STAMP)
 
 build: $(STAMP)
 	$(BIN)/wordsvc build
 
-serve: setup
-	$(BIN)/wordsvc serve
+# Serves as soon as English is built (seconds); `--build` builds the other languages in the
+# background and each comes online when its build is done (503 with Retry-After until then).
+serve: $(STAMP)
+	$(BIN)/wordsvc build --only en-US,en-GB
+	$(BIN)/wordsvc serve --build
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check wordsvc tests api_tests bench wordlists
 
 test: setup lint
@@ -46,6 +54,12 @@ bench: setup
 	$(BIN)/python bench/search_structures.py
 	$(BIN)/python bench/instructions.py
 	$(BIN)/python bench/estonian_coverage.py
+
+# schemathesis with every check against a live `wordsvc serve` it starts on a free port (api_tests/fuzz.py):
+# about 4,000 generated requests, 0 failures expected. FUZZ_ARGS goes to `schemathesis run`, e.g. FUZZ_ARGS='--seed 1'.
+fuzz: setup
+	$(BIN)/python -m pip install --quiet -e '.[fuzz]'
+	$(BIN)/python -m api_tests.fuzz $(FUZZ_ARGS)
 
 clean:
 	rm -rf build $(VENV)

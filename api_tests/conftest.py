@@ -24,7 +24,7 @@ import requests
 
 REPO = Path(__file__).resolve().parent.parent
 READY_TIMEOUT = 30.0  # seconds; the lexicons are memory-mapped, start-up takes a few seconds at most
-STOP_TIMEOUT = 15.0  # gunicorn's graceful_timeout is 10 s
+STOP_TIMEOUT = 30.0  # the server drains for WORDSVC_DRAIN_SECONDS (20 s) at most
 
 
 def _wordsvc_command() -> str:
@@ -65,7 +65,7 @@ def _wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
 def _stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is not None:
         return
-    process.send_signal(signal.SIGTERM)  # gunicorn's master stops its workers gracefully
+    process.send_signal(signal.SIGTERM)  # the server's master drains its workers
     try:
         process.wait(timeout=STOP_TIMEOUT)
     except subprocess.TimeoutExpired:

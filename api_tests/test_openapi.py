@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import requests
 
-from .contract import media_type, resolve, schema_errors
+from .contract import assert_problem, media_type, resolve, schema_errors
 
 # Every path the service serves (issue 3), with the methods each accepts.
 SERVED = {
@@ -190,3 +190,108 @@ def test_the_schema_checker_catches_drift(doc: dict[str, Any]) -> None:
     assert schema_errors(doc, {"$ref": "#/components/schemas/Health"}, {"status": "down"})  # enum
     judge_or_verdicts = doc["paths"]["/validate"]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert schema_errors(doc, judge_or_verdicts, {"valid": True})  # neither oneOf branch: verdicts missing
+
+
+# ---- every field a client sends has a type and a limit (issue: cards, words and word fields had neither)
+
+
+def _request_nodes(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(where, schema node) for every node of every request body, $refs followed once, oneOf branches and items included."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    seen: set[str] = set()
+
+    def walk(node: dict[str, Any], where: str) -> None:
+        found.append((where, node))
+        if "$ref" in node:
+            if node["$ref"] not in seen:
+                seen.add(node["$ref"])
+                walk(resolve(doc, node["$ref"]), node["$ref"].rsplit("/", 1)[1])
+            return
+        for key in ("oneOf", "anyOf", "allOf"):
+            for i, branch in enumerate(node.get(key, [])):
+                walk(branch, f"{where}/{key}/{i}")
+        for name, sub in node.get("properties", {}).items():
+            walk(sub, f"{where}.{name}")
+        if "items" in node:
+            walk(node["items"], f"{where}[]")
+
+    for path, operations in doc["paths"].items():
+        for method, operation in operations.items():
+            if "requestBody" in operation:
+                walk(operation["requestBody"]["content"]["application/json"]["schema"], f"{method.upper()} {path}")
+    return found
+
+
+def test_every_request_body_field_has_a_type(doc: dict[str, Any]) -> None:
+    nodes = _request_nodes(doc)
+    assert len(nodes) > 40
+    untyped = [where for where, node in nodes if not {"type", "oneOf", "anyOf", "allOf", "$ref"} & set(node)]
+    assert untyped == []
+
+
+def test_every_list_string_and_number_a_body_sends_has_its_limits_documented(doc: dict[str, Any]) -> None:
+    unbounded = []
+    for where, node in _request_nodes(doc):
+        kind = node.get("type")
+        if kind == "array" and "maxItems" not in node:
+            unbounded.append(f"{where}: no maxItems")
+        elif kind == "string" and "maxLength" not in node and "enum" not in node:
+            unbounded.append(f"{where}: no maxLength")
+        elif kind == "integer" and not {"minimum", "maximum"} <= set(node):
+            unbounded.append(f"{where}: no minimum or maximum")
+    assert unbounded == []
+
+
+def test_every_query_parameter_has_a_type_and_every_number_its_range(doc: dict[str, Any]) -> None:
+    wrong = []
+    for path, operations in doc["paths"].items():
+        for method, operation in operations.items():
+            for param in operation.get("parameters", []):
+                schema = param["schema"]
+                if "type" not in schema:
+                    wrong.append(f"{method} {path} {param['name']}: no type")
+                elif schema["type"] == "integer" and not {"minimum", "maximum"} <= set(schema):
+                    wrong.append(f"{method} {path} {param['name']}: no minimum or maximum")
+    assert wrong == []
+
+
+def _most(doc: dict[str, Any], schema: str, prop: str) -> int:
+    return int(doc["components"]["schemas"][schema]["properties"][prop]["maxItems"])
+
+
+@pytest.mark.parametrize(
+    ("path", "schema", "prop", "body"),
+    [
+        ("/score-round", "RoundRequest", "players", lambda n: {"players": [{"name": f"p{i}"} for i in range(n)]}),
+        ("/score-round", "RoundRequest", "challenges", lambda n: {"players": [{"name": "a"}], "challenges": [{"by": "a", "player": "a", "word": 0}] * n}),
+        ("/score-game", "GameRequest", "rounds", lambda n: {"players": ["a"], "rounds": [{"players": [{"name": "a"}]}] * n}),
+        ("/validate", "ValidateBody", "words", lambda n: {"words": ["top"] * n}),
+    ],
+)
+def test_a_body_one_item_past_a_documented_maxitems_is_refused_naming_the_list(base_url: str, doc: dict[str, Any], path: str, schema: str, prop: str, body: Any) -> None:
+    most = _most(doc, schema, prop)
+    response = requests.post(f"{base_url}{path}", json=body(most + 1), timeout=10)
+    problem = assert_problem(response, 422)
+    assert list(problem["errors"]) == [prop]
+    at_limit = requests.post(f"{base_url}{path}", json=body(most), timeout=10)  # may break the ruleset's rules, not the list's limit
+    assert at_limit.json().get("errors", {}).get(prop) != problem["errors"][prop], at_limit.text[:300]
+
+
+def test_a_query_past_a_documented_maximum_is_refused_naming_the_parameter(base_url: str, doc: dict[str, Any]) -> None:
+    params = {p["name"]: p["schema"] for p in doc["paths"]["/words"]["get"]["parameters"]}
+    for name in ("limit", "budget_ms", "min_len"):
+        response = requests.get(f"{base_url}/words", params={"pattern": "qu*", name: params[name]["maximum"] + 1}, timeout=10)
+        assert list(assert_problem(response, 422)["errors"]) == [name]
+
+
+def test_a_request_with_thousands_of_problems_gets_a_small_answer_in_the_documented_shape(base_url: str, doc: dict[str, Any]) -> None:
+    for body in (
+        {"players": [{"name": "a"}], "challenges": [{}] * 20_000},  # past the list's limit: one problem
+        {"players": [{"name": "a", "words": [[""] * 250] * 10}]},  # within every limit: 2,500 problems
+    ):
+        raw = json.dumps(body, separators=(",", ":"))  # 60 KB: under the body limit
+        response = requests.post(f"{base_url}/score-round", data=raw, headers={"Content-Type": "application/json"}, timeout=10)
+        problem = assert_problem(response, 422)
+        assert len(response.content) < 64 * 1024
+        assert sum(len(messages) for messages in problem["errors"].values()) <= 51
+        assert schema_errors(doc, {"$ref": "#/components/schemas/Problem"}, problem) == []

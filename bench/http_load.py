@@ -1,15 +1,26 @@
-"""HTTP benchmark: GET /validate and POST /score-round against the bare /health endpoint.
+"""HTTP benchmark: the service under gunicorn (the old way) and under wordsvc.server (the new), in one run.
 
-Starts the server the way ``make serve`` does (``wordsvc serve``, gunicorn,
-2 workers unless ``--workers``) on a free port, then for each endpoint runs
-``--clients`` client processes for ``--seconds`` seconds (in ``--rounds``
-slices, the endpoints taking turns), each request on a
-new connection (gunicorn's sync workers close every connection), and prints
-requests/s, p50 and p99 latency, errors, and the throughput ratio to the bare
-endpoint measured in the same run. Targets (issue 3): /validate >= 80 % of
-the bare endpoint, /score-round (4 players, round 8) >= 50 %.
+Starts the real app (``wordsvc.web.app:create_app``) twice on free ports,
+side by side, with the same number of workers (2 unless ``--workers``):
 
-Run: ``.venv/bin/python bench/http_load.py [--seconds 5] [--clients 4]``.
+- ``gunicorn``: the baseline, 2 sync workers, the app preloaded; every
+  request on a new connection, since sync workers close each one;
+- ``wordsvc.server``: the new server (``python -m wordsvc.server``), with
+  keep-alive clients, one connection per client reused.
+
+For each server and endpoint (bare ``GET /health``, ``GET
+/validate?word=quixotic``, ``POST /score-round`` with four players in round
+8) it runs ``--clients`` client processes for ``--seconds`` seconds, in
+``--rounds`` slices in which the servers and endpoints take turns, so a
+neighbour's load hits them alike. It prints requests/s, p50 and p99 latency
+and errors, and each endpoint's throughput as a share of the same server's
+bare endpoint. Target (issue: a server no slow client can take down):
+``/validate`` >= 90 % of the new server's bare endpoint.
+
+The clients run on the same machine as the servers; on two cores they take
+about as much CPU as the server does, so the absolute figures are a floor.
+
+Run: ``.venv/bin/python bench/http_load.py [--seconds 6] [--clients 4] [--workers 2]``.
 """
 
 from __future__ import annotations
@@ -28,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+APP = "wordsvc.web.app:create_app"
+NEW_SERVER_TARGET = 0.90  # /validate as a share of the new server's bare endpoint
 
 ROUND_8 = {
     "ruleset": "standard",
@@ -41,56 +54,98 @@ ROUND_8 = {
 }
 
 CASES = [
-    ("bare GET /health", "GET", "/health", None, None),
-    ("GET /validate", "GET", "/validate?word=quixotic", None, 0.80),
-    ("POST /score-round", "POST", "/score-round", json.dumps(ROUND_8).encode(), 0.50),
+    ("bare GET /health", "GET", "/health", None),
+    ("GET /validate", "GET", "/validate?word=quixotic", None),
+    ("POST /score-round", "POST", "/score-round", json.dumps(ROUND_8).encode()),
 ]
+#: server -> whether its clients keep the connection alive
+SERVERS = {"gunicorn": False, "wordsvc.server": True}
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        return int(s.getsockname()[1])
 
 
-def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
-    exe = Path(sys.executable).with_name("wordsvc")
-    proc = subprocess.Popen([str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)], stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
+def start_server(kind: str, workers: int) -> tuple[subprocess.Popen[bytes], int]:
+    """Start ``kind`` ("gunicorn" or "wordsvc.server") serving the app on a free port; return it once /ready is 200."""
+    port = free_port()
+    if kind == "gunicorn":
+        cmd = [sys.executable, __file__, "--serve-gunicorn", str(port), "--workers", str(workers)]
+    else:
+        cmd = [sys.executable, "-m", "wordsvc.server", "--app", APP, "--port", str(port), "--workers", str(workers)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"{kind} exited with {proc.returncode} before it was ready")
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
             conn.request("GET", "/ready")
-            if conn.getresponse().status == 200:
-                return proc
+            status = conn.getresponse().status
+            conn.close()
+            if status == 200:
+                return proc, port
         except OSError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     proc.kill()
-    raise SystemExit("server did not become ready: " + proc.stderr.read().decode() if proc.stderr else "")
+    raise SystemExit(f"{kind} did not become ready on port {port}")
 
 
-def client(port: int, method: str, path: str, body: bytes | None, seconds: float, out: mp.Queue) -> None:  # type: ignore[type-arg]
+def serve_gunicorn(port: int, workers: int) -> None:
+    """The baseline, as ``wordsvc serve`` ran it before wordsvc.server: gunicorn, sync workers, the app preloaded."""
+    from gunicorn.app.base import BaseApplication
+
+    class Baseline(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            options = {"bind": f"127.0.0.1:{port}", "workers": workers, "worker_class": "sync", "preload_app": True}
+            options |= {"accesslog": None, "errorlog": "-", "loglevel": "warning", "timeout": 30, "graceful_timeout": 10}
+            for key, value in options.items():
+                self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            from wordsvc.web.app import create_app
+
+            return create_app()
+
+    Baseline().run()
+
+
+def client(port: int, keepalive: bool, method: str, path: str, body: bytes | None, seconds: float, out: mp.Queue) -> None:  # type: ignore[type-arg]
     headers = {"Content-Type": "application/json"} if body else {}
+    if not keepalive:
+        headers["Connection"] = "close"
     latencies, errors = [], 0
+    conn: http.client.HTTPConnection | None = None
     end = time.perf_counter() + seconds
     while (start := time.perf_counter()) < end:
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            if conn is None:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
             conn.request(method, path, body=body, headers=headers)
             response = conn.getresponse()
             response.read()
-            conn.close()
             if response.status != 200:
                 errors += 1
+            if not keepalive or response.will_close:
+                conn.close()
+                conn = None
         except OSError:
             errors += 1
+            if conn is not None:
+                conn.close()
+            conn = None
         latencies.append(time.perf_counter() - start)
+    if conn is not None:
+        conn.close()
     out.put((latencies, errors))
 
 
-def run(port: int, method: str, path: str, body: bytes | None, seconds: float, clients: int) -> dict[str, Any]:
+def load(port: int, keepalive: bool, method: str, path: str, body: bytes | None, seconds: float, clients: int) -> dict[str, Any]:
     queue: mp.Queue = mp.Queue()  # type: ignore[type-arg]
-    procs = [mp.Process(target=client, args=(port, method, path, body, seconds, queue)) for _ in range(clients)]
+    procs = [mp.Process(target=client, args=(port, keepalive, method, path, body, seconds, queue)) for _ in range(clients)]
     for p in procs:
         p.start()
     results = [queue.get() for _ in procs]
@@ -99,47 +154,73 @@ def run(port: int, method: str, path: str, body: bytes | None, seconds: float, c
     return {"latencies": [x for lat, _ in results for x in lat], "errors": sum(e for _, e in results)}
 
 
+def check(port: int) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    for _, method, path, body in CASES:
+        conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
+        response = conn.getresponse()
+        data = response.read()
+        if response.status != 200:
+            raise SystemExit(f"{method} {path} refused: {response.status} {data[:300]!r}")
+        if response.will_close:
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.close()
+
+
+def report(kind: str, slices: dict[str, list[dict[str, Any]]], seconds: float) -> float:
+    """Print one server's table; return its /validate ÷ bare ratio."""
+    print(f"\n{kind} ({'keep-alive clients' if SERVERS[kind] else 'a new connection per request'})")
+    print(f"{'endpoint':<20} {'requests':>9} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'vs bare':>8}")
+    bare = 0.0
+    ratios = {}
+    for name, *_ in CASES:
+        latencies = sorted(x for r in slices[name] for x in r["latencies"])
+        rps = len(latencies) / seconds
+        bare = bare or rps
+        ratios[name] = rps / bare
+        p50, p99 = statistics.median(latencies) * 1000, latencies[int(0.99 * (len(latencies) - 1))] * 1000
+        errors = sum(r["errors"] for r in slices[name])
+        print(f"{name:<20} {len(latencies):>9} {rps:>8.0f} {p50:>7.2f} {p99:>7.2f} {errors:>6} {ratios[name]:>8.0%}")
+    return ratios["GET /validate"]
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=6.0, help="per server and endpoint")
     parser.add_argument("--clients", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=5, help="turns each endpoint takes (slices of seconds/rounds)")
+    parser.add_argument("--rounds", type=int, default=6, help="turns each server and endpoint take (slices of seconds/rounds)")
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WORDSVC_WORKERS", "2")))
+    parser.add_argument("--serve-gunicorn", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    port = free_port()
-    server = start_server(port, args.workers)
+    if args.serve_gunicorn:
+        serve_gunicorn(args.serve_gunicorn, args.workers)
+        return 0
+    servers = {kind: start_server(kind, args.workers) for kind in SERVERS}
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", port)
-        conn.request("POST", "/score-round", body=CASES[2][3], headers={"Content-Type": "application/json"})
-        check = conn.getresponse()
-        if check.status != 200:
-            raise SystemExit(f"score-round request refused: {check.status} {check.read()[:300]!r}")
-        check.read()
+        for _, port in servers.values():
+            check(port)
         print(
-            f"wordsvc HTTP benchmark: {args.workers} gunicorn workers, {args.clients} client processes, {args.seconds:g} s per endpoint, {os.cpu_count()} CPUs"
+            f"wordsvc HTTP benchmark: {args.workers} workers per server, {args.clients} client processes, "
+            f"{args.seconds:g} s per server and endpoint, {os.cpu_count()} CPUs"
         )
-        print(f"{'endpoint':<20} {'requests':>9} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'vs bare':>8}  target")
-        # Endpoints take turns in short slices, so a neighbour's load hits them alike.
-        totals: dict[str, list[dict[str, float]]] = {name: [] for name, *_ in CASES}
-        for _name, method, path, body, _ in CASES:
-            run(port, method, path, body, 0.5, args.clients)  # warm-up
+        totals = {kind: {name: [] for name, *_ in CASES} for kind in SERVERS}
+        for kind, (_, port) in servers.items():
+            for _, method, path, body in CASES:
+                load(port, SERVERS[kind], method, path, body, 0.5, args.clients)  # warm-up
         for _ in range(args.rounds):
-            for name, method, path, body, _ in CASES:
-                totals[name].append(run(port, method, path, body, args.seconds / args.rounds, args.clients))
-        bare = None
-        for name, _, _, _, target in CASES:
-            slices = totals[name]
-            latencies = sorted(x for r in slices for x in r["latencies"])
-            rps = len(latencies) / args.seconds
-            bare = bare or rps
-            ratio = rps / bare
-            verdict = "" if target is None else f">= {target:.0%}: {'met' if ratio >= target else 'MISSED'}"
-            p50, p99 = statistics.median(latencies) * 1000, latencies[int(0.99 * (len(latencies) - 1))] * 1000
-            errors = sum(r["errors"] for r in slices)
-            print(f"{name:<20} {len(latencies):>9} {rps:>8.0f} {p50:>7.2f} {p99:>7.2f} {errors:>6} {ratio:>8.0%}  {verdict}")
+            for kind, (_, port) in servers.items():
+                for name, method, path, body in CASES:
+                    totals[kind][name].append(load(port, SERVERS[kind], method, path, body, args.seconds / args.rounds, args.clients))
+        ratios = {kind: report(kind, totals[kind], args.seconds) for kind in SERVERS}
+        new = ratios["wordsvc.server"]
+        verdict = "met" if new >= NEW_SERVER_TARGET else "MISSED"
+        print(f"\n/validate ÷ bare: gunicorn {ratios['gunicorn']:.0%}, wordsvc.server {new:.0%} (target >= {NEW_SERVER_TARGET:.0%}: {verdict})")
     finally:
-        server.terminate()
-        server.wait(10)
+        for proc, _ in servers.values():
+            proc.terminate()
+        for proc, _ in servers.values():
+            proc.wait(30)
     return 0
 
 

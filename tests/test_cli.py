@@ -191,3 +191,13 @@ def test_check_rulesets_lists_every_problem_of_a_broken_folder(tmp_path):
 
 def test_check_rulesets_of_a_missing_folder_exits_2_with_one_line(tmp_path):
     assert_one_line_error(wordsvc("check-rulesets", str(tmp_path / "nope")))
+
+
+def test_bad_settings_are_refused_in_one_line_naming_each():
+    from wordsvc.config import Settings, SettingsError
+
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env({"WORDSVC_PORT": "eighty", "WORDSVC_LOG_FORMAT": "xml", "WORDSVC_DRAIN_SECONDS": "-1"})
+    message = str(caught.value)
+    assert "WORDSVC_PORT" in message and "WORDSVC_LOG_FORMAT" in message and "WORDSVC_DRAIN_SECONDS" in message
+    assert Settings.from_env({}).port == 8000

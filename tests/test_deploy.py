@@ -24,7 +24,7 @@ from kubernetes_validate.utils import all_versions, major_minor
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 K8S_VERSION = "1.31.0"  # the Kubernetes release whose schemas the manifests must satisfy
-MASTER_AND_LEXICONS_MIB = 128  # memory of the gunicorn master and the shared memory-mapped lexicons
+MASTER_AND_LEXICONS_MIB = 128  # memory of the server's master and the shared memory-mapped lexicons
 STARTUP_SECONDS = 60  # time the startup probe must allow for loading the lexicons
 COMMON_LABELS = {"app.kubernetes.io/name": "wordsvc", "app.kubernetes.io/component": "api"}
 
@@ -195,7 +195,7 @@ def test_hardened_security_context() -> None:
     assert sc["capabilities"]["drop"] == ["ALL"]
     assert not sc["capabilities"].get("add")
     assert effective["seccompProfile"]["type"] == "RuntimeDefault"
-    # With a read-only root, /tmp must be a writable volume (gunicorn's worker heartbeats live there).
+    # With a read-only root, /tmp must be a writable volume (the workers' shared Prometheus folder lives there).
     mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
     assert "/tmp" in mounts
     volumes = {v["name"]: v for v in pod["volumes"]}

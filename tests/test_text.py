@@ -32,9 +32,30 @@ def test_normalize_turns_the_typographic_apostrophe_into_the_ascii_one():
 
 
 def test_normalize_is_idempotent():
-    for text in ["Café", "ÉTUDE", "Don\u2019t", "Straße", "ǰ"]:
+    for text in ["Café", "ÉTUDE", "Don\u2019t", "Straße", "ǰ", "ＱＵＩＺ", "oﬃce", "⒜", "İ"]:
         once = normalize(text)
         assert normalize(once) == once
+
+
+@pytest.mark.parametrize(
+    ("text", "letters"),
+    [("ﬁsh", "fish"), ("oﬃce", "office"), ("ｑｕｉｚ", "quiz"), ("ＱＵＩＺ", "quiz"), ("baß", "bass"), ("BAẞ", "bass"),
+     ("ªt", "at"), ("ⓐt", "at"), ("ⅰt", "it"), ("Ⅻ", "xii"), ("ſee", "see"), ("Ǆ", "dž"), ("ĳs", "ijs"), ("don＇t", "don't"), ("co－op", "co-op")],
+)  # fmt: skip
+def test_normalize_folds_compatibility_characters_that_stand_for_letters(text, letters):
+    assert normalize(text) == letters
+
+
+@pytest.mark.parametrize("text", ["⒜", "⑴", "½", "？", "（", "０", "\u00a0", "\u3000"])
+def test_normalize_keeps_compatibility_characters_that_do_not_stand_for_letters_and_they_are_invalid(text):
+    # ⒜ is "(a)" and ？ is "?" under NFKC: folded, they would be card notation or a wildcard.
+    assert normalize(text) == text
+    assert has_invalid_characters(normalize(f"a{text}b"))
+
+
+def test_a_letter_whose_compatibility_form_is_not_letters_is_invalid():
+    assert normalize("\u0140") == "l\u00b7"  # ŀ: l and a middle dot
+    assert has_invalid_characters(normalize("co\u0140a"))
 
 
 def test_fold_diacritics_drops_combining_marks():
@@ -62,7 +83,16 @@ def test_digits_spaces_punctuation_and_empty_are_invalid_characters(word):
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.text(alphabet=st.sampled_from("aAeEßẞǰJĲĳ\u0301\u0308\u030c\u0345ΣσςΐﬁÅÅKK\u2019'ÞþÐðÖöõÕšŠ"), max_size=8))
-def test_normalize_is_nfc_of_the_case_folded_nfc_text(text):
-    expected = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold()).replace("\u2019", "'")
+@given(st.text(alphabet=st.sampled_from("aAeEßẞǰJĲĳ\u0301\u0308\u030c\u0345ΣσςΐﬁﬃÅÅKK\u2019'ÞþÐðÖöõÕšŠｑＱªⓐⒶⅰⅫǅǄſİ\u1d57"), max_size=8))
+def test_normalize_is_nfkc_of_the_case_folded_nfkc_text_for_letters(text):
+    # NFKC_Casefold (UAX #44) without its removal of ignorables: exact when every
+    # compatibility character stands for letters, as in this alphabet.
+    expected = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold()).replace("\u2019", "'")
     assert normalize(text) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aßﬁｑ⒜½？（０\u00a0ŀ\u0301"), max_size=6))
+def test_normalize_is_idempotent_whatever_the_characters(text):
+    once = normalize(text)
+    assert normalize(once) == once

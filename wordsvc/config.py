@@ -14,7 +14,7 @@ from pathlib import Path
 from .data.languages import default_data_dir
 from .data.rulesets import default_rulesets_dir
 
-__all__ = ["SETTINGS", "Settings"]
+__all__ = ["SETTINGS", "Settings", "SettingsError"]
 
 SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_RULESETS_DIR": ("rulesets/ of the source tree", "Folder of ruleset YAML files (and decks/)."),
@@ -24,7 +24,17 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_MAX_BODY": ("65536", "Largest request body in bytes; larger gets 413."),
     "WORDSVC_HOST": ("127.0.0.1", "Address `wordsvc serve` binds."),
     "WORDSVC_PORT": ("8000", "Port `wordsvc serve` binds."),
-    "WORDSVC_WORKERS": ("2", "gunicorn worker processes for `wordsvc serve`."),
+    "WORDSVC_WORKERS": ("2", "Worker processes of `wordsvc serve` (one event loop and one thread pool each)."),
+    "WORDSVC_THREADS": ("8", "Threads per worker that run requests."),
+    "WORDSVC_HEAVY_CONCURRENCY": ("2", "Expensive requests (best-meld, anagrams, words, suggest, score-game) a worker runs at once; past it they answer 503 with Retry-After."),
+    "WORDSVC_MEMORY_BUDGET_MB": ("256", "Private memory one worker may use; every cache (solvers, laying plans, analyser, prefixes) shares what the loaded service leaves of it."),
+    "WORDSVC_MAX_WORKER_RSS_MB": ("384", "A worker whose resident memory passes this is replaced (a backstop; 0 turns it off)."),
+    "WORDSVC_MAX_REQUESTS": ("0", "Replace a worker after this many requests, plus up to 10 % jitter (0: never)."),
+    "WORDSVC_DRAIN_SECONDS": ("20", "Grace period after SIGTERM: /ready turns 503 at once, accepted requests finish, then the process exits."),
+    "WORDSVC_HEADER_TIMEOUT": ("10", "Seconds a client has to send a request's headers; then 408 and close."),
+    "WORDSVC_BODY_TIMEOUT": ("10", "Seconds a client has to send a request's body; then 408 and close."),
+    "WORDSVC_KEEPALIVE_TIMEOUT": ("5", "Seconds an idle keep-alive connection stays open."),
+    "WORDSVC_LOG_FORMAT": ("json", "`json`: one JSON object per line (each request with its id); `plain`: readable lines."),
     "WORDSVC_LOG_LEVEL": ("info", "Log level of the service."),
 }
 
@@ -39,24 +49,84 @@ class Settings:
     host: str
     port: int
     workers: int
+    threads: int
+    heavy_concurrency: int
+    memory_budget_mb: int
+    max_worker_rss_mb: int
+    max_requests: int
+    drain_seconds: float
+    header_timeout: float
+    body_timeout: float
+    keepalive_timeout: float
+    log_format: str
     log_level: str
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
-        env = os.environ if env is None else env
-
-        def get(name: str, default: str) -> str:
-            return env.get(name, default).strip()
-
-        langs = get("WORDSVC_LANGUAGES", "")
-        return cls(
-            rulesets_dir=Path(get("WORDSVC_RULESETS_DIR", "") or default_rulesets_dir()),
-            data_dir=Path(get("WORDSVC_DATA_DIR", "") or default_data_dir()),
+        """The settings ``env`` (default: the process environment) gives; :class:`SettingsError` lists every bad one at once."""
+        read = _Reader(os.environ if env is None else env)
+        langs = read.text("WORDSVC_LANGUAGES", "")
+        settings = cls(
+            rulesets_dir=Path(read.text("WORDSVC_RULESETS_DIR", "") or default_rulesets_dir()),
+            data_dir=Path(read.text("WORDSVC_DATA_DIR", "") or default_data_dir()),
             languages=tuple(s.strip() for s in langs.split(",") if s.strip()) or None,
-            cors_origins=tuple(s.strip() for s in get("WORDSVC_CORS_ORIGINS", "*").split(",") if s.strip()),
-            max_body=int(get("WORDSVC_MAX_BODY", "65536")),
-            host=get("WORDSVC_HOST", "127.0.0.1"),
-            port=int(get("WORDSVC_PORT", "8000")),
-            workers=int(get("WORDSVC_WORKERS", "2")),
-            log_level=get("WORDSVC_LOG_LEVEL", "info"),
+            cors_origins=tuple(s.strip() for s in read.text("WORDSVC_CORS_ORIGINS", "*").split(",") if s.strip()),
+            max_body=read.number("WORDSVC_MAX_BODY", 65536, 1, 64 << 20),
+            host=read.text("WORDSVC_HOST", "127.0.0.1"),
+            port=read.number("WORDSVC_PORT", 8000, 0, 65535),
+            workers=read.number("WORDSVC_WORKERS", 2, 1, 64),
+            threads=read.number("WORDSVC_THREADS", 8, 1, 256),
+            heavy_concurrency=read.number("WORDSVC_HEAVY_CONCURRENCY", 2, 1, 256),
+            memory_budget_mb=read.number("WORDSVC_MEMORY_BUDGET_MB", 256, 64, 1 << 20),
+            max_worker_rss_mb=read.number("WORDSVC_MAX_WORKER_RSS_MB", 384, 0, 1 << 20),
+            max_requests=read.number("WORDSVC_MAX_REQUESTS", 0, 0, 1 << 40),
+            drain_seconds=read.seconds("WORDSVC_DRAIN_SECONDS", 20.0),
+            header_timeout=read.seconds("WORDSVC_HEADER_TIMEOUT", 10.0),
+            body_timeout=read.seconds("WORDSVC_BODY_TIMEOUT", 10.0),
+            keepalive_timeout=read.seconds("WORDSVC_KEEPALIVE_TIMEOUT", 5.0),
+            log_format=read.choice("WORDSVC_LOG_FORMAT", "json", ("json", "plain")),
+            log_level=read.choice("WORDSVC_LOG_LEVEL", "info", ("debug", "info", "warning", "error", "critical")),
         )
+        if read.problems:
+            raise SettingsError("; ".join(read.problems))
+        return settings
+
+
+class SettingsError(ValueError):
+    """One or more ``WORDSVC_*`` variables hold a value the service cannot use; the message names each."""
+
+
+class _Reader:
+    """Reads settings from an environment, collecting every problem instead of stopping at the first."""
+
+    def __init__(self, env: Mapping[str, str]):
+        self.env = env
+        self.problems: list[str] = []
+
+    def text(self, name: str, default: str) -> str:
+        return self.env.get(name, default).strip()
+
+    def number(self, name: str, default: int, low: int, high: int) -> int:
+        raw = self.text(name, str(default))
+        if raw.isdigit() and low <= int(raw) <= high:
+            return int(raw)
+        self.problems.append(f"{name}: must be a whole number from {low} to {high}, not {raw!r}")
+        return default
+
+    def seconds(self, name: str, default: float) -> float:
+        raw = self.text(name, str(default))
+        try:
+            value = float(raw)
+        except ValueError:
+            value = -1.0
+        if 0 < value <= 3600:
+            return value
+        self.problems.append(f"{name}: must be a number of seconds above 0 and at most 3600, not {raw!r}")
+        return default
+
+    def choice(self, name: str, default: str, options: tuple[str, ...]) -> str:
+        raw = self.text(name, default).lower()
+        if raw in options:
+            return raw
+        self.problems.append(f"{name}: must be one of {', '.join(options)}, not {raw!r}")
+        return default

@@ -21,8 +21,8 @@ COMMANDS = (words, scoring, data, best, serve)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
     try:
+        args = parser().parse_args(argv)
         return int(args.run(args) or 0)
     except KeyboardInterrupt:
         return 130

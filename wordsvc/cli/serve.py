@@ -1,17 +1,27 @@
-"""``wordsvc serve``: the HTTP API, served by gunicorn in this process tree.
+"""``wordsvc serve``: the HTTP API, served by :mod:`wordsvc.server` with the settings of :mod:`wordsvc.config`.
 
-The app is named by its import path, so the CLI never imports the web layer.
+The app is named by its import path, so the CLI never imports the web
+layer. ``--build`` first starts ``wordsvc build`` in the background (its own
+process group, stopped with the server): the languages already built answer
+at once, the others come online as their builds finish.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
+import subprocess
+import sys
 from typing import Any
 
 from ..config import Settings
-from ..web.server import serve
+from ..server import ServerOptions, run
 
-__all__ = ["add_parsers"]
+__all__ = ["APP", "add_parsers", "server_options"]
+
+#: The WSGI app factory the server loads.
+APP = "wordsvc.web.app:create_app"
 
 
 def add_parsers(sub: Any) -> None:
@@ -20,9 +30,42 @@ def add_parsers(sub: Any) -> None:
     serve_cmd.add_argument("--host", default=settings.host)
     serve_cmd.add_argument("--port", type=int, default=settings.port)
     serve_cmd.add_argument("--workers", type=int, default=settings.workers)
+    serve_cmd.add_argument("--build", action="store_true", help="build the languages not built yet in the background while serving")
     serve_cmd.set_defaults(run=_serve)
 
 
+def server_options(settings: Settings, host: str, port: int, workers: int) -> ServerOptions:
+    """The server's options from the service's settings; recycling after N requests gets up to 10 % jitter."""
+    return ServerOptions(
+        host=host,
+        port=port,
+        workers=workers,
+        threads=settings.threads,
+        header_timeout=settings.header_timeout,
+        body_timeout=settings.body_timeout,
+        keepalive_timeout=settings.keepalive_timeout,
+        max_body=settings.max_body,
+        drain_seconds=settings.drain_seconds,
+        max_worker_rss_mb=settings.max_worker_rss_mb,
+        max_requests=settings.max_requests,
+        max_requests_jitter=settings.max_requests // 10,
+        log_format=settings.log_format,
+        cors_origins=settings.cors_origins,
+        log_level=settings.log_level,
+    )
+
+
 def _serve(args: argparse.Namespace) -> int:
-    serve(args.host, args.port, args.workers)
-    return 0
+    options = server_options(Settings.from_env(), args.host, args.port, args.workers)
+    builder = _start_build() if args.build else None
+    try:
+        return run(APP, options)
+    finally:
+        if builder is not None and builder.poll() is None:
+            os.killpg(builder.pid, signal.SIGTERM)
+            builder.wait(timeout=30)
+
+
+def _start_build() -> subprocess.Popen[bytes]:
+    """``wordsvc build`` for every language, its output on our stderr; it writes ``building.json`` as it goes."""
+    return subprocess.Popen([sys.executable, "-m", "wordsvc.cli", "build"], stdin=subprocess.DEVNULL, stdout=sys.stderr, start_new_session=True)

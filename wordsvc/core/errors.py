@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-__all__ = ["InvalidRequest", "Problems", "RulesetError", "UnknownLanguage", "UnknownRuleset", "WordsvcError"]
+__all__ = ["InvalidRequest", "LanguageBuilding", "Problems", "RulesetError", "Unavailable", "UnknownLanguage", "UnknownRuleset", "WordsvcError"]
 
 
 class Problems:
@@ -49,6 +49,18 @@ class UnknownRuleset(WordsvcError):
 
 class UnknownLanguage(WordsvcError):
     """No loaded lexicon serves that language tag."""
+
+
+class Unavailable(WordsvcError):
+    """The service cannot take this request now, but can later: ``retry_after`` seconds (the web answers 503 with Retry-After)."""
+
+    def __init__(self, detail: str, problems: Mapping[str, list[str]] | None = None, retry_after: int = 1):
+        super().__init__(detail, problems)
+        self.retry_after = retry_after
+
+
+class LanguageBuilding(Unavailable):
+    """The language is known and its lexicon is being built: it comes online by itself when the build is done."""
 
 
 class RulesetError(WordsvcError):

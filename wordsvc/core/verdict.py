@@ -2,7 +2,8 @@
 
 A verdict is a value with stable reason codes (the Netskrafl habit):
 
-``invalid_characters``  the word holds something no word holds (digits, spaces)
+``invalid_characters``  the word holds something no word holds (digits, spaces,
+                        a symbol such as ⒜ or ½ that stands for no letters)
 ``too_long``            it needs more cards than the largest hand
 ``not_in_lexicon``      the lexicon does not know it
 ``banned_class``        every reading is of a class the ruleset bans (named)
@@ -10,8 +11,11 @@ A verdict is a value with stable reason codes (the Netskrafl habit):
 ``not_spellable``       the deck lacks a letter or enough copies (PIZZAZZ)
 ``too_short``           below the ruleset's minimum cards or letters
 
-A word is looked up by its normalized form and laid on the deck by its
-letters (for English, with diacritics folded: café is C-A-F-E).
+A word is looked up by its normalized form (:func:`~wordsvc.core.text.normalize`:
+case folded, compatibility characters folded to their letters, so ``ｑｕｉｚ``,
+``ﬁsh`` and ``BAẞ`` are judged as quiz, fish and bass; docs/text.md) and laid
+on the deck by its letters (for English, with diacritics folded: café is
+C-A-F-E).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Built once by ``wordsvc build`` (:func:`build_anagram_index` for every
 compiled lexicon; :func:`build_anagram_index_from_forms` for a word list that
 proposes candidates to an analyser), loaded memory-mapped in milliseconds, so
-gunicorn workers share one copy. :class:`AnagramIndex` answers the solver's
+the server's workers share one copy. :class:`AnagramIndex` answers the solver's
 :class:`~wordsvc.core.solver.candidates.CandidateSource` protocol; a probe is one
 marisa look-up.
 

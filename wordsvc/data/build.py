@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .anagram_index import FORMAT as ANAGRAM_FORMAT
 from .anagram_index import Limits, build_anagram_index, deck_limits
 from .estonian_candidates import build_estonian_anagrams
-from .languages import LANGUAGES, Language, default_data_dir, wordlists_dir
+from .languages import BUILDING_FILE, LANGUAGES, Language, default_data_dir, wordlists_dir
 from .lexicons import COMPILER, compile_lexicon, read_wordlist
 from .rulesets import load_rulesets
 from .search_index import build_search_index
@@ -29,17 +32,47 @@ __all__ = ["build_all", "build_language"]
 def build_all(  # type: ignore[no-untyped-def]
     data_dir: str | Path | None = None, only: tuple[str, ...] | None = None, force: bool = False, rulesets_dir: Path | None = None, log=print
 ) -> None:
-    """Every word-list lexicon, then beside each its anagram index (solver, /anagrams) and search index (/words, /suggest)."""
+    """Every word-list lexicon, then beside each its anagram index (solver, /anagrams) and search index (/words, /suggest).
+
+    While it works, ``building.json`` in the data folder names the languages
+    still to do, so a running service answers 503 for them and brings each
+    online when its last index is written (:class:`~.languages.Languages`).
+    """
     data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
     limits = deck_limits(load_rulesets(rulesets_dir))
-    for lang in LANGUAGES:
-        if lang.kind != "wordlist" or (only is not None and lang.id not in only):
-            continue
-        out = build_language(lang, data_dir, force=force, log=log)
-        build_anagrams(out, limits, force=force, log=log)
-        build_search_index(out, rulesets_dir, force=force, log=log)
-    if only is None or "et" in only:  # Vabamorf cannot list its words: the solver's candidates come from myspell-et
-        build_estonian_anagrams(data_dir, limits, force=force, log=log)
+    todo = [lang for lang in LANGUAGES if only is None or lang.id in only]
+    with _building(data_dir, [lang.id for lang in todo]) as done:
+        for lang in todo:
+            if lang.kind == "wordlist":
+                out = build_language(lang, data_dir, force=force, log=log)
+                build_anagrams(out, limits, force=force, log=log)
+                build_search_index(out, rulesets_dir, force=force, log=log)
+            elif lang.id == "et":  # Vabamorf cannot list its words: the solver's candidates come from myspell-et
+                build_estonian_anagrams(data_dir, limits, force=force, log=log)
+            done(lang.id)
+
+
+@contextmanager
+def _building(data_dir: Path, languages: list[str]) -> Iterator:  # type: ignore[type-arg]
+    """``building.json`` names ``languages`` until each is reported done; removed at the end, whatever happens."""
+    path = data_dir / BUILDING_FILE
+    left = list(languages)
+
+    def write() -> None:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".json.new")
+        partial.write_text(json.dumps({"pid": os.getpid(), "languages": left}) + "\n", encoding="utf-8")
+        os.replace(partial, path)
+
+    def done(lang_id: str) -> None:
+        left.remove(lang_id)
+        write()
+
+    write()
+    try:
+        yield done
+    finally:
+        path.unlink(missing_ok=True)
 
 
 def build_anagrams(lexicon_dir: Path, limits: Limits, force: bool = False, log=print) -> None:  # type: ignore[no-untyped-def]

@@ -32,22 +32,26 @@ import importlib.util
 import os
 import threading
 from collections.abc import Iterable, Iterator
-from functools import cache, lru_cache
+from functools import cache
 from itertools import islice
 from pathlib import Path
+from typing import NamedTuple
 
+from ..core.budget import BudgetedCache, MemoryBudget
 from ..core.lexicon import LexiconInfo, Readings
 from ..core.text import has_invalid_characters
 
-__all__ = ["ESTNLTK_VERSION", "NAME_CLASSES", "VabamorfLexicon"]
+__all__ = ["ESTNLTK_VERSION", "NAME_CLASSES", "READING_BYTES", "CacheInfo", "VabamorfLexicon"]
 
 #: The estnltk release whose internals this loader was written and tested against.
 ESTNLTK_VERSION = "1.7.5"
 
-#: Default bound of the verdict cache. An entry (key plus readings, whose class
-#: sets are shared) costs about 150 bytes (measured), so a full cache is about
-#: 10 MB a process.
+#: Default bound of the verdict cache, in forms, while it has no shared budget
+#: (:meth:`VabamorfLexicon.share_budget`): about 12 MB a process.
 DEFAULT_CACHE_SIZE = 65_536
+#: What a cached verdict costs, key plus readings (whose class sets are
+#: shared) plus the dict's slot: 8,464 entries freed 1.4 MiB (tracemalloc).
+READING_BYTES = 180
 
 #: Parts of speech a variant spelling (Capitalised, UPPER) may contribute.
 _NAME_LIKE = frozenset({"H", "Y"})
@@ -55,6 +59,15 @@ _NAME_LIKE = frozenset({"H", "Y"})
 NAME_CLASSES = frozenset({"proper_noun", "abbreviation"})
 
 _INSTALL_HINT = "pip install --no-deps -r requirements/estonian-nodeps.txt"
+
+
+class CacheInfo(NamedTuple):
+    """The verdict cache's counters, in the shape of ``functools``' (``maxsize``: ``None`` under a shared budget)."""
+
+    hits: int
+    misses: int
+    maxsize: int | None
+    currsize: int
 
 
 class VabamorfLexicon:
@@ -75,10 +88,11 @@ class VabamorfLexicon:
     call: Vabamorf would read ``3`` as a numeral and strip ``kass.`` to
     ``kass``.
 
-    Verdicts are kept in a bounded LRU cache of ``cache_size`` forms (0 turns
-    it off): an uncached verdict costs one Vabamorf call of 2-3 spellings,
-    150-500 µs measured; a cached one under a microsecond. Make one per
-    process: it is safe across fork() and threads, but each holds its own
+    Verdicts are kept in a least-recently-used cache of ``cache_size`` forms
+    (0 turns it off), or in the service's memory budget once it is shared
+    (:meth:`share_budget`): an uncached verdict costs one Vabamorf call of 2-3
+    spellings, 150-500 µs measured; a cached one under a microsecond. Make one
+    per process: it is safe across fork() and threads, but each holds its own
     analyser (34 MB) and cache.
 
     Raises ModuleNotFoundError when estnltk is not installed.
@@ -111,11 +125,32 @@ class VabamorfLexicon:
             enumerable=False,
             extra={"lexicon_files": files, "sha256_of": "sha256sum lines of et.dct and et3.dct", "estnltk": estnltk_version},
         )
-        self._cached = lru_cache(maxsize=cache_size)(self._analyse)
+        self._cache: BudgetedCache[str, Readings] | None = None
+        if cache_size > 0:
+            self._cache = BudgetedCache("estonian.readings", READING_BYTES, max_entries=cache_size)
+        self._maxsize: int | None = cache_size
+        self._hits = self._misses = 0  # counted without a lock: figures for benchmarks, not for decisions
 
     def readings(self, form: str) -> Readings:
         """Class sets of every reading of the normalized ``form``; ``()`` if not a word."""
-        return self._cached(form)
+        cache = self._cache
+        if cache is None:
+            self._misses += 1
+            return self._analyse(form)
+        found = cache.get(form)
+        if found is None:
+            self._misses += 1
+            found = self._analyse(form)
+            cache.put(form, found)
+        else:
+            self._hits += 1
+        return found
+
+    def share_budget(self, budget: MemoryBudget) -> None:
+        """Keep verdicts in ``budget`` (the service's one budget for every cache) instead of a bound of their own."""
+        if self._cache is not None:
+            self._cache.attach(budget)
+            self._maxsize = None
 
     def forms(self) -> Iterator[str]:
         """Always raises: Vabamorf analyses forms but exposes no list of them."""
@@ -144,13 +179,15 @@ class VabamorfLexicon:
                 analysed = self._morf.analyze(self._vm.StringVector(chunk), False, False, False, False, False)
             yield from (form for form, (_word, analyses) in zip(chunk, analysed, strict=True) if len(analyses))
 
-    def cache_info(self):
-        """Hits, misses and size of the verdict cache (``functools`` ``CacheInfo``)."""
-        return self._cached.cache_info()
+    def cache_info(self) -> CacheInfo:
+        """Hits, misses, bound and size of the verdict cache."""
+        return CacheInfo(self._hits, self._misses, self._maxsize, len(self._cache) if self._cache is not None else 0)
 
     def cache_clear(self) -> None:
-        """Forget every cached verdict (for benchmarks; verdicts never go stale)."""
-        self._cached.cache_clear()
+        """Forget every cached verdict and the counters (for benchmarks; verdicts never go stale)."""
+        if self._cache is not None:
+            self._cache.clear()
+        self._hits = self._misses = 0
 
     def _open(self) -> None:
         """Make the analyser; again in a forked child (see :meth:`_analyse`).

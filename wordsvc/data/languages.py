@@ -13,15 +13,19 @@ an error listing the supported ones, never a fallback to English.
 from __future__ import annotations
 
 import importlib
+import json
+import os
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.errors import UnknownLanguage
+from ..core.errors import LanguageBuilding, UnknownLanguage
 from ..core.lexicon import Lexicon
 from .lexicons import CompiledLexicon
 
-__all__ = ["LANGUAGES", "Language", "Languages", "default_data_dir", "wordlists_dir"]
+__all__ = ["BUILDING_FILE", "LANGUAGES", "Language", "Languages", "building_languages", "default_data_dir", "wordlists_dir"]
 
 SCOWL_CREDIT = "SCOWL (Spell Checker Oriented Word Lists), Copyright 2000-2020 Kevin Atkinson; see wordlists/en/COPYING-SCOWL."
 BIN_CREDIT = "Beygingarlýsing íslensks nútímamáls. Stofnun Árna Magnússonar í íslenskum fræðum. Höfundur og ritstjóri Kristín Bjarnadóttir."
@@ -98,29 +102,80 @@ def default_data_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "build"
 
 
-class Languages:
-    """The lexicons that are available, by language tag."""
+#: Written into the data folder by ``wordsvc build`` while it works: ``{"pid": ..., "languages": [ids still to do]}``.
+BUILDING_FILE = "building.json"
 
-    def __init__(self, lexicons: dict[str, Lexicon], languages: tuple[Language, ...] = LANGUAGES):
-        self.lexicons = lexicons
-        self.languages = {lang.id: lang for lang in languages if lang.id in lexicons}
-        self._tags: dict[str, str] = {}
+#: Seconds a request for a language that is still building is told to wait (the Retry-After header).
+RETRY_BUILDING = 15
+
+#: Seconds between two looks at the data folder for languages whose build has finished.
+REFRESH_SECONDS = 1.0
+
+
+def building_languages(data_dir: Path) -> frozenset[str]:
+    """The languages a live ``wordsvc build`` has still to finish (none if no build runs, or its process is gone)."""
+    try:
+        status = json.loads((data_dir / BUILDING_FILE).read_text(encoding="utf-8"))
+        os.kill(int(status["pid"]), 0)  # signal 0: is the builder alive?
+    except (OSError, ValueError, KeyError, TypeError):
+        return frozenset()
+    return frozenset(str(lang) for lang in status.get("languages", ()))
+
+
+class Languages:
+    """The lexicons that are available, by language tag.
+
+    Made by :meth:`load` from a data folder, it also knows the languages a
+    running ``wordsvc build`` is still building there: a request for one of
+    them is :class:`LanguageBuilding` (503 with Retry-After), and it comes
+    online in this process by itself once its build is done (the folder is
+    looked at again at most once a second, and only when a request names a
+    language that is not loaded, or ``/ready`` asks).
+    """
+
+    def __init__(self, lexicons: dict[str, Lexicon], languages: tuple[Language, ...] = LANGUAGES, data_dir: Path | None = None, only: tuple[str, ...] | None = None):
+        self.lexicons = dict(lexicons)
+        self.manifest = {lang.id: lang for lang in languages if only is None or lang.id in only}
+        self.data_dir = data_dir
+        self.building: frozenset[str] = frozenset()
+        self._lock = threading.Lock()
+        self._looked = 0.0
+        self._index()
+
+    def _index(self) -> None:
+        self.languages = {lang_id: lang for lang_id, lang in self.manifest.items() if lang_id in self.lexicons}
+        tags: dict[str, str] = {}
         for lang in self.languages.values():
             for tag in (lang.id, *lang.aliases):
-                self._tags[tag.lower()] = lang.id
+                tags[tag.lower()] = lang.id
+        self._tags = tags
 
     @classmethod
     def load(cls, data_dir: str | Path | None = None, only: tuple[str, ...] | None = None) -> Languages:
-        """Every built lexicon under ``data_dir`` (and every analyser that imports)."""
+        """Every built lexicon under ``data_dir`` (and every analyser that imports), less those still building."""
         data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
-        lexicons: dict[str, Lexicon] = {}
-        for lang in LANGUAGES:
-            if only is not None and lang.id not in only:
-                continue
-            lexicon = _open(lang, data_dir)
-            if lexicon is not None:
-                lexicons[lang.id] = lexicon
-        return cls(lexicons)
+        languages = cls({}, LANGUAGES, data_dir, only)
+        languages.refresh(force=True)
+        return languages
+
+    def refresh(self, force: bool = False) -> None:
+        """Open every language of the manifest whose build has finished since the last look (at most once a second)."""
+        if self.data_dir is None or (not force and time.monotonic() - self._looked < REFRESH_SECONDS):
+            return
+        with self._lock:
+            self._looked = time.monotonic()
+            building = building_languages(self.data_dir)
+            opened = {}
+            for lang in self.manifest.values():
+                if lang.id in self.lexicons or lang.id in building:
+                    continue
+                lexicon = _open(lang, self.data_dir)
+                if lexicon is not None:
+                    opened[lang.id] = lexicon
+            self.building = building & set(self.manifest) - set(self.lexicons) - set(opened)
+            if opened:
+                self.lexicons = {**self.lexicons, **opened}
+                self._index()
 
     @property
     def tags(self) -> list[str]:
@@ -128,9 +183,20 @@ class Languages:
         return sorted((tag for lang in self.languages.values() for tag in (lang.id, *lang.aliases)), key=str.lower)
 
     def resolve(self, tag: str) -> str:
-        """The lexicon id a BCP 47 tag names; :class:`UnknownLanguage` if none."""
-        found = self._tags.get(tag.strip().lower())
+        """The lexicon id a BCP 47 tag names; :class:`LanguageBuilding` while it builds, :class:`UnknownLanguage` if none."""
+        key = tag.strip().lower()
+        found = self._tags.get(key)
         if found is None:
+            self.refresh()
+            found = self._tags.get(key)
+        if found is None:
+            pending = next((lang for lang in self.manifest.values() if lang.id in self.building and key in {t.lower() for t in (lang.id, *lang.aliases)}), None)
+            if pending is not None:
+                raise LanguageBuilding(
+                    f"The {pending.name} lexicon ({pending.id}) is still being built; it comes online by itself when the build is done.",
+                    {"lang": [f"{pending.id} is building; try again in {RETRY_BUILDING} s"]},
+                    retry_after=RETRY_BUILDING,
+                )
             supported = ", ".join(self.tags)
             raise UnknownLanguage(
                 f"No lexicon for language {tag!r}; supported: {supported}.",
@@ -139,7 +205,8 @@ class Languages:
         return found
 
     def get(self, tag: str) -> Lexicon:
-        return self.lexicons[self.resolve(tag)]
+        lang_id = self.resolve(tag)  # first: resolving may open a lexicon, replacing the mapping
+        return self.lexicons[lang_id]
 
     def __iter__(self) -> Iterator[Language]:
         return iter(self.languages.values())

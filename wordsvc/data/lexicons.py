@@ -16,7 +16,7 @@ empty if unknown).
 A compiled lexicon is a folder:
 
 ``forms.marisa``   a marisa-trie of the normalized forms; a form's key id
-                   indexes the two arrays below. Memory-mapped, so gunicorn
+                   indexes the two arrays below. Memory-mapped, so the server's
                    workers share one copy.
 ``readings.u16``   per key id, an index into ``meta.json``'s reading table
                    (each entry: the class sets of one form's readings).

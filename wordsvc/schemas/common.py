@@ -3,12 +3,19 @@
 The request schemas are used by the HTTP API and the CLI alike; the response
 schemas document the API (OpenAPI is generated from them) and a test checks
 real responses against them, so the document cannot drift from the service.
+
+Limits are checked before the work they bound: a list field checks its
+length before it reads an item (:class:`BoundedList`, :class:`BoundedNested`,
+and the card fields themselves), so a body of 20,000 bad items costs one
+length check, not 20,000 validations. The card fields, which no marshmallow
+type describes, say their own OpenAPI shape (``openapi_schema``), and
+:func:`flatten_errors` lists at most :data:`MAX_LISTED_ERRORS` problems.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
@@ -19,10 +26,19 @@ MAX_PLAYERS = 16
 MAX_WORDS = 100
 MAX_FACE = 8
 MAX_TEXT = 256
+#: An error answer lists this many problems (messages) at most: 20,000 bad items once answered 3.7 MB of errors.
+MAX_LISTED_ERRORS = 50
+#: The entry of ``errors`` under which an answer cut at :data:`MAX_LISTED_ERRORS` says how many problems it left out.
+MORE_ERRORS = "errors"
 
 
-#: Unicode's control characters (category Cc): U+0000-U+001F and U+007F-U+009F.
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+#: Unicode's control characters (category Cc): U+0000-U+001F and U+007F-U+009F, as a regex class body.
+_CONTROL_RANGES = r"\x00-\x1f\x7f-\x9f"
+CONTROL = re.compile(f"[{_CONTROL_RANGES}]")
+#: :func:`check_text` as an OpenAPI ``pattern`` (ECMA-262, where ``$`` is the end of the text): no control character.
+TEXT_PATTERN = f"^[^{_CONTROL_RANGES}]*$"
+#: A card face as :func:`load_cards` takes one: no control character, and not only white space.
+FACE_PATTERN = f"^[^{_CONTROL_RANGES}]*[^{_CONTROL_RANGES}\\s][^{_CONTROL_RANGES}]*$"
 
 
 def check_text(value: str) -> None:
@@ -34,6 +50,51 @@ def check_text(value: str) -> None:
 class Strict(Schema):
     class Meta:
         unknown = RAISE
+
+
+class _LengthFirst(fields.Field):
+    """Runs the field's :class:`~marshmallow.validate.Length` validators on a list before reading any item.
+
+    marshmallow validates a field after reading it, so a list 200 times too
+    long would have every item read (and every item's errors answered)
+    before its length is looked at. The validators still run afterwards too,
+    as for any field; a list of the right length reads exactly as before.
+    """
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, list):
+            for validator in self.validators:
+                if isinstance(validator, validate.Length):
+                    validator(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class BoundedList(_LengthFirst, fields.List):
+    """:class:`~marshmallow.fields.List` that refuses a list too long (``validate=Length(...)``) without reading its items."""
+
+
+class BoundedNested(_LengthFirst, fields.Nested):
+    """:class:`~marshmallow.fields.Nested` (``many=True``) that refuses a list too long without loading its items."""
+
+
+def text_schema(max_length: int = MAX_TEXT) -> dict[str, Any]:
+    """The OpenAPI schema of a string :func:`check_text` checks, at most ``max_length`` characters."""
+    return {"type": "string", "maxLength": max_length, "pattern": TEXT_PATTERN}
+
+
+def face_schema() -> dict[str, Any]:
+    """The OpenAPI schema of one card face in a list: 1 to :data:`MAX_FACE` characters, some not white space."""
+    return {"type": "string", "minLength": 1, "maxLength": MAX_FACE, "pattern": FACE_PATTERN}
+
+
+def cards_schema(max_cards: int = MAX_TEXT, allow_empty: bool = False) -> dict[str, Any]:
+    """The OpenAPI schema of what :func:`load_cards` reads: a list of faces or a compact string."""
+    faces: dict[str, Any] = {"type": "array", "maxItems": max_cards, "items": face_schema()}
+    compact = {**text_schema(MAX_TEXT), "description": f"Compact notation such as `(qu)iz`: at most {max_cards} cards."}
+    if not allow_empty:
+        faces["minItems"] = 1
+        compact["pattern"] = FACE_PATTERN  # some card: not only white space
+    return {"oneOf": [faces, compact]}
 
 
 class StrictBoolean(fields.Boolean):
@@ -95,6 +156,9 @@ class CardsField(fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[str, ...]:
         return load_cards(value, self.allow_empty, self.max_cards)
 
+    def openapi_schema(self) -> dict[str, Any]:
+        return cards_schema(self.max_cards, self.allow_empty)
+
 
 def load_words(value: Any) -> tuple[tuple[str, ...], ...]:
     """A player's words, each read by :func:`load_cards`; ValidationError per word and card if not."""
@@ -119,6 +183,9 @@ class WordsField(fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[tuple[str, ...], ...]:
         return load_words(value)
 
+    def openapi_schema(self) -> dict[str, Any]:
+        return {"type": "array", "maxItems": MAX_WORDS, "items": cards_schema()}
+
 
 class WordField(fields.Field):
     """A word to judge: plain letters, compact notation, or a card list (judged as that laying)."""
@@ -136,6 +203,10 @@ class WordField(fields.Field):
             except CardSyntaxError as err:
                 raise ValidationError(str(err)) from err
         raise ValidationError("must be a word (string) or a list of card faces")
+
+    def openapi_schema(self) -> dict[str, Any]:
+        laid = {"type": "array", "minItems": 1, "maxItems": MAX_TEXT, "items": face_schema(), "description": "The word as a laying of card faces."}
+        return {"oneOf": [text_schema(MAX_TEXT), laid]}
 
 
 def name_field() -> fields.String:
@@ -158,24 +229,54 @@ class ProblemOut(Strict):
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String(required=True)
-    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), required=True)
+    errors = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        required=True,
+        metadata={
+            "description": f"Field path -> messages, in the order of the request: at most {MAX_LISTED_ERRORS} problems; past them the entry "
+            f"`{MORE_ERRORS}` says how many more there are."
+        },
+    )
     request_id = fields.String(required=True)
 
 
-def flatten_errors(messages: Any, path: tuple[str, ...] = ()) -> dict[str, list[str]]:
-    """marshmallow's nested error dict as ``{"players.1.words.0": [...]}``."""
-    out: dict[str, list[str]] = {}
+def iter_errors(messages: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, list[str]]]:
+    """marshmallow's nested error dict as ``("players.1.words.0", [...])`` pairs, in order (a path may come twice)."""
     if isinstance(messages, Mapping):
         for key, value in messages.items():
-            sub = path if key == "_schema" else (*path, str(key))
-            for k, v in flatten_errors(value, sub).items():
-                out.setdefault(k, []).extend(v)
+            yield from iter_errors(value, path if key == "_schema" else (*path, str(key)))
     elif isinstance(messages, list) and all(isinstance(m, str) for m in messages):
-        out[".".join(path) or "body"] = [m.rstrip(".") for m in messages]
+        yield ".".join(path) or "body", [m.rstrip(".") for m in messages]
     elif isinstance(messages, list):
         for m in messages:
-            for k, v in flatten_errors(m, path).items():
-                out.setdefault(k, []).extend(v)
+            yield from iter_errors(m, path)
     else:
-        out[".".join(path) or "body"] = [str(messages)]
-    return out
+        yield ".".join(path) or "body", [str(messages)]
+
+
+def cap_errors(errors: Mapping[str, list[str]] | Iterable[tuple[str, list[str]]], limit: int | None = MAX_LISTED_ERRORS) -> tuple[dict[str, list[str]], int]:
+    """``(listed, fields)``: the first ``limit`` problems by field path, and how many fields have problems.
+
+    Past the limit, problems are only counted: ``listed[MORE_ERRORS]`` says
+    how many were left out, so an answer stays small whatever the request.
+    ``limit=None`` lists every problem.
+    """
+    pairs = errors.items() if isinstance(errors, Mapping) else errors
+    listed: dict[str, list[str]] = {}
+    fields_seen: set[str] = set()
+    problems = 0
+    for path, messages in pairs:
+        fields_seen.add(path)
+        room = len(messages) if limit is None else max(0, limit - problems)
+        problems += len(messages)
+        if room:
+            listed.setdefault(path, []).extend(messages[:room])
+    if limit is not None and problems > limit:
+        listed.setdefault(MORE_ERRORS, []).append(f"{problems - limit} more problem(s) not listed: an answer lists the first {limit}")
+    return listed, len(fields_seen)
+
+
+def flatten_errors(messages: Any, limit: int | None = MAX_LISTED_ERRORS) -> dict[str, list[str]]:
+    """marshmallow's nested error dict as ``{"players.1.words.0": [...]}``, cut at ``limit`` problems (:func:`cap_errors`)."""
+    return cap_errors(iter_errors(messages), limit)[0]

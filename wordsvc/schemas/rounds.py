@@ -12,6 +12,8 @@ from .common import (
     CONTROL,
     MAX_PLAYERS,
     MAX_WORDS,
+    BoundedList,
+    BoundedNested,
     CardsField,
     LexiconStamp,
     Strict,
@@ -25,10 +27,13 @@ from .common import (
 )
 from .validate import ReasonOut
 
+#: Rounds in a game, and the highest round number.
+MAX_ROUNDS = 64
+
 
 class PlayerSchema(Strict):
     name = name_field()
-    words = WordsField(load_default=(), metadata={"type": "array", "items": {"description": "A word: card faces or compact notation."}})
+    words = WordsField(load_default=(), metadata={"description": "The words laid, each as card faces or compact notation."})
     unused = CardsField(allow_empty=True, load_default=(), metadata={"description": "Cards left in hand: a list of faces or compact notation."})
     went_out = StrictBoolean(load_default=False)
 
@@ -50,9 +55,9 @@ class ChallengeSchema(Strict):
 class RoundBody(Strict):
     """A round without ruleset or language (as a game's rounds are given)."""
 
-    round = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=1, max=64))
-    players = fields.Nested(PlayerSchema, many=True, required=True, validate=validate.Length(min=1, max=MAX_PLAYERS))
-    challenges = fields.List(fields.Nested(ChallengeSchema), load_default=list, validate=validate.Length(max=MAX_WORDS))
+    round = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
+    players = BoundedNested(PlayerSchema, many=True, required=True, validate=validate.Length(min=1, max=MAX_PLAYERS))
+    challenges = BoundedList(fields.Nested(ChallengeSchema), load_default=list, validate=validate.Length(max=MAX_WORDS))
     bonus_choice = fields.String(load_default=None, validate=validate.OneOf(BONUS_KINDS))
 
     @post_load
@@ -102,7 +107,7 @@ def _read_round(data: Any) -> dict[str, Any] | None:
         type(ruleset) is not str
         or not 1 <= len(ruleset) <= 64
         or (lang is not None and (type(lang) is not str or not 1 <= len(lang) <= 35))
-        or (number is not None and (type(number) is not int or not 1 <= number <= 64))
+        or (number is not None and (type(number) is not int or not 1 <= number <= MAX_ROUNDS))
         or (choice is not None and (type(choice) is not str or choice not in BONUS_KINDS))
         or (challenges is not _ABSENT and challenges != [])
     ):
@@ -130,8 +135,8 @@ def _read_round(data: Any) -> dict[str, Any] | None:
 class GameRequest(Strict):
     ruleset = ruleset_field()
     lang = lang_field()
-    players = fields.List(name_field(), required=True, validate=validate.Length(min=1, max=MAX_PLAYERS))
-    rounds = fields.List(fields.Nested(RoundBody), required=True, validate=validate.Length(min=1, max=64))
+    players = BoundedList(name_field(), required=True, validate=validate.Length(min=1, max=MAX_PLAYERS))
+    rounds = BoundedList(fields.Nested(RoundBody), required=True, validate=validate.Length(min=1, max=MAX_ROUNDS))
 
 class WordScoreOut(Strict):
     word = fields.String(required=True)

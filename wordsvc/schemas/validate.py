@@ -6,8 +6,11 @@ from typing import Any
 
 from marshmallow import fields, pre_load, validate
 
-from .common import CONTROL, MAX_TEXT, LexiconStamp, Strict, StrictBoolean, WordField, lang_field, ruleset_field
+from .common import CONTROL, MAX_TEXT, BoundedList, LexiconStamp, Strict, StrictBoolean, WordField, lang_field, ruleset_field
 from .words import SuggestionOut
+
+#: Words one POST /validate judges at most.
+MAX_VERDICTS = 100
 
 
 class ValidateQuery(Strict):
@@ -65,7 +68,7 @@ def _read_query(args: dict[str, str]) -> dict[str, Any] | None:
 
 
 class ValidateBody(Strict):
-    words = fields.List(WordField(), required=True, validate=validate.Length(min=1, max=100))
+    words = BoundedList(WordField(), required=True, validate=validate.Length(min=1, max=MAX_VERDICTS))
     ruleset = ruleset_field()
     lang = lang_field()
     judge = StrictBoolean(load_default=False)

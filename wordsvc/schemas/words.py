@@ -9,13 +9,19 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from ..core.cards import CardSyntaxError, parse_cards
 from ..core.lexicon import KNOWN_CLASSES
 from ..core.wordsearch.queries import MAX_PATTERN_CHARS, ORDINARY, PatternError, compile_pattern
-from .common import LexiconStamp, check_text
+from .common import FACE_PATTERN, LexiconStamp, check_text
 
 MAX_LIMIT = 500
 MAX_HAND_CARDS = 20
 MAX_SUGGESTIONS = 10
 MAX_BUDGET_MS = 500
 CLASS_NAMES = sorted({*KNOWN_CLASSES, ORDINARY})
+#: A cursor is unpadded base64url (:func:`~wordsvc.core.wordsearch.queries.encode_cursor`); anything else is no cursor.
+CURSOR_PATTERN = r"^[A-Za-z0-9_-]+$"
+CURSOR_REFUSAL = "not a cursor of this query: pass next_cursor back unchanged, with the same pattern, filters, ruleset and language"
+_CLASS = "(?:" + "|".join(CLASS_NAMES) + ")"
+#: What :class:`ClassesField` takes, as an OpenAPI pattern: known class names, comma-separated, at least one.
+CLASSES_PATTERN = rf"^[\s,]*{_CLASS}(?:\s*,[\s,]*{_CLASS})*[\s,]*$"
 
 
 class _Query(Schema):
@@ -43,6 +49,9 @@ class PatternField(fields.String):
         except PatternError as err:
             raise ValidationError(err.problems) from err
 
+    def openapi_schema(self) -> dict[str, Any]:
+        return {"maxLength": MAX_PATTERN_CHARS, "pattern": FACE_PATTERN}  # not only white space
+
 
 class ClassesField(fields.String):
     """Comma-separated class names (``proper_noun,ordinary``), loaded as a frozenset."""
@@ -54,6 +63,9 @@ class ClassesField(fields.String):
         if not names or unknown:
             raise ValidationError(f"unknown class {', '.join(map(repr, unknown))}; known: {', '.join(CLASS_NAMES)}" if unknown else "name a class")
         return frozenset(names)
+
+    def openapi_schema(self) -> dict[str, Any]:
+        return {"pattern": CLASSES_PATTERN}
 
 
 class HandField(fields.String):
@@ -72,6 +84,9 @@ class HandField(fields.String):
             raise ValidationError(f"at most {MAX_HAND_CARDS} cards (got {len(faces)})")
         return faces
 
+    def openapi_schema(self) -> dict[str, Any]:
+        return {"pattern": FACE_PATTERN}  # not only white space; at most MAX_HAND_CARDS cards, which no string length says
+
 
 class WordsQuery(_Query):
     pattern = PatternField(
@@ -87,7 +102,11 @@ class WordsQuery(_Query):
         metadata={"description": "Instead of playable words: forms with a reading of one of these classes (`ordinary`: no class), playable or not."},
     )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=MAX_LIMIT))
-    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=1024), metadata={"description": "`next_cursor` of the previous page."})
+    cursor = fields.String(
+        load_default=None,
+        validate=[validate.Length(min=1, max=1024), validate.Regexp(CURSOR_PATTERN, error=CURSOR_REFUSAL)],
+        metadata={"description": "`next_cursor` of the previous page."},
+    )
 
     @validates_schema
     def _lengths(self, data: dict[str, Any], **kwargs: Any) -> None:

@@ -54,6 +54,8 @@ class ServerOptions:
     max_requests_jitter: int = 0
     #: "json" (one object a line, for collectors) or "plain" (for people).
     log_format: str = "json"
+    #: Origins whose browsers may read the server's own refusals (the app's CORS setting): ``*`` for any.
+    cors_origins: tuple[str, ...] = ()
     log_level: str = "info"
     #: Paths answered by calling the app on the event-loop thread: they never wait behind the pool,
     #: so a probe hears from a worker whose threads are all busy. Keep them cheap.

@@ -10,10 +10,15 @@ connection nothing more on it can be trusted.
 from __future__ import annotations
 
 import json
+import re
 import uuid
+from collections.abc import Sequence
 from email.utils import formatdate
 
-__all__ = ["PROBLEM_TYPES", "Problem", "problem_body", "problem_bytes"]
+__all__ = ["PROBLEM_TYPES", "Problem", "echo_headers", "problem_body", "problem_bytes"]
+
+#: A request id a client may choose (the app accepts the same ones).
+_REQUEST_ID = re.compile(rb"^[A-Za-z0-9._-]{1,64}$")
 
 #: status -> (slug, title); slugs and titles shared with the app's own table where it has the status.
 PROBLEM_TYPES: dict[int, tuple[str, str]] = {
@@ -23,7 +28,7 @@ PROBLEM_TYPES: dict[int, tuple[str, str]] = {
     431: ("header-fields-too-large", "Request header fields too large"),
     500: ("internal-error", "Internal server error"),
     501: ("not-implemented", "Not implemented"),
-    503: ("unavailable", "Service unavailable"),
+    503: ("not-ready", "Not ready"),  # the app's slug for every 503 (not loaded, draining, shedding load)
 }
 
 _REASONS = {
@@ -59,13 +64,31 @@ def problem_body(status: int, detail: str, request_id: str) -> bytes:
     return json.dumps(body, ensure_ascii=False).encode()
 
 
-def problem_bytes(status: int, detail: str, retry_after: int | None = None) -> tuple[bytes, str]:
-    """A whole HTTP/1.1 response for a problem, with ``Connection: close``, and its request id.
+def echo_headers(headers: Sequence[tuple[bytes, bytes]], cors_origins: Sequence[str]) -> tuple[str | None, list[str]]:
+    """From a refused request's headers: the client's own request id if sane, and the CORS lines its Origin earns.
+
+    So a browser client can read the server's refusal as it reads the app's
+    answers, and a client's request id comes back whoever answered.
+    """
+    request_id, lines = None, []
+    for name, value in headers:
+        if name == b"x-request-id" and _REQUEST_ID.match(value):
+            request_id = value.decode("ascii")
+        elif name == b"origin" and cors_origins:
+            origin = value.decode("latin-1")
+            if "*" in cors_origins or origin in cors_origins:
+                lines.append(f"Access-Control-Allow-Origin: {'*' if '*' in cors_origins else origin}")
+                lines.append("Access-Control-Expose-Headers: X-Request-ID")
+    return request_id, lines
+
+
+def problem_bytes(status: int, detail: str, retry_after: int | None = None, request_id: str | None = None, extra: Sequence[str] = ()) -> tuple[bytes, str]:
+    """A whole HTTP/1.1 response for a problem, with ``Connection: close``, and its request id (``request_id``, else a new one).
 
     Written as raw bytes, not through h11, because it is sent when h11's state
     (a parse error, a request cut short) no longer allows a response.
     """
-    request_id = uuid.uuid4().hex
+    request_id = request_id or uuid.uuid4().hex
     body = problem_body(status, detail, request_id)
     head = [
         f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}",
@@ -77,4 +100,5 @@ def problem_bytes(status: int, detail: str, retry_after: int | None = None) -> t
     ]
     if retry_after is not None:
         head.append(f"Retry-After: {retry_after}")
+    head.extend(extra)
     return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body, request_id

@@ -29,15 +29,14 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from email.utils import formatdate
-from typing import Any
 
 import h11
 
-from . import metrics
 from .framing import ChunkedScanner, check_framing_headers
 from .logs import log_event
+from .metrics import connection_closed, connection_opened, rejected
 from .options import ServerOptions
-from .problems import Problem, problem_bytes
+from .problems import Problem, echo_headers, problem_bytes
 from .wsgi import Reply, WSGIApp, build_environ, call_app, internal_error
 
 __all__ = ["Connection", "Hub"]
@@ -47,6 +46,8 @@ NEW, IDLE, HEAD, BODY, APP, WRITING, CLOSING, CLOSED = range(8)
 #: After an error reply the server stops writing and keeps reading (discarding) for this long, so the
 #: client reads the reply instead of a reset from unread bytes. Apache's lingering close waits 2 s a read.
 LINGER_SECONDS = 2.0
+#: A connection refused for want of room lingers this long only: it is not counted against max_connections.
+_REFUSED_LINGER = 0.5
 #: A client pipelining requests may get this far ahead of the app before the server stops reading.
 _MAX_AHEAD = 256 * 1024
 _TLS_RECORD = b"\x16\x03"  # a TLS handshake record: content type 22, protocol version 3.x
@@ -75,6 +76,7 @@ class Hub:
         self.connections: set[Connection] = set()
         self.idle: dict[Connection, None] = {}
         self.draining = False
+        self.in_pool = 0  # requests handed to the pool and not yet back: a drain waits for them too
         self.worker = 0
 
     def is_draining(self) -> bool:
@@ -100,15 +102,18 @@ class Connection(asyncio.Protocol):
         self.deadline: float | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.request: h11.Request | None = None
+        self.headers: list[tuple[bytes, bytes]] = []
         self.body: list[bytes] = []
         self.body_size = 0
         self.chunked: ChunkedScanner | None = None
         self.started = 0.0
+        self.received = 0  # bytes of this request taken in while reading its head, for max_header_bytes
         self.paused = False  # the transport's write buffer is over its high-water mark
         self.reading = True
         self.server: tuple[str, int] = ("", 0)
         self.remote: tuple[str, int] = ("", 0)
         self.registered = False
+        self.closing = False  # the client asked to close after this request, or speaks HTTP/1.0
 
     # -- asyncio callbacks -------------------------------------------------------------------------
 
@@ -125,10 +130,11 @@ class Connection(asyncio.Protocol):
             else:
                 self.registered = False
                 self._refuse(Problem(503, "The server holds as many connections as it takes; try again shortly.", "too_many_connections"), retry_after=1)
+                self._set_deadline(self.loop.time() + _REFUSED_LINGER)  # not counted, so held only briefly
                 return
         hub.connections.add(self)
         self.registered = True
-        metrics.connection_opened()
+        connection_opened()
         self._set_deadline(self.loop.time() + self.options.header_timeout)
 
     def data_received(self, data: bytes) -> None:
@@ -146,6 +152,7 @@ class Connection(asyncio.Protocol):
                 self._set_deadline(self.loop.time() + self.options.header_timeout)
             self.started = time.perf_counter()
             self.state = HEAD
+            self.received = 0
             if data.startswith(_TLS_RECORD):
                 self._refuse(Problem(400, "This port speaks plain HTTP, not TLS.", "tls_on_plain_port"))
                 return
@@ -155,6 +162,8 @@ class Connection(asyncio.Protocol):
             except Problem as problem:
                 self._refuse(problem)
                 return
+        if self.state == HEAD:
+            self.received += len(data)
         self.h11.receive_data(data)
         self._advance()
 
@@ -162,9 +171,7 @@ class Connection(asyncio.Protocol):
         if self.state in (APP, WRITING):
             self.h11.receive_data(b"")
             return True  # the client may half-close after its request; it still gets the answer
-        if self.state == HEAD and self.started:
-            pass  # a request cut short by its sender: nothing to answer
-        self._close()
+        self._close()  # idle, or a request cut short by its sender: nothing to answer
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -219,13 +226,22 @@ class Connection(asyncio.Protocol):
 
     def _on_request(self, request: h11.Request) -> None:
         self.request = request
-        check_framing_headers(request.headers)
+        if not request.http_version.startswith(b"1."):  # h11 passes "HTTP/2.0" and "HTTP/0.9" along
+            raise Problem(400, f"This server speaks HTTP/1.1, not HTTP/{request.http_version.decode('latin-1')}.", "bad_request")
+        self.closing = request.http_version == b"1.0"  # HTTP/1.0 keep-alive is not offered
+        if self.received > self.options.max_header_bytes:  # h11 only checks a head that arrives in pieces
+            if self.received - len(self.h11.trailing_data[0]) > self.options.max_header_bytes:
+                raise Problem(431, "The request line and headers are larger than the server takes.", "headers_too_large")
+        self.headers = headers = list(request.headers)  # h11's Headers iterates slowly; once is enough
+        check_framing_headers(headers)
         length = 0
-        for name, value in request.headers:
+        for name, value in headers:
             if name == b"content-length":
                 length = int(value)  # h11 has checked it is digits, and one value
             elif name == b"transfer-encoding":
                 length = -1  # h11 takes only "chunked" and answers 501 for any other coding
+            elif name == b"connection" and b"close" in value.lower().replace(b" ", b"").split(b","):
+                self.closing = True
         if length > self.options.max_body:
             raise Problem(413, f"The body is larger than {self.options.max_body} bytes.", "too_large")
         if length == 0:
@@ -247,50 +263,59 @@ class Connection(asyncio.Protocol):
         body = b"".join(self.body) if len(self.body) != 1 else self.body[0]
         self.body, self.body_size, self.chunked = [], 0, None
         hub = self.hub
-        environ = build_environ(request.method, request.target, request.http_version, request.headers, body, self.server, self.remote, hub.is_draining)
+        environ = build_environ(request.method, request.target, request.http_version, self.headers, body, self.server, self.remote, hub.is_draining)
         if environ["PATH_INFO"] in self.options.inline_paths:
             self._respond(call_app(hub.app, environ))
         else:
+            hub.in_pool += 1
             future = hub.executor.submit(call_app, hub.app, environ)
             future.add_done_callback(self._from_pool)
 
     def _from_pool(self, future: Future[Reply]) -> None:
-        self.loop.call_soon_threadsafe(self._respond, future)
+        try:
+            self.loop.call_soon_threadsafe(self._respond, future)
+        except RuntimeError:
+            pass  # the loop is closed: the worker gave up draining, and nobody waits for this answer
 
     # -- writing -----------------------------------------------------------------------------------
 
     def _respond(self, reply: Reply | Future[Reply]) -> None:
+        """Write the whole response at once; then the next request, or a graceful close.
+
+        The response is written directly rather than through h11 (whose
+        checks of every header cost more than the rest of the write, and
+        which :func:`call_app` has done already); the connection's h11 state
+        then starts afresh with the bytes the client sent past this request.
+        """
         if isinstance(reply, Future):
-            exc = reply.exception()
-            reply = internal_error() if exc is not None else reply.result()
-        if self.state != APP or self.transport is None:
+            self.hub.in_pool -= 1
+            reply = internal_error() if reply.exception() is not None else reply.result()
+        transport, request = self.transport, self.request
+        if self.state != APP or transport is None or request is None:
             return  # the client went away while the app ran
-        request = self.request
-        assert request is not None
-        headers = reply.headers
-        headers.append((b"Date", _http_date()))
-        if self.hub.draining:
-            headers.append((b"Connection", b"close"))
-        conn = self.h11
-        try:
-            out = conn.send(h11.Response(status_code=reply.status, headers=headers, reason=reply.reason)) or b""
-            if reply.body:
-                out += conn.send(h11.Data(data=reply.body)) or b""
-            out += conn.send(h11.EndOfMessage()) or b""
-        except h11.LocalProtocolError as err:  # the app's headers are not HTTP (a newline in a value, ...)
-            log_event("bad_response", 40, detail=str(err), path=request.target.decode("latin-1"), worker=self.hub.worker)
-            reply = internal_error()
-            self.transport.write(_raw(reply))
-            self._log(request, reply)
-            self._linger()
-            return
-        self.transport.write(out)
+        close = self.closing or reply.close or self.hub.draining
+        out = b"HTTP/1.1 %d %s\r\n%sDate: %s\r\n%s\r\n" % (
+            reply.status,
+            reply.reason,
+            reply.head,
+            _http_date(),
+            b"Connection: close\r\n" if close and not reply.close else b"",
+        )
+        transport.write(out + reply.body if len(reply.body) < 65536 else out)
+        if len(reply.body) >= 65536:
+            transport.write(reply.body)  # large: no copy
         self._log(request, reply)
         self.hub.on_request()
-        if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
-            self._linger()  # Connection: close (asked, HTTP/1.0, or draining)
+        if close:
+            self._linger()  # asked by the client or the app, HTTP/1.0, or the worker is draining
             return
-        conn.start_next_cycle()
+        old = self.h11
+        self.h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=self.options.max_header_bytes)
+        pending, closed = old.trailing_data
+        if pending:
+            self.h11.receive_data(pending)
+        if closed:
+            self.h11.receive_data(b"")
         if self.paused:
             self.state = WRITING
             self._set_deadline(self.loop.time() + self.options.write_timeout)
@@ -306,10 +331,10 @@ class Connection(asyncio.Protocol):
                 self.transport.resume_reading()
         if pending:
             self.state = HEAD
+            self.received = len(pending)
             self.started = time.perf_counter()
             self._set_deadline(self.loop.time() + self.options.header_timeout)
-            if self.chunked is None:
-                self._advance()
+            self._advance()
             return
         if closed or self.hub.draining:
             self._close()
@@ -319,7 +344,6 @@ class Connection(asyncio.Protocol):
         self._set_deadline(self.loop.time() + self.options.keepalive_timeout)
 
     def _log(self, request: h11.Request, reply: Reply) -> None:
-        request_id = next((v for n, v in reply.headers if n.lower() == b"x-request-id"), b"")
         log_event(
             "request",
             method=request.method.decode("latin-1"),
@@ -327,7 +351,7 @@ class Connection(asyncio.Protocol):
             status=reply.status,
             duration_ms=round((time.perf_counter() - self.started) * 1000, 2),
             bytes=len(reply.body),
-            request_id=request_id.decode("latin-1"),
+            request_id=reply.request_id,
             remote=self.remote[0],
             worker=self.hub.worker,
         )
@@ -336,12 +360,13 @@ class Connection(asyncio.Protocol):
 
     def _refuse(self, problem: Problem, retry_after: int | None = None) -> None:
         """Answer a client fault (or a full worker) with a problem+json reply and close: a line, no traceback."""
-        metrics.rejected(problem.reason)
+        rejected(problem.reason)
         if self.transport is None or self.state in (CLOSING, CLOSED):
             return
-        raw, request_id = problem_bytes(problem.status, problem.detail, retry_after)
-        self.transport.write(raw)
         request = self.request
+        sent_id, extra = echo_headers(self.headers, self.options.cors_origins) if request is not None and self.headers else (None, [])
+        raw, request_id = problem_bytes(problem.status, problem.detail, retry_after, sent_id, extra)
+        self.transport.write(raw)
         log_event(
             "request",
             method=request.method.decode("latin-1") if request else "-",
@@ -392,7 +417,7 @@ class Connection(asyncio.Protocol):
             self.registered = False
             self.hub.connections.discard(self)
             self.hub.idle.pop(self, None)
-            metrics.connection_closed()
+            connection_closed()
 
     def _pause_reading(self) -> None:
         if self.reading and self.transport is not None:
@@ -420,7 +445,7 @@ class Connection(asyncio.Protocol):
             return
         state = self.state
         if state == NEW:
-            metrics.rejected("timeout_headers")
+            rejected("timeout_headers")
             self._close()
         elif state == IDLE:
             self._close()
@@ -430,7 +455,7 @@ class Connection(asyncio.Protocol):
             self._refuse(Problem(408, f"The request's body did not arrive within {self.options.body_timeout:g} s.", "timeout_body"))
         elif self.transport is not None:  # writing, or closing: the client takes nothing
             if state == WRITING:
-                metrics.rejected("timeout_write")
+                rejected("timeout_write")
             self.transport.abort()
 
 
@@ -440,17 +465,6 @@ def _problem_of(err: h11.RemoteProtocolError, state: int) -> Problem:
         return Problem(431, "The request line and headers are larger than the server takes.", "headers_too_large")
     if status == 501:
         return Problem(501, f"{err}; this server takes only Transfer-Encoding: chunked.", "not_implemented")
-    text = str(err)[:200]
+    text = str(err)[:200]  # other hints (h11 knows 505 too) are still the client's malformed request: 400
     framing = state == BODY or "Content-Length" in text or "Transfer-Encoding" in text
     return Problem(400, f"The request is not valid HTTP/1.1: {text}.", "bad_framing" if framing else "bad_request")
-
-
-def _raw(reply: Reply) -> bytes:
-    head = [f"HTTP/1.1 {reply.status} ".encode() + reply.reason]
-    head += [name + b": " + value for name, value in reply.headers]
-    head += [b"Connection: close", b"Date: " + _http_date()]
-    return b"\r\n".join(head) + b"\r\n\r\n" + reply.body
-
-
-def _unused(_: Any) -> None:  # pragma: no cover
-    pass

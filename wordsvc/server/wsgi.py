@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import io
 import logging
+import re
 import sys
 import uuid
 from collections.abc import Callable, Iterable
@@ -26,17 +27,26 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 _NO_BODY = frozenset({204, 304})
 #: Framing is the server's: it buffers the body, so it states the length itself.
 _FRAMING = frozenset({b"content-length", b"transfer-encoding"})
+_TOKEN = re.compile(rb"[-!#$%&'*+.^_`|~0-9A-Za-z]+")  # RFC 9110 §5.6.2
+_BAD_VALUE = re.compile(rb"[\x00\r\n]")
+#: Names apps send on every response, known to be tokens, so most headers skip the regex.
+_GOOD_NAMES = frozenset({b"Content-Type", b"Content-Length", b"X-Request-ID", b"Vary", b"Cache-Control", b"Access-Control-Allow-Origin"})
 
 log = logging.getLogger("wordsvc.server")
 
 
 class Reply(NamedTuple):
-    """A whole response: status, reason, headers as bytes pairs, body; framing headers already set."""
+    """A whole response but its status line, ``Date`` and ``Connection``: what the event loop adds."""
 
     status: int
     reason: bytes
-    headers: list[tuple[bytes, bytes]]
+    #: the header lines, each ending in CRLF, ``Content-Length`` among them where a body is allowed
+    head: bytes
     body: bytes
+    #: the app's ``X-Request-ID``, for the access log
+    request_id: str
+    #: the app asked to close the connection (``Connection: close``)
+    close: bool
 
 
 def load_app(target: str | Callable[[], WSGIApp]) -> WSGIApp:
@@ -117,7 +127,11 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply:
 
     ``Content-Length`` is always the buffered body's length (for HEAD, the
     app's own figure is kept, since the body it would send is not there), and
-    ``Transfer-Encoding`` is dropped: the server frames the response.
+    ``Transfer-Encoding`` is dropped: the server frames the response. Header
+    names must be tokens and values free of CR, LF and NUL (else a 500: a
+    value with a newline would let the app, or whoever fed it, forge headers).
+    The header block is built here, in the pool thread, to keep it off the
+    event loop.
     """
     started: list[Any] = []
     chunks: list[bytes] = []
@@ -148,22 +162,35 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply:
         log.exception("the app failed on %s %s", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
         return internal_error()
     body = b"".join(chunks)
-    framed = [(n, v) for n, v in headers if n.lower() not in _FRAMING]
+    lines, request_id, closing, given_length = [], "", False, None
+    for name, value in headers:
+        if (name not in _GOOD_NAMES and not _TOKEN.fullmatch(name)) or _BAD_VALUE.search(value):
+            log.error("the app answered %s %s with a header HTTP cannot carry: %r", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"), name)
+            return internal_error()
+        lower = name.lower()
+        if lower in _FRAMING:
+            if lower == b"content-length":
+                given_length = value
+            continue
+        if lower == b"x-request-id":
+            request_id = value.decode("latin-1")
+        elif lower == b"connection" and b"close" in value.lower():
+            closing = True
+        lines.append(name + b": " + value + b"\r\n")
     if status >= 200 and status not in _NO_BODY:
         if environ["REQUEST_METHOD"] == "HEAD":
-            given = [v for n, v in headers if n.lower() == b"content-length"]
-            framed.append((b"Content-Length", given[0] if given else str(len(body)).encode()))
+            lines.append(b"Content-Length: " + (given_length or str(len(body)).encode()) + b"\r\n")
             body = b""
         else:
-            framed.append((b"Content-Length", str(len(body)).encode()))
+            lines.append(b"Content-Length: " + str(len(body)).encode() + b"\r\n")
     else:
         body = b""
-    return Reply(status, reason, framed, body)
+    return Reply(status, reason, b"".join(lines), body, request_id, closing)
 
 
 def internal_error() -> Reply:
     """The server's 500, for an app that raised or answered with headers HTTP cannot carry."""
     request_id = uuid.uuid4().hex
     body = problem_body(500, f"Something went wrong on our side; quote request id {request_id}.", request_id)
-    headers = [(b"Content-Type", b"application/problem+json"), (b"X-Request-ID", request_id.encode()), (b"Content-Length", str(len(body)).encode())]
-    return Reply(500, b"Internal Server Error", headers, body)
+    head = f"Content-Type: application/problem+json\r\nX-Request-ID: {request_id}\r\nContent-Length: {len(body)}\r\n".encode()
+    return Reply(500, b"Internal Server Error", head, body, request_id, False)

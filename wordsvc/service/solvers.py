@@ -2,22 +2,27 @@
 
 A solver keeps caches (which words a ruleset allows, which layings
 ``judge_cards`` accepted), so it is made once per (ruleset, lexicon) pair and
-reused. Its candidates come from the lexicon's anagram index in the data
-folder (:mod:`wordsvc.data.anagram_index`), opened memory-mapped on first use.
+reused. Its caches count against the service's one memory budget, and the
+solvers of one candidate source share their short-prefix answers
+(:func:`~wordsvc.core.solver.solver.prefix_scope`): the nine rulesets of a
+language keep one copy, not nine. Its candidates come from the lexicon's
+anagram index in the data folder (:mod:`wordsvc.data.anagram_index`), opened
+memory-mapped on first use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from threading import Lock
 
+from ..core.budget import BudgetedCache
 from ..core.cards import CardSyntaxError, parse_cards
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
 from ..core.solver.candidates import CandidateSource
 from ..core.solver.plays import Solution
-from ..core.solver.solver import Solver
+from ..core.solver.solver import PREFIX_BYTES, Solver, prefix_scope
 from ..data.anagram_index import AnagramIndexes
 from . import Service
 
@@ -38,6 +43,7 @@ class Solvers:
         self.service = service
         self.candidates_for = candidates_for
         self._solvers: dict[tuple[str, str], Solver] = {}
+        self._prefixes: dict[Hashable, BudgetedCache[str, object]] = {}
         self._lock = Lock()
 
     @classmethod
@@ -54,7 +60,13 @@ class Solvers:
             with self._lock:
                 solver = self._solvers.get(key)
                 if solver is None:
-                    solver = self._solvers[key] = Solver(ruleset, lexicon, self.candidates_for(lexicon, ruleset))
+                    source = self.candidates_for(lexicon, ruleset)
+                    scope = prefix_scope(ruleset, lexicon, source)
+                    prefixes = self._prefixes.get(scope)
+                    if prefixes is None:
+                        prefixes = self._prefixes[scope] = self.service.budget.cache("solver.prefixes", PREFIX_BYTES)
+                    solver = Solver(ruleset, lexicon, source, budget=self.service.budget, prefixes=prefixes)
+                    self._solvers[key] = solver
         return solver
 
     def solve(

@@ -4,7 +4,7 @@ Importing this module loads nothing; :func:`create_app` loads the rulesets
 and opens the compiled lexicons (memory-mapped, milliseconds). Request ids,
 CORS, the body limit and the one error handler live here; each resource's
 views live in a module of their own (validate, rounds, best_meld, words,
-catalogue, health, reference).
+catalogue, health, metrics, reference).
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ..config import Settings
-from ..core.errors import InvalidRequest, UnknownLanguage, UnknownRuleset, WordsvcError
-from ..schemas.common import flatten_errors
+from ..core.errors import InvalidRequest, Unavailable, UnknownLanguage, UnknownRuleset, WordsvcError
+from ..schemas.common import cap_errors, iter_errors
 from ..service import Service
-from . import best_meld, catalogue, health, reference, rounds, validate, words
+from . import best_meld, catalogue, health, metrics, reference, rounds, validate, words
+from .admission import Admission
 from .locale import negotiate
 from .problems import problem
 from .requests import BadBody
@@ -33,7 +34,7 @@ log = logging.getLogger("wordsvc")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 #: Every resource's blueprint, in the order their routes are registered.
-BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, health.bp, reference.bp)
+BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, health.bp, metrics.bp, reference.bp)
 
 
 def create_app(settings: Settings | None = None, service: Service | None = None) -> Flask:
@@ -44,9 +45,11 @@ def create_app(settings: Settings | None = None, service: Service | None = None)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["wordsvc"] = service or Service.from_settings(settings)
     app.extensions["wordsvc.settings"] = settings
+    app.extensions["wordsvc.admission"] = Admission(settings.heavy_concurrency)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     _install_hooks(app, settings)
+    metrics.install(app)
     _install_errors(app)
     return app
 
@@ -88,21 +91,27 @@ def _install_errors(app: Flask) -> None:
 
     @app.errorhandler(BadBody)
     def _bad_body(err: BadBody) -> Response:
-        return problem(err.status, err.detail, err.errors, locale())
+        return problem(err.status, err.detail, cap_errors(err.errors)[0], locale())
 
     @app.errorhandler(ValidationError)
     def _invalid(err: ValidationError) -> Response:
-        errors = flatten_errors(err.messages)
-        return problem(422, f"The request has {len(errors)} invalid field(s); see errors.", errors, locale())
+        errors, fields = cap_errors(iter_errors(err.messages))  # at most MAX_LISTED_ERRORS problems, whatever was sent
+        return problem(422, f"The request has {fields} invalid field(s); see errors.", errors, locale())
 
     @app.errorhandler(InvalidRequest)
     def _integrity(err: InvalidRequest) -> Response:
-        return problem(422, err.detail, err.problems, locale())
+        return problem(422, err.detail, cap_errors(err.problems)[0], locale())
 
     @app.errorhandler(UnknownRuleset)
     @app.errorhandler(UnknownLanguage)
     def _unknown(err: WordsvcError) -> Response:
         return problem(404, err.detail, err.problems, locale())
+
+    @app.errorhandler(Unavailable)
+    def _unavailable(err: Unavailable) -> Response:
+        response = problem(503, err.detail, err.problems, locale())
+        response.headers["Retry-After"] = str(err.retry_after)
+        return response
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:

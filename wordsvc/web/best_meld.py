@@ -13,6 +13,7 @@ from flask import Blueprint, Response, current_app, g, jsonify
 from ..data.anagram_index import AnagramIndexError
 from ..schemas.best_meld import BestMeldRequest
 from ..service.solvers import Solvers
+from .admission import heavy
 from .problems import problem
 from .requests import read_json
 
@@ -30,6 +31,7 @@ def solvers() -> Solvers:
 
 
 @bp.post("/best-meld")
+@heavy
 def best_meld() -> Response:
     body = BestMeldRequest().load(read_json())
     solution = solvers().solve(body["hand"], body["ruleset"], body["lang"], body["discard"], body["top"], body["face_up"])

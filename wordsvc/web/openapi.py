@@ -1,8 +1,15 @@
 """The OpenAPI 3 document, generated from the marshmallow schemas, and the /docs page.
 
 Paths are listed here once; request and response bodies come from
-:mod:`wordsvc.schemas`, so a field added there shows here. A test checks
-every response of the service against the document.
+:mod:`wordsvc.schemas`, so a field added there shows here, and so do the
+query parameters of every GET endpoint that reads its query with a schema
+(:data:`QUERY_SCHEMAS`): the lists below give their order and prose, the
+schema their type, limits and whether they are required. Every limit a
+schema enforces is stated: apispec reads marshmallow's validators, and
+:func:`_wordsvc_fields` adds what it cannot see (the card fields' own
+shapes, :func:`~wordsvc.schemas.common.check_text` as a pattern). A test
+checks every response of the service against the document, and another
+that each stated limit is the one enforced.
 """
 
 from __future__ import annotations
@@ -14,15 +21,17 @@ from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+from marshmallow import Schema, fields
 
 from .. import __version__
 from ..config import SETTINGS
 from ..schemas import best_meld as solver_schemas
 from ..schemas import common, rounds, validate
+from ..schemas.words import AnagramsQuery, SuggestQuery, WordsQuery
 from . import words as search
 from .problems import PROBLEM_TYPES
 
-__all__ = ["ENDPOINTS", "docs_html", "spec"]
+__all__ = ["ENDPOINTS", "QUERY_SCHEMAS", "docs_html", "spec"]
 
 PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 
@@ -31,8 +40,13 @@ def _json(schema: str) -> dict[str, Any]:
     return {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}
 
 
+#: Answered by the HTTP server before the app sees the request, so any operation may get them: a request
+#: line (gunicorn: 414 past 8190 bytes) or request line and headers (wordsvc's server: 431) too large.
+PROTOCOL_ERRORS = {414: "uri too long", 431: "request header fields too large"}
+
+
 def _errors(*statuses: int) -> dict[str, Any]:
-    return {str(code): {"description": PROBLEM_TYPES[code][0].replace("-", " "), "content": PROBLEM} for code in statuses}
+    return {str(code): {"description": PROTOCOL_ERRORS.get(code) or PROBLEM_TYPES[code][0].replace("-", " "), "content": PROBLEM} for code in statuses}
 
 
 def _q(name: str, description: str, required: bool = False, schema: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -52,7 +66,7 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
         "/validate",
         "Judge one word",
         "The verdict on a word: plain letters (every way to lay it) or compact cards such as `(qu)iz`; a refused word also gets `suggestions`.",
-        [_q("word", "The word.", True), *COMMON_QUERY, _q("suggest", "`false`: no suggestions for a refused word.", schema={"type": "boolean"})],
+        [_q("word", "The word.", True), *COMMON_QUERY, _q("suggest", "`false`: no suggestions for a refused word.")],
         None,
         "Verdict",
         (400, 404, 422),
@@ -109,7 +123,16 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
         (),
     ),
     ("get", "/health", "Process is up", "Constant answer; also the bare endpoint of the HTTP benchmark.", [], None, "Health", ()),
-    ("get", "/ready", "Lexicons loaded", "200 once lexicons are loaded, else 503.", [], None, "Ready", (503,)),
+    (
+        "get",
+        "/ready",
+        "Ready for traffic",
+        "200 once a lexicon is loaded (languages still building are listed under `building`); 503 while none is, and from SIGTERM on.",
+        [],
+        None,
+        "Ready",
+        (503,),
+    ),
     ("get", "/openapi.json", "This document", "OpenAPI 3.0 description of the API.", [], None, None, ()),
     ("get", "/docs", "Human-readable docs", "This API as an HTML page that needs no internet access.", [], None, None, ()),
 ]
@@ -195,21 +218,74 @@ EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
     "Health": {"type": "object", "required": ["status"], "properties": {"status": {"type": "string", "enum": ["ok"]}}},
     "Ready": {
         "type": "object",
-        "required": ["status", "languages", "rulesets"],
-        "properties": {"status": {"type": "string"}, "languages": {"type": "array", "items": {"type": "string"}}, "rulesets": {"type": "integer"}},
+        "required": ["status", "languages", "building", "rulesets"],
+        "properties": {
+            "status": {"type": "string", "enum": ["ready"]},
+            "languages": {"type": "array", "items": {"type": "string"}, "description": "Lexicons loaded and answering."},
+            "building": {"type": "array", "items": {"type": "string"}, "description": "Lexicons `wordsvc build` is still building: 503 with Retry-After until done."},
+            "rulesets": {"type": "integer"},
+        },
     },
 }
 
 
+#: path -> the schema its GET view loads the query with; the parameters' schemas are derived from it.
+QUERY_SCHEMAS: dict[str, type[Schema]] = {
+    "/validate": validate.ValidateQuery,
+    "/words": WordsQuery,
+    "/anagrams": AnagramsQuery,
+    "/suggest": SuggestQuery,
+}
+
+
+def _wordsvc_fields(self: Any, field: fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """An apispec attribute function: what marshmallow's validators do not say.
+
+    A field of :mod:`wordsvc.schemas` that reads its value itself (cards,
+    words, patterns) says its OpenAPI shape with ``openapi_schema()``;
+    :func:`~wordsvc.schemas.common.check_text` is a pattern.
+    """
+    out: dict[str, Any] = {}
+    own = getattr(field, "openapi_schema", None)
+    if callable(own):
+        out.update(own())
+    if common.check_text in field.validators:
+        out["pattern"] = common.TEXT_PATTERN
+    return out
+
+
+def _query_parameters(plugin: MarshmallowPlugin, schema: type[Schema], written: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``written`` (names, order, prose) with each parameter's schema and ``required`` from ``schema``; a field not written is added."""
+    derived = {p["name"]: p for p in plugin.converter.schema2parameters(schema, location="query")}  # type: ignore[union-attr]
+    out = []
+    for param in written:
+        found = derived.pop(param["name"], None)
+        if found is None:
+            raise LookupError(f"{schema.__name__} reads no query parameter {param['name']!r}, which is documented")
+        out.append({**param, "required": found["required"], "schema": _query_value(found["schema"])})
+    out.extend({**found, "schema": _query_value(found["schema"])} for found in derived.values())
+    return out
+
+
+def _query_value(schema: dict[str, Any]) -> dict[str, Any]:
+    """A query parameter is one string, never null: of a field that reads a string or a list, the string."""
+    value = next((branch for branch in schema.get("oneOf", ()) if branch.get("type") == "string"), None)
+    if value is not None:
+        schema = {**{k: v for k, v in schema.items() if k != "oneOf"}, **value}
+    return {k: v for k, v in schema.items() if k != "nullable" and not (k == "default" and v is None)}
+
+
 @lru_cache(maxsize=1)
 def spec() -> dict[str, Any]:
+    plugin = MarshmallowPlugin()
     api = APISpec(
         title="wordsvc",
         version=__version__,
         openapi_version="3.0.3",
-        plugins=[MarshmallowPlugin()],
+        plugins=[plugin],
         info={"description": "Dictionary and rules-variant server for the card game Quiddler. Every error is application/problem+json (RFC 9457)."},
     )
+    plugin.converter.add_attribute_function(_wordsvc_fields)  # type: ignore[union-attr]
     nested_first = sorted(search.OPENAPI_SCHEMAS, key=lambda pair: pair[0] != "Suggestion")  # named before others nest it
     for name, schema in [*nested_first, ("BestMeldRequest", solver_schemas.BestMeldRequest), ("BestMeld", solver_schemas.BestMeldOut)]:
         api.components.schema(name, schema=schema)  # first: the verdict's suggestions refer to Suggestion
@@ -229,6 +305,8 @@ def spec() -> dict[str, Any]:
         api.components.schema(name, body)
     paths: dict[str, dict[str, Any]] = {}
     for method, path, summary, description, params, request, response, errors in [*ENDPOINTS, *search.OPENAPI_ENDPOINTS, BEST_MELD]:
+        if method == "get" and path in QUERY_SCHEMAS:
+            params = _query_parameters(plugin, QUERY_SCHEMAS[path], params)
         operation: dict[str, Any] = {"summary": summary, "description": description, "parameters": params}
         if request:
             operation["requestBody"] = {"required": True, "content": _json(request)}
@@ -239,7 +317,7 @@ def spec() -> dict[str, Any]:
             ok["content"] = {"text/html": {"schema": {"type": "string"}}}
         else:
             ok["content"] = {"application/json": {"schema": {"type": "object"}}}
-        operation["responses"] = {"200": ok, **_errors(*sorted({*errors, 405, 500}))}
+        operation["responses"] = {"200": ok, **_errors(*sorted({*errors, 405, 500, *PROTOCOL_ERRORS}))}
         paths.setdefault(path, {})[method] = operation
     for path, operations in paths.items():
         api.path(path=path, operations=operations)
@@ -274,7 +352,8 @@ def docs_html() -> str:
                 parts.append(f"<p>Body: <a href='#schema-{ref}'>{ref}</a></p>")
             parts.append("<p>Responses: " + ", ".join(html.escape(code) for code in op["responses"]) + "</p>")
     parts.append(
-        "<h2>Errors</h2><p>Every error has the shape <a href='#schema-Problem'>Problem</a>; <code>errors</code> maps each field path to its messages.</p><ul>"
+        "<h2>Errors</h2><p>Every error has the shape <a href='#schema-Problem'>Problem</a>; <code>errors</code> maps each field path to its messages "
+        f"(at most {common.MAX_LISTED_ERRORS}; past them <code>{common.MORE_ERRORS}</code> says how many more there are).</p><ul>"
     )
     for status, (slug, _) in PROBLEM_TYPES.items():
         parts.append(f"<li id='problem-{slug}'><code>{status}</code> {slug}</li>")

@@ -3,6 +3,13 @@
 ``type``, ``title``, ``status``, ``detail``, ``errors`` (field path ->
 messages) and ``request_id``. Every error the service returns, from a
 malformed body to an unexpected failure, goes through :func:`problem`.
+
+``errors`` lists at most 50 problems (``MAX_LISTED_ERRORS`` of
+:mod:`wordsvc.schemas.common`), in the order of the request: past them the
+answer keeps its shape and one more entry, ``"errors"``, says how many
+problems it left out (``["19950 more problem(s) not listed: ..."]``); the
+``detail`` of a 422 still counts every invalid field. So an answer stays a
+few kilobytes whatever the request holds.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Reading a request: its JSON body, its query parameters, and the app's service.
 
-Every view reads through these, so a malformed body or a repeated query
-parameter is refused the same way everywhere: never a 500 for what a client
-sends.
+Every view reads through these, so a malformed body, a key given twice in
+a JSON object or a repeated query parameter is refused the same way
+everywhere: never a 500 for what a client sends, and never a silent
+last-wins.
 """
 
 from __future__ import annotations
@@ -41,12 +42,24 @@ def read_json() -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         raise BadBody(f"The body is not valid UTF-8 (byte {err.start}).") from None
+    repeated: dict[int, tuple[dict[str, Any], list[str]]] = {}  # id -> (the object, kept alive so the id stays its own; keys given twice)
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) < len(pairs):
+            repeated[id(obj)] = (obj, _repeated_keys(pairs))
+        return obj
+
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=pairs_hook)
     except RecursionError:
         raise BadBody("The JSON body is nested too deeply.") from None
     except ValueError as err:
         raise BadBody(f"The body is not valid JSON: {err}.") from None
+    if repeated:
+        paths = _repeated_paths(data, repeated)
+        detail = f"The JSON body gives {_quoted(paths)} more than once; send each key of an object once."
+        raise BadBody(detail, 400, {path: ["given more than once"] for path in paths})
     if _SURROGATE_ESCAPE.search(text) and _has_surrogate(data):
         raise BadBody("The body holds an unpaired UTF-16 surrogate escape, which is not Unicode text.")
     return data
@@ -68,6 +81,45 @@ def query_args() -> dict[str, str]:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _repeated_keys(pairs: list[tuple[str, Any]]) -> list[str]:
+    seen: set[str] = set()
+    twice: list[str] = []
+    for key, _ in pairs:
+        if key in seen and key not in twice:
+            twice.append(key)
+        seen.add(key)
+    return twice
+
+
+def _repeated_paths(data: Any, repeated: dict[int, tuple[dict[str, Any], list[str]]]) -> list[str]:
+    """The field path (``players.0.name``) of every repeated key, in the order of the body."""
+    paths: list[str] = []
+    stack: list[tuple[Any, str, bool]] = [(data, "", False)] if isinstance(data, (dict, list)) else []  # (container, path, whether the path is a repeated key)
+    while stack:
+        item, path, is_repeated = stack.pop()
+        if is_repeated:
+            paths.append(path)
+            continue
+        prefix = f"{path}." if path else ""
+        todo: list[tuple[Any, str, bool]] = []
+        if isinstance(item, dict):
+            twice = repeated[id(item)][1] if id(item) in repeated else ()
+            for key, value in item.items():
+                if key in twice:
+                    todo.append((None, prefix + key, True))
+                if isinstance(value, (dict, list)):
+                    todo.append((value, prefix + key, False))
+        else:
+            todo = [(value, f"{prefix}{i}", False) for i, value in enumerate(item) if isinstance(value, (dict, list))]
+        stack.extend(reversed(todo))
+    return paths
+
+
+def _quoted(paths: list[str]) -> str:
+    shown = ", ".join(f"'{p}'" for p in paths[:5])
+    return f"the key {shown}" if len(paths) == 1 else f"the keys {shown}{', ...' if len(paths) > 5 else ''}"
 
 
 def _has_surrogate(data: Any) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, g, jsonify
 
 from ..schemas.rounds import GameRequest, RoundRequest, load_round_request
+from .admission import heavy
 from .requests import read_json, service
 
 __all__ = ["bp"]
@@ -22,6 +23,7 @@ def score_round() -> Response:
 
 
 @bp.post("/score-game")
+@heavy
 def score_game() -> Response:
     body = GAME_REQUEST.load(read_json())
     result = service().score_game(body["players"], body["rounds"], body["ruleset"], body["lang"])

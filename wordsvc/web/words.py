@@ -36,6 +36,7 @@ from ..schemas.words import (
     SuggestOut,
     WordsOut,
 )
+from .admission import heavy
 from .problems import problem
 from .requests import query_args, service
 
@@ -69,6 +70,7 @@ def suggestions(word: str, ruleset: Ruleset, lexicon: Lexicon, limit: int = MAX_
 
 
 @bp.get("/words")
+@heavy
 def words() -> Response:
     q = WORDS_QUERY.load(query_args())
     ruleset, lexicon = service().resolve(q["ruleset"], q["lang"])
@@ -96,6 +98,7 @@ def words() -> Response:
 
 
 @bp.get("/anagrams")
+@heavy
 def anagrams() -> Response:
     q = ANAGRAMS_QUERY.load(query_args())
     ruleset, lexicon = service().resolve(q["ruleset"], q["lang"])
@@ -115,6 +118,7 @@ def anagrams() -> Response:
 
 
 @bp.get("/suggest")
+@heavy
 def suggest() -> Response:
     q = SUGGEST_QUERY.load(query_args())
     ruleset, lexicon = service().resolve(q["ruleset"], q["lang"])

@@ -19,18 +19,20 @@ Card multisets are packed integers: face ``i``'s count sits at bit
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..budget import BudgetedCache
 from ..cards import Cards
 
 __all__ = ["Group", "find_groups", "laying"]
 
 #: Prefixes this long or shorter come up in nearly every hand; their
-#: expansions are kept. Bounded by the index: English has 9,156 such
-#: prefixes (3 MB kept after 3,000 hands), Icelandic 16,190 (5.5 MB). Four
-#: letters rather than three: 4 % fewer instructions per English hand
-#: (bench/instructions.py); five would save 3 % more for three times the entries.
+#: expansions are kept (in a budgeted cache the solvers of one source share).
+#: At most what the index holds: English has 9,156 such prefixes (3 MB),
+#: Icelandic 16,190 (5.5 MB), Estonian 9,430. Four letters rather than three:
+#: 4 % fewer instructions per English hand (bench/instructions.py); five would
+#: save 3 % more for three times the entries.
 _SHORT = 4
 _UNSEEN = object()
 
@@ -115,8 +117,8 @@ def find_groups(
     width: int,
     expand: Callable[[str], tuple[str, Sequence[str]] | None],
     allowed: Callable[[str], bool],
-    known: dict[str, bool],
-    short: dict[str, object],
+    known: Mapping[str, bool],
+    short: BudgetedCache[str, object] | None,
     *,
     min_cards: int,
     max_cards: int,
@@ -127,10 +129,13 @@ def find_groups(
     ``expand(prefix)`` is the candidate source's
     (:meth:`~wordsvc.core.solver.candidates.ExpandingSource.expand`: the letters
     that may follow, any superset will do), ``allowed(letters)``
-    the ruleset's word check, whose answers ``known`` caches; ``short`` keeps
-    the answers of ``expand`` for prefixes of up to four letters (:data:`_SHORT`). A group holds
-    ``min_cards`` to ``max_cards`` cards and at least ``min_letters`` letters.
+    the ruleset's word check, whose recent answers ``known`` holds (it is read
+    first; a miss there goes to ``allowed``); ``short`` keeps the answers of
+    ``expand`` for prefixes of up to four letters (:data:`_SHORT`), ``None``:
+    nothing kept. A group holds ``min_cards`` to ``max_cards`` cards and at
+    least ``min_letters`` letters.
     """
+    recent = short.recent if short is not None else None  # read first: a hit costs one dict look-up
     alphabet = sorted(set("".join(faces)))
     position = {ch: j for j, ch in enumerate(alphabet)}
     single_count = [0] * len(alphabet)
@@ -163,12 +168,15 @@ def find_groups(
             # n copies of ch: f from multi-letter cards, the rest single cards, within the cards a word may hold
             for n in range(1, min(f + single_count[j], max_cards - cards + f) + 1):
                 key += ch
-                if len(key) > _SHORT:
+                if len(key) > _SHORT or recent is None:
                     got = expand(key)
                 else:  # the first levels are the same for every hand: kept
-                    got = short.get(key, _UNSEEN)
+                    got = recent.get(key, _UNSEEN)
                     if got is _UNSEEN:
-                        got = short[key] = expand(key)
+                        got = short.get(key, _UNSEEN)  # type: ignore[union-attr]
+                        if got is _UNSEEN:
+                            got = expand(key)
+                            short.put(key, got)  # type: ignore[union-attr]
                 if got is None:
                     break
                 ahead, found = got

@@ -34,16 +34,21 @@ only mirrors it (:meth:`Solver.allowed`; judging every candidate would cost
 about 27 µs each). Should the two ever disagree, the word is dropped and the
 hand solved again: the solver never plays a word ``/validate`` refuses.
 
-Pure: standard library only, no I/O. A :class:`Solver` keeps bounded caches
-(word allowed, laying judged) and is meant to be kept per ruleset and lexicon.
+Pure: standard library only, no I/O. A :class:`Solver` keeps caches (word
+allowed, laying judged, and the candidate source's answers for short prefixes,
+which solvers of one source share: :func:`prefix_scope`) in a
+:class:`~wordsvc.core.budget.MemoryBudget`, the service's one budget for every
+cache of the process, or one of its own (:data:`OWN_BUDGET`); it is meant to be
+kept per ruleset and lexicon.
 """
 
 from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 
+from ..budget import BudgetedCache, MemoryBudget
 from ..cards import Cards, CardSyntaxError, parse_cards
 from ..errors import Problems
 from ..lexicon import Lexicon
@@ -55,7 +60,7 @@ from .candidates import CandidateSource, ExpandingSource, MemoryCandidates, deck
 from .groups import find_groups
 from .plays import Pickup, Play, Solution
 
-__all__ = ["EXHAUSTIVE_CARDS", "MAX_ALTERNATIVES", "TIE_SCAN", "Solver", "solve"]
+__all__ = ["ALLOWED_BYTES", "EXHAUSTIVE_CARDS", "JUDGED_BYTES", "MAX_ALTERNATIVES", "OWN_BUDGET", "PREFIX_BYTES", "TIE_SCAN", "Solver", "prefix_scope", "solve"]
 
 #: The largest hand a lexicon that cannot list its words solves by trying
 #: every ordering of its cards: 13,699 orderings for seven cards, 109,600 for
@@ -68,8 +73,20 @@ MAX_ALTERNATIVES = 20
 #: word orders them among the first ``TIE_SCAN`` extra plays of the last score
 #: listed. The best play's order is always exact.
 TIE_SCAN = 12
-#: Entries of a solver's caches before they are emptied (about 100 bytes each).
-_CACHE_LIMIT = 500_000
+#: What one cache entry costs, key, value and dict slot: measured with
+#: tracemalloc as the bytes freed by emptying the caches of all 36 solvers
+#: after 3,000 random hands over every ruleset and language. A word checked
+#: (letters -> bool): 143,725 entries, 81 B each with their key strings (54 B
+#: when the prefix answers hold the strings too).
+ALLOWED_BYTES = 80
+#: A laying judged (cards -> bool): 11,731 entries, 112 B each.
+JUDGED_BYTES = 112
+#: A short prefix's answer (prefix -> following letters and spellings): 89,932
+#: entries, 281-324 B each.
+PREFIX_BYTES = 320
+#: The bytes a solver made without a budget shares among its own caches
+#: (each used to be bounded alone at 500,000 entries of about 100 bytes).
+OWN_BUDGET = 32 << 20
 
 
 def solve(hand: str | Sequence[str], ruleset: Ruleset, lexicon: Lexicon, candidates: CandidateSource, **options: object) -> Solution:
@@ -80,7 +97,22 @@ def solve(hand: str | Sequence[str], ruleset: Ruleset, lexicon: Lexicon, candida
 class Solver:
     """Best plays for hands under one ruleset and lexicon; keep one per pair and reuse it (it caches)."""
 
-    def __init__(self, ruleset: Ruleset, lexicon: Lexicon, candidates: CandidateSource, eager: bool | None = None, exhaustive_cards: int = EXHAUSTIVE_CARDS):
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        lexicon: Lexicon,
+        candidates: CandidateSource,
+        eager: bool | None = None,
+        exhaustive_cards: int = EXHAUSTIVE_CARDS,
+        *,
+        budget: MemoryBudget | None = None,
+        prefixes: BudgetedCache[str, object] | None = None,
+    ):
+        """``budget``: where the caches count (default: one of :data:`OWN_BUDGET` bytes for this solver).
+
+        ``prefixes``: the short prefixes' answers, shared by the solvers of one
+        :func:`prefix_scope` (default: the solver's own).
+        """
         self.ruleset = ruleset
         #: Eager: every candidate's readings are looked up while the words are
         #: found (fast for a compiled lexicon). Lazy (default for a lexicon
@@ -98,14 +130,15 @@ class Solver:
         self.fold = lexicon.info.fold_diacritics
         house = {deck_letters(w, self.fold) for w in ruleset.house_allow}
         self._house = MemoryCandidates(house) if house else None
-        self._allowed: dict[str, bool] = {}
-        self._judged: dict[Cards, bool] = {}
+        budget = budget if budget is not None else MemoryBudget(OWN_BUDGET)
+        self._allowed: BudgetedCache[str, bool] = budget.cache("solver.allowed", ALLOWED_BYTES)
+        self._judged: BudgetedCache[Cards, bool] = budget.cache("solver.judged", JUDGED_BYTES)
         self._rank = getattr(lexicon, "rank", None)
         #: ``words_among(forms, banned)``: a superset of the forms with a
         #: reading of no banned class, for lexicons that sift faster in bulk.
         self._words_among = getattr(lexicon, "words_among", None)
         self._expand = self._expander()
-        self._short: dict[str, object] = {}
+        self._prefixes: BudgetedCache[str, object] = prefixes if prefixes is not None else budget.cache("solver.prefixes", PREFIX_BYTES)
 
     # ---- the request
 
@@ -181,13 +214,13 @@ class Solver:
         # tables are closed), so the cyclic collector would only pause it.
         collecting = gc.isenabled()
         gc.disable()
-        expand, allowed, short = self._expand, self.allowed if self.eager else self._optimistic, self._short
+        expand, allowed, short = self._expand, self.allowed if self.eager else self._optimistic, self._prefixes
         if universe.total() <= self.exhaustive_cards:
             orderings: Iterable[str] = _orderings(universe)
             if self._words_among is not None:  # the lexicon sifts them in bulk, faster than one by one
                 orderings = self._words_among(orderings, self.ruleset.banned_classes)
             expand = _union(expand, MemoryCandidates(orderings).expand)
-            allowed, short = self.allowed, {}  # judged now, not after the search: most orderings are not words
+            allowed, short = self.allowed, None  # judged now, not after the search: most orderings are not words
         try:
             groups = find_groups(
                 order,
@@ -196,7 +229,7 @@ class Solver:
                 width,
                 expand,
                 allowed,
-                self._allowed,
+                self._allowed.recent,
                 short,
                 min_cards=max(1, ruleset.min_cards),
                 max_cards=ruleset.max_hand,
@@ -283,7 +316,10 @@ class Solver:
         return known
 
     def _optimistic(self, letters: str) -> bool:
-        """The lazy check: what can be known without the lexicon (house refusals, length); the rest waits for judge_cards."""
+        """The lazy check: what judge_cards said before, else what can be known without the lexicon (house refusals, length)."""
+        known = self._allowed.get(letters)
+        if known is not None:
+            return known
         return len(letters) <= MAX_WORD_CHARS and letters not in self.ruleset.house_refuse
 
     def preference(self, word: str) -> tuple[int, str]:
@@ -314,9 +350,7 @@ class Solver:
                     ok = self._judged.get(cards)
                     if ok is None:
                         ok = judge_cards(cards, self.ruleset, self.lexicon).valid
-                        if len(self._judged) > _CACHE_LIMIT:
-                            self._judged.clear()
-                        self._judged[cards] = ok
+                        self._judged.put(cards, ok)
                     if not ok:
                         rejected.add(letters)
                         self._remember(letters, False)
@@ -325,9 +359,22 @@ class Solver:
         return rejected
 
     def _remember(self, letters: str, ok: bool) -> None:
-        if len(self._allowed) > _CACHE_LIMIT:
-            self._allowed.clear()
-        self._allowed[letters] = ok
+        self._allowed.put(letters, ok)
+
+
+def prefix_scope(ruleset: Ruleset, lexicon: Lexicon, candidates: CandidateSource) -> Hashable:
+    """What a solver's short-prefix answers depend on: solvers of equal scopes may share one cache.
+
+    The answers are the candidate source's, with the ruleset's house words
+    merged in (and, for a source that cannot say which letters follow, the
+    deck's letters), so every ruleset of a language shares them: nine
+    rulesets used to keep nine copies (3 MB each in English, 5.5 MB in
+    Icelandic). The source itself is part of the key, so it stays alive as
+    long as the key does.
+    """
+    letters = None if isinstance(candidates, ExpandingSource) else "".join(sorted(set("".join(ruleset.deck.cards))))
+    house = frozenset(deck_letters(w, lexicon.info.fold_diacritics) for w in ruleset.house_allow)
+    return (candidates, house, letters)
 
 
 Expand = Callable[[str], "tuple[str, Sequence[str]] | None"]

@@ -1,0 +1,137 @@
+"""``make fuzz``: schemathesis against a live wordsvc, with every check, from the service's own OpenAPI document.
+
+Starts ``wordsvc serve`` on a free port the way the API tests do
+(:mod:`api_tests.conftest`), or fuzzes ``WORDSVC_URL`` when it is set; runs
+``schemathesis run --checks all`` with :func:`config_toml` and exits with its
+status (0: no failure)::
+
+    python -m api_tests.fuzz                      # 300 cases per operation, about 4,000 in all
+    python -m api_tests.fuzz --max-examples 1000  # any other `schemathesis run` option goes through
+
+:mod:`api_tests.test_fuzz` runs a few hundred of the same cases inside the
+test suite. One worker sends the requests, one at a time: the service
+answers 503 to more expensive requests at once than it admits, which is
+its design, not a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+#: schemathesis's configuration (``schemathesis.toml``). The document states every limit of every field
+#: (a test holds it to the validators), so schema-valid data must be answered 2xx, or 404 for a ruleset or
+#: language that does not exist: except on the operations below, which also check what a schema cannot
+#: say, and so may refuse schema-valid data with a 422 that names the field.
+CONFIG = """
+[generation]
+mode = "all"
+
+[checks.negative_data_rejection]
+# schemathesis's list, and the server's own refusals of a request line or headers too large (documented on every operation)
+expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428", "429", "431", "5xx"]
+
+[[operations]]
+# the ruleset's player count and deal, cards of its deck, names given once, challenges naming laid words
+include-name = ["POST /score-round", "POST /score-game"]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "422"]
+
+[[operations]]
+# cards of the ruleset's deck; a hand no larger than the largest deal plus one
+include-name = "POST /best-meld"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "422"]
+
+[[operations]]
+# the pattern's grammar (letters, ? * [..]), min_len no more than max_len, a cursor of this very query
+include-name = "GET /words"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "422"]
+
+[[operations]]
+# compact card notation such as (qu)iz or QU,I,Z; at most 20 cards
+include-name = "GET /anagrams"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "422"]
+
+[[operations]]
+# ruleset ids are data (rulesets/*.yaml): ask for one that exists
+include-name = "GET /rulesets/{ruleset_id}"
+parameters = { ruleset_id = "standard" }
+"""
+
+#: Values that reach past the first checks, mixed into what schemathesis makes up: (dictionary, values, where).
+SEEDS: list[tuple[str, list[str], list[str]]] = [
+    ("words", ["quiz", "(qu)iz", "Þóra", "qiuz", "steve", "don't", "clown"], ["query.word", "body.words[*]"]),
+    ("patterns", ["qu?z", "*ing", "[aeiou]??", "c[^aeiou]*"], ["query.pattern"]),
+    ("hands", ["(qu)izt", "QU,I,Z,T", "a(cl)gnite", "(th)(in)g"], ["query.cards", "body.hand"]),
+]
+SEED_PROBABILITY = 0.7  # of a seeded parameter taking one of its seeds
+
+
+def config_toml(base_url: str) -> str:
+    """:data:`CONFIG`, with the live server's ruleset ids and language tags among the values tried (and :data:`SEEDS`)."""
+    import requests
+
+    rulesets = [r["id"] for r in requests.get(f"{base_url}/rulesets", timeout=10).json()["rulesets"]]
+    languages = sorted({tag for lang in requests.get(f"{base_url}/languages", timeout=10).json()["languages"] for tag in lang["tags"]})
+    seeds = [("rulesets", rulesets, ["query.ruleset", "body.ruleset"]), ("languages", languages, ["query.lang", "body.lang"]), *SEEDS]
+    lines = [CONFIG]
+    for name, values, _ in seeds:
+        lines.append(f"[dictionaries.{name}]\nvalues = {json.dumps(values, ensure_ascii=False)}\n")
+    lines.append("[parameters]")
+    lines.extend(f'"{where}" = {{ dictionary = "{name}", probability = {SEED_PROBABILITY} }}' for name, _, places in seeds for where in places)
+    return "\n".join(lines) + "\n"
+
+
+def config(base_url: str) -> Any:
+    """:func:`config_toml` as a ``schemathesis.config.SchemathesisConfig``, for the pytest integration."""
+    from schemathesis.config import SchemathesisConfig
+
+    return SchemathesisConfig.from_str(config_toml(base_url))
+
+
+MAX_EXAMPLES = 300  # per operation and phase: 14 operations come to about 4,000 cases
+
+
+def run(base_url: str, options: list[str]) -> int:
+    """``schemathesis run`` against ``base_url`` with every check and :func:`config_toml`; its exit status."""
+    with tempfile.TemporaryDirectory(prefix="wordsvc-fuzz-") as tmp:
+        config_file = Path(tmp) / "schemathesis.toml"
+        config_file.write_text(config_toml(base_url), encoding="utf-8")
+        command = [
+            sys.executable, "-m", "schemathesis.cli", "--config-file", str(config_file), "run", f"{base_url}/openapi.json",
+            "--checks", "all", "--workers", "1", "--max-examples", str(MAX_EXAMPLES), "--generation-database", "none",
+            "--report-dir", str(Path(tmp) / "report"), *options,
+        ]  # fmt: skip
+        print("$", " ".join(command), flush=True)
+        return subprocess.call(command, cwd=tmp)
+
+
+def main(argv: list[str]) -> int:
+    from .conftest import REPO, _free_port, _stop, _wait_ready, _wordsvc_command
+
+    given = os.environ.get("WORDSVC_URL", "").strip()
+    if given:
+        return run(given.rstrip("/"), argv)
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [_wordsvc_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
+    with tempfile.TemporaryDirectory(prefix="wordsvc-fuzz-server-") as tmp:
+        log = Path(tmp) / "stderr.log"
+        with log.open("wb") as stderr:
+            process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, start_new_session=True)
+            try:
+                _wait_ready(url, process, log)
+                status = run(url, argv)
+            finally:
+                _stop(process)
+        if status != 0:
+            print(f"the server's log: {log.read_text(errors='replace')[-4000:]}", file=sys.stderr)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

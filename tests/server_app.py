@@ -1,0 +1,80 @@
+"""A tiny WSGI app for the server's black-box tests (tests/test_server.py); no Flask, no wordsvc.
+
+Each path is one behaviour to look at from outside: who answered (``/pid``),
+how long it took (``/sleep``), what the server handed over (``/environ``,
+``/echo``), what it counts (``/metrics``), and ways to fail (``/boom``,
+``/crash``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import parse_qs
+
+StartResponse = Callable[..., Any]
+
+_held: list[bytes] = []  # what /grow allocates, kept so the worker's memory stays up
+
+
+def create_app() -> Callable[[dict[str, Any], StartResponse], Iterable[bytes]]:
+    """The factory the server loads (preloaded in the master); the app itself is the function below."""
+    return app
+
+
+def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+    path = environ["PATH_INFO"]
+    query = {k: v[0] for k, v in parse_qs(environ["QUERY_STRING"]).items()}
+    draining = environ["wordsvc.server.draining"]
+    status, data = "200 OK", {"pid": os.getpid()}
+    if path == "/pid":
+        pass
+    elif path == "/health":
+        data = {"status": "ok", "pid": os.getpid()}
+    elif path == "/ready":
+        if draining():
+            status, data = "503 Service Unavailable", {"status": "draining"}
+        else:
+            data = {"status": "ready"}
+    elif path in ("/sleep", "/block"):
+        time.sleep(float(query.get("s", "0.05")))
+        data = {"pid": os.getpid(), "draining": draining()}
+    elif path == "/grow":
+        _held.append(b"x" * (int(query["mb"]) * 1024 * 1024))  # filled, so resident: RSS grows by that much
+        data = {"pid": os.getpid(), "held_mb": sum(len(b) for b in _held) // (1024 * 1024)}
+    elif path == "/big":
+        start_response("200 OK", [("Content-Type", "application/octet-stream"), ("X-Request-ID", uuid.uuid4().hex)])
+        return [b"x" * (int(query["mb"]) * 1024 * 1024)]
+    elif path == "/thread":
+        data = {"pid": os.getpid(), "thread": threading.get_ident()}
+    elif path == "/echo":
+        body = environ["wsgi.input"].read()
+        data = {"length": len(body), "content_length": environ.get("CONTENT_LENGTH"), "head": body[:32].decode("latin-1")}
+    elif path.startswith("/environ"):
+        keys = ("REQUEST_METHOD", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING", "CONTENT_TYPE", "CONTENT_LENGTH", "SERVER_NAME", "SERVER_PORT", "SERVER_PROTOCOL")
+        data = {key: environ.get(key) for key in keys} | {
+            "REMOTE_ADDR": environ.get("REMOTE_ADDR"),
+            "headers": {k: v for k, v in environ.items() if k.startswith("HTTP_")},
+            "wsgi": [environ["wsgi.url_scheme"], environ["wsgi.multithread"], environ["wsgi.multiprocess"], environ["wsgi.run_once"]],
+        }
+    elif path == "/metrics":
+        from prometheus_client import CollectorRegistry, generate_latest, multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        start_response("200 OK", [("Content-Type", "text/plain"), ("X-Request-ID", uuid.uuid4().hex)])
+        return [generate_latest(registry)]
+    elif path == "/boom":
+        raise RuntimeError("the app failed on purpose")
+    elif path == "/crash":
+        os._exit(3)
+    else:
+        status, data = "404 Not Found", {"error": "no such path"}
+    body = json.dumps(data).encode()
+    start_response(status, [("Content-Type", "application/json"), ("X-Request-ID", uuid.uuid4().hex)])
+    return [body]

@@ -1,0 +1,98 @@
+"""Languages come online while the service runs: a language still being built answers 503, then serves once built."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wordsvc.config import Settings
+from wordsvc.core.errors import LanguageBuilding, UnknownLanguage
+from wordsvc.data import languages as languages_module
+from wordsvc.data.build import build_all
+from wordsvc.data.languages import BUILDING_FILE, Languages, building_languages
+from wordsvc.data.lexicons import compile_lexicon
+from wordsvc.service import Service
+from wordsvc.web.app import create_app
+
+
+def compile_tiny(data_dir: Path, lang_id: str, words: list[str]) -> None:
+    compile_lexicon(((w, frozenset(), None) for w in words), data_dir / "lexicons" / lang_id, {"id": lang_id, "lang": lang_id, "version": "t1"})
+
+
+def mark_building(data_dir: Path, languages: list[str], pid: int | None = None) -> None:
+    (data_dir / BUILDING_FILE).write_text(json.dumps({"pid": pid or os.getpid(), "languages": languages}), encoding="utf-8")
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    compile_tiny(tmp_path, "en-US", ["quiz", "top"])
+    return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def no_throttle(monkeypatch):
+    monkeypatch.setattr(languages_module, "REFRESH_SECONDS", 0.0)
+
+
+def test_a_language_a_live_build_names_is_building_not_unknown(data_dir):
+    mark_building(data_dir, ["is"])
+    langs = Languages.load(data_dir, only=("en-US", "is"))
+    assert sorted(langs.lexicons) == ["en-US"] and langs.building == {"is"}
+    with pytest.raises(LanguageBuilding) as caught:
+        langs.resolve("is-IS")
+    assert caught.value.retry_after > 0 and "is" in caught.value.problems["lang"][0]
+    with pytest.raises(UnknownLanguage):
+        langs.resolve("xx")
+
+
+def test_a_language_comes_online_when_its_build_is_done(data_dir):
+    mark_building(data_dir, ["is"])
+    langs = Languages.load(data_dir, only=("en-US", "is"))
+    compile_tiny(data_dir, "is", ["hestur"])  # written, but the build still names it: indexes may be missing
+    with pytest.raises(LanguageBuilding):
+        langs.resolve("is")
+    (data_dir / BUILDING_FILE).unlink()
+    assert langs.resolve("is") == "is"
+    assert langs.get("is").readings("hestur") is not None and langs.building == frozenset()
+
+
+def test_a_marker_left_by_a_dead_builder_is_ignored(data_dir):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    mark_building(data_dir, ["is"], pid=int(dead.stdout))
+    assert building_languages(data_dir) == frozenset()
+    with pytest.raises(UnknownLanguage):
+        Languages.load(data_dir, only=("en-US", "is")).resolve("is")
+
+
+def test_build_all_names_what_is_left_and_removes_the_marker_at_the_end(tmp_path):
+    seen: list[list[str]] = []
+
+    def log(line: str) -> None:
+        status = json.loads((tmp_path / BUILDING_FILE).read_text(encoding="utf-8"))
+        seen.append(status["languages"])
+
+    build_all(tmp_path, only=("en-US", "en-GB"), log=log)
+    assert seen[0] == ["en-US", "en-GB"] and seen[-1] == ["en-GB"]
+    assert not (tmp_path / BUILDING_FILE).exists()
+    assert (tmp_path / "lexicons" / "en-GB" / "meta.json").is_file()
+
+
+def test_http_503_with_retry_after_names_the_language_and_ready_lists_it(data_dir, rulesets):
+    mark_building(data_dir, ["is"])
+    settings = Settings.from_env({"WORDSVC_DATA_DIR": str(data_dir)})
+    client = create_app(settings, Service(rulesets, Languages.load(data_dir, only=("en-US", "is")))).test_client()
+    response = client.get("/validate?word=hestur&lang=is")
+    assert response.status_code == 503 and response.mimetype == "application/problem+json"
+    assert int(response.headers["Retry-After"]) > 0 and "(is)" in response.get_json()["detail"]
+    assert client.get("/validate?word=quiz").status_code == 200
+    ready = client.get("/ready").get_json()
+    assert ready["languages"] == ["en-US"] and ready["building"] == ["is"]
+    compile_tiny(data_dir, "is", ["hestur"])
+    (data_dir / BUILDING_FILE).unlink()
+    assert client.get("/validate?word=hestur&lang=is&ruleset=islenska").status_code == 200
+    assert client.get("/ready").get_json()["building"] == []

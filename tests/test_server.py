@@ -1,0 +1,776 @@
+"""The HTTP server (wordsvc.server) from outside: a real master and workers on a loopback port, raw sockets.
+
+Each test starts ``python -m wordsvc.server`` with the tiny app of
+tests/server_app.py and small timeouts (the defaults ship; these keep the
+run short), then does what a slow, silent, malformed or greedy client does
+and checks that the server cuts it off in the one error shape while
+``/health`` keeps answering.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import selectors
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+from weakref import WeakKeyDictionary
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+P99_LIMIT = 0.250
+
+
+# -- the server under test ---------------------------------------------------------------------------
+
+
+class Server:
+    """``python -m wordsvc.server`` on port 0 (the kernel picks), its stderr in a file we can read."""
+
+    def __init__(self, log_path: Path, **options: Any):
+        args = [sys.executable, "-m", "wordsvc.server", "--app", "server_app:create_app", "--port", "0"]
+        for name, value in options.items():
+            if name == "inline_paths":
+                args += [arg for path in sorted(value) for arg in ("--inline-path", path)]
+            else:
+                args += ["--" + name.replace("_", "-"), str(value)]
+        env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
+        env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(ROOT)])
+        self.log_path = log_path
+        self._log = open(log_path, "wb")
+        self.proc = subprocess.Popen(args, cwd=TESTS, env=env, stdout=subprocess.DEVNULL, stderr=self._log)
+        self.port = self._wait_listening()
+        self.workers = options.get("workers", 2)
+        self._wait_serving()
+
+    def events(self, name: str | None = None) -> list[dict[str, Any]]:
+        """The JSON log lines (all, or those of one event)."""
+        out = []
+        for line in self.log_path.read_text(errors="replace").splitlines():
+            if line.startswith("{"):
+                event = json.loads(line)
+                if name is None or event.get("event") == name:
+                    out.append(event)
+        return out
+
+    def worker_pids(self) -> set[int]:
+        started = {e["worker"] for e in self.events("worker_started")}
+        gone = {e["worker"] for e in self.events("worker_exited")}
+        return started - gone
+
+    def _wait_listening(self) -> int:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError("server exited: " + self.log_path.read_text())
+            found = re.search(r'"event": "listening".*?"port": (\d+)|INFO listening .*?port=(\d+)', self.log_path.read_text(errors="replace"))
+            if found:
+                return int(found.group(1) or found.group(2))
+            time.sleep(0.05)
+        raise AssertionError("server did not listen: " + self.log_path.read_text())
+
+    def _wait_serving(self) -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.log_path.read_text(errors="replace").count("worker_started") >= self.workers:
+                try:
+                    if get(self.port, "/health")[0] == 200:
+                        return
+                except OSError:
+                    pass
+            time.sleep(0.05)
+        raise AssertionError("server did not serve: " + self.log_path.read_text())
+
+    def stop(self, timeout: float = 30) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            self._log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the attacks and framing cases: 2 workers, short timeouts, a 4 KiB body limit."""
+    srv = Server(
+        tmp_path_factory.mktemp("server") / "server.log",
+        workers=2,
+        threads=4,
+        header_timeout=3,
+        body_timeout=2,
+        keepalive_timeout=2,
+        write_timeout=2,
+        max_body=4096,
+        max_header_bytes=8192,
+    )
+    yield srv
+    assert srv.stop() == 0
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    """Start a server with its own options for one test; stopped (if still running) afterwards."""
+    started: list[Server] = []
+
+    def make(**options: Any) -> Server:
+        srv = Server(tmp_path / f"server{len(started)}.log", **options)
+        started.append(srv)
+        return srv
+
+    yield make
+    for srv in started:
+        srv.stop()
+
+
+# -- a small client ----------------------------------------------------------------------------------
+
+
+_unread: WeakKeyDictionary[socket.socket, bytes] = WeakKeyDictionary()
+
+
+def read_response(sock: socket.socket, head_only: bool = False) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP/1.1 response from ``sock`` (Content-Length framed, as every answer of this server is).
+
+    Bytes read past it (a pipelined next response) are kept for the next call on the same socket.
+    """
+    data = _unread.pop(sock, b"")
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError(f"closed before a response head: {data!r}")
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    length = 0 if head_only else int(headers.get("content-length", "0"))
+    while len(rest) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed inside a response body")
+        rest += chunk
+    if rest[length:]:
+        _unread[sock] = rest[length:]
+    return status, headers, rest[:length]
+
+
+def exchange(port: int, raw: bytes, timeout: float = 1.0) -> tuple[int, dict[str, str], bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(raw)
+        return read_response(sock)
+
+
+def get(port: int, path: str, timeout: float = 5.0, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+    return exchange(port, f"{method} {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode(), timeout)
+
+
+def get_json(port: int, path: str, timeout: float = 5.0) -> Any:
+    status, _, body = get(port, path, timeout)
+    assert status == 200, body
+    return json.loads(body)
+
+
+def assert_problem(response: tuple[int, dict[str, str], bytes], status: int, slug: str) -> dict[str, Any]:
+    got, headers, body = response
+    assert got == status, body
+    assert headers["content-type"] == "application/problem+json"
+    assert headers["connection"] == "close"
+    problem = json.loads(body)
+    assert problem["type"] == f"/docs#problem-{slug}"
+    assert problem["status"] == status
+    assert problem["errors"]["request"] and problem["detail"]
+    assert problem["request_id"] == headers["x-request-id"] and len(problem["request_id"]) == 32
+    return problem
+
+
+def probe_health(port: int, while_running: Callable[[], bool], pause: float = 0.02) -> list[float]:
+    """GET /health on a fresh connection, again and again while ``while_running()``; the latencies."""
+    latencies = []
+    while while_running():
+        started = time.perf_counter()
+        status, _, _ = get(port, "/health", timeout=2.0)
+        latencies.append(time.perf_counter() - started)
+        assert status == 200
+        time.sleep(pause)
+    return latencies
+
+
+def p99(latencies: list[float]) -> float:
+    ordered = sorted(latencies)
+    return ordered[int(0.99 * (len(ordered) - 1))]
+
+
+def drive(socks: list[socket.socket], seconds: float, every: float = 0.0, send: Callable[[int], bytes] | None = None) -> list[tuple[bytes, str]]:
+    """Hold ``socks`` for ``seconds``, sending ``send(n)`` on each every ``every`` s; what each got and how it ended."""
+    got = {s: b"" for s in socks}
+    ended: dict[socket.socket, str] = {}
+    with selectors.DefaultSelector() as sel:
+        for s in socks:
+            s.setblocking(False)
+            sel.register(s, selectors.EVENT_READ)
+        start = time.monotonic()
+        end, next_send, n = start + seconds, start + every if every else float("inf"), 1
+        while (now := time.monotonic()) < end and len(ended) < len(socks):
+            for key, _ in sel.select(max(0.0, min(end, next_send) - now)):
+                s = key.fileobj  # type: ignore[assignment]
+                try:
+                    data = s.recv(65536)
+                except ConnectionResetError:
+                    data, ended[s] = b"", "reset"
+                if not data:
+                    ended.setdefault(s, "closed")
+                    sel.unregister(s)
+                else:
+                    got[s] += data
+            if time.monotonic() >= next_send and send is not None:
+                for s in socks:
+                    if s not in ended:
+                        try:
+                            s.sendall(send(n))
+                        except OSError:
+                            pass
+                next_send, n = next_send + every, n + 1
+    return [(got[s], ended.get(s, "open")) for s in socks]
+
+
+def under_attack(port: int, attack: Callable[[], list[tuple[bytes, str]]]) -> tuple[list[tuple[bytes, str]], list[float]]:
+    """Run ``attack`` in a thread while probing /health; its outcome and the probes' latencies."""
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(attack)
+        latencies = probe_health(port, lambda: not future.done())
+        return future.result(), latencies
+
+
+def assert_cut_off(outcomes: list[tuple[bytes, str]], status: int | None) -> None:
+    """Every slow client was closed; any that got an answer got ``status`` as problem+json, never a 500."""
+    for data, how in outcomes:
+        assert how in ("closed", "reset"), f"still open: {data!r}"
+        if data:
+            head, _, body = data.partition(b"\r\n\r\n")
+            assert status is not None and head.startswith(f"HTTP/1.1 {status} ".encode()), data
+            assert b"application/problem+json" in head
+            assert json.loads(body)["status"] == status
+
+
+def connect(port: int, n: int) -> list[socket.socket]:
+    return [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(n)]
+
+
+# -- 1. slow, silent and greedy clients --------------------------------------------------------------
+
+
+def test_silent_connections_are_closed_after_the_header_timeout_while_health_answers(server: Server) -> None:
+    socks = connect(server.port, 2)
+    try:
+        outcomes, latencies = under_attack(server.port, lambda: drive(socks, 5.0))
+    finally:
+        for s in socks:
+            s.close()
+    assert_cut_off(outcomes, None)  # nothing was asked, so nothing is answered: just closed
+    assert p99(latencies) <= P99_LIMIT, statistics.quantiles(latencies, n=100)
+
+
+def test_slowloris_gets_408_at_the_header_timeout_while_health_answers(server: Server) -> None:
+    socks = connect(server.port, 50)
+    for s in socks:
+        s.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n")
+    try:
+        outcomes, latencies = under_attack(server.port, lambda: drive(socks, 5.0, every=2.0, send=lambda n: f"X-Slow-{n}: y\r\n".encode()))
+    finally:
+        for s in socks:
+            s.close()
+    assert_cut_off(outcomes, 408)
+    assert sum(1 for data, _ in outcomes if data) >= 45  # answered 408, not merely dropped
+    assert p99(latencies) <= P99_LIMIT
+
+
+def test_idle_keepalive_connections_are_closed_after_the_keepalive_timeout_while_health_answers(server: Server) -> None:
+    socks = connect(server.port, 300)
+    try:
+        for s in socks:
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            assert read_response(s)[0] == 200
+        outcomes, latencies = under_attack(server.port, lambda: drive(socks, 4.0))
+    finally:
+        for s in socks:
+            s.close()
+    assert_cut_off(outcomes, None)
+    assert p99(latencies) <= P99_LIMIT
+
+
+def test_slow_bodies_get_408_at_the_body_timeout_while_health_answers(server: Server) -> None:
+    socks = connect(server.port, 20)
+    for s in socks:
+        s.sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n")
+    try:
+        outcomes, latencies = under_attack(server.port, lambda: drive(socks, 4.0, every=1.0, send=lambda n: b"x"))
+    finally:
+        for s in socks:
+            s.close()
+    assert_cut_off(outcomes, 408)
+    assert all(data for data, _ in outcomes)
+    assert p99(latencies) <= P99_LIMIT
+
+
+CLIENT_HELLO = (
+    bytes.fromhex("16030100f8010000f40303") + os.urandom(32) + bytes.fromhex("20") + os.urandom(32) + b"\x00\x08\x13\x02\x13\x03\x13\x01\x00\xff\x01\x00"
+)
+
+
+def test_tls_bytes_on_the_plain_port_get_400_at_once(server: Server) -> None:
+    def attack() -> list[tuple[bytes, str]]:
+        socks = connect(server.port, 5)
+        try:
+            for s in socks:
+                s.sendall(CLIENT_HELLO)
+            return drive(socks, 2.0)
+        finally:
+            for s in socks:
+                s.close()
+
+    outcomes, latencies = under_attack(server.port, attack)
+    assert_cut_off(outcomes, 400)
+    assert all(b"plain HTTP, not TLS" in data for data, _ in outcomes)
+    assert p99(latencies) <= P99_LIMIT
+
+
+# -- 2. framing errors are the client's ---------------------------------------------------------------
+
+CHUNKED = b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+FRAMING_ERRORS = {
+    "chunk size zz": (CHUNKED + b"zz\r\nab\r\n0\r\n\r\n", 400, "bad-request"),
+    "chunk size -2": (CHUNKED + b"-2\r\nab\r\n0\r\n\r\n", 400, "bad-request"),
+    "chunk size 0x2": (CHUNKED + b"0x2\r\nab\r\n0\r\n\r\n", 400, "bad-request"),
+    "chunk size ffffffffffffffff": (CHUNKED + b"ffffffffffffffff\r\nab\r\n0\r\n\r\n", 413, "payload-too-large"),
+    "absurd chunk size": (CHUNKED + b"f" * 40 + b"\r\nab\r\n", 400, "bad-request"),
+    "no CRLF after chunk data": (CHUNKED + b"2\r\nabXY\r\n0\r\n\r\n", 400, "bad-request"),
+    "bad trailer line": (CHUNKED + b"2\r\nab\r\n0\r\nnot a header line\r\n\r\n", 400, "bad-request"),
+    "LF-only line ends in a chunked body": (CHUNKED + b"2\nab\n0\n\n", 400, "bad-request"),
+    "unknown transfer coding": (b"POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: xchunked\r\n\r\n2\r\nab\r\n0\r\n\r\n", 501, "not-implemented"),
+    "Content-Length and Transfer-Encoding": (
+        b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 7\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n",
+        400,
+        "bad-request",
+    ),
+    "differing Content-Lengths": (b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nabc", 400, "bad-request"),
+    "not HTTP at all": (b"\x00\x01hello there\r\n\r\n", 400, "bad-request"),
+    "an HTTP/2 preface": (b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 400, "bad-request"),
+    "a head past max_header_bytes": (b"GET /health HTTP/1.1\r\nHost: t\r\nX-Big: " + b"a" * 10000 + b"\r\n\r\n", 431, "header-fields-too-large"),
+}
+
+
+@pytest.mark.parametrize("case", list(FRAMING_ERRORS))
+def test_a_framing_error_is_answered_in_problem_json_within_a_second(server: Server, case: str) -> None:
+    raw, status, slug = FRAMING_ERRORS[case]
+    workers = server.worker_pids()
+    started = time.monotonic()
+    assert_problem(exchange(server.port, raw, timeout=1.0), status, slug)
+    assert time.monotonic() - started < 1.0
+    assert get(server.port, "/health")[0] == 200
+    assert server.worker_pids() == workers  # the worker that refused it is still the one serving
+
+
+def test_framing_errors_log_no_traceback(server: Server) -> None:
+    before = len(server.log_path.read_text())
+    for raw, _, _ in FRAMING_ERRORS.values():
+        exchange(server.port, raw)
+    time.sleep(0.1)
+    logged = server.log_path.read_text()[before:]
+    assert "Traceback" not in logged and '"level": "error"' not in logged
+    refused = [json.loads(line) for line in logged.splitlines() if '"event": "request"' in line]
+    assert len(refused) == len(FRAMING_ERRORS)
+    assert {e["reason"] for e in refused} == {"bad_framing", "bad_request", "too_large", "not_implemented", "headers_too_large"}
+
+
+def test_a_good_chunked_body_with_extensions_and_a_trailer_reaches_the_app_whole(server: Server) -> None:
+    raw = CHUNKED + b"5;name=value\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: yes\r\n\r\n"
+    status, _, body = exchange(server.port, raw)
+    assert status == 200
+    assert json.loads(body) == {"length": 11, "content_length": "11", "head": "hello world"}
+
+
+# -- 3. bodies over max_body -------------------------------------------------------------------------
+
+
+def test_a_content_length_over_max_body_gets_413_before_the_body_is_sent(server: Server) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=1.0) as sock:
+        sock.sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000\r\n\r\n")  # and not one byte of it
+        problem = assert_problem(read_response(sock), 413, "payload-too-large")
+    assert "4096" in problem["detail"]
+
+
+def test_a_chunked_body_gets_413_as_soon_as_its_chunks_pass_max_body(server: Server) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=1.0) as sock:
+        sock.sendall(CHUNKED)
+        for _ in range(3):
+            sock.sendall(b"500\r\n" + b"x" * 0x500 + b"\r\n")  # 3.75 KiB in all, under the 4 KiB limit
+        sock.sendall(b"500\r\n")  # the chunk that would pass it: answered at once, with no end of body sent
+        assert_problem(read_response(sock), 413, "payload-too-large")
+
+
+def test_expect_100_continue_gets_100_then_the_answer(server: Server) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
+        sock.sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+        assert read_response(sock, head_only=True)[0] == 100
+        sock.sendall(b"hello")
+        status, _, body = read_response(sock)
+    assert status == 200 and json.loads(body)["length"] == 5
+
+
+def test_expect_100_continue_over_max_body_gets_413_instead(server: Server) -> None:
+    response = exchange(server.port, b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n")
+    assert_problem(response, 413, "payload-too-large")
+
+
+def test_a_client_that_does_not_read_its_response_is_cut_off_after_the_write_timeout(server: Server) -> None:
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", server.port))
+        sock.sendall(b"GET /big?mb=32 HTTP/1.1\r\nHost: t\r\n\r\n")
+        with ThreadPoolExecutor(1) as pool:
+            future = pool.submit(time.sleep, 3.0)  # write_timeout is 2 s; the client reads nothing meanwhile
+            latencies = probe_health(server.port, lambda: not future.done())
+        received, how = drive([sock], 5.0)[0]
+    assert how in ("closed", "reset") and len(received) < 16 * 1024 * 1024  # what the kernel held, then the end
+    assert p99(latencies) <= P99_LIMIT
+
+
+# -- what the app is handed, and what it answers -----------------------------------------------------
+
+
+def test_the_environ_follows_pep_3333(server: Server) -> None:
+    raw = b"POST /environ/caf%C3%A9%20x?a=1&b=%C3%A9 HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\nX-One: 1\r\nX_Two: 2\r\nContent-Length: 3\r\n\r\nabc"
+    status, _, body = exchange(server.port, raw)
+    env = json.loads(body)
+    assert status == 200
+    assert env["PATH_INFO"] == "/environ/café x".encode().decode("latin-1")  # bytes as latin-1 text
+    assert env["QUERY_STRING"] == "a=1&b=%C3%A9"
+    assert (env["REQUEST_METHOD"], env["SCRIPT_NAME"], env["SERVER_PROTOCOL"]) == ("POST", "", "HTTP/1.1")
+    assert (env["CONTENT_TYPE"], env["CONTENT_LENGTH"]) == ("text/plain", "3")
+    assert (env["SERVER_NAME"], env["SERVER_PORT"], env["REMOTE_ADDR"]) == ("127.0.0.1", str(server.port), "127.0.0.1")
+    assert env["headers"] == {"HTTP_HOST": "t", "HTTP_X_ONE": "1"}  # X_Two dropped: it could pass for X-Two
+    assert env["wsgi"] == ["http", True, True, False]
+
+
+def test_head_gets_the_headers_of_get_and_no_body(server: Server) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
+        sock.sendall(b"HEAD /health HTTP/1.1\r\nHost: t\r\n\r\nGET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+        status, headers, _ = read_response(sock, head_only=True)
+        assert status == 200 and int(headers["content-length"]) > 0
+        status, _, body = read_response(sock)  # the next response starts right after the head: no body sent
+    assert status == 200 and json.loads(body)["status"] == "ok"
+
+
+def test_pipelined_requests_are_answered_in_order_on_one_connection(server: Server) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
+        sock.sendall(b"GET /sleep?s=0.1 HTTP/1.1\r\nHost: t\r\n\r\nGET /health HTTP/1.1\r\nHost: t\r\n\r\nGET /environ?n=3 HTTP/1.1\r\nHost: t\r\n\r\n")
+        first, second, third = (json.loads(read_response(sock)[2]) for _ in range(3))
+    assert "draining" in first and second["status"] == "ok" and third["QUERY_STRING"] == "n=3"
+
+
+def test_an_http_1_0_request_is_answered_and_closed(server: Server) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
+        sock.sendall(b"GET /health HTTP/1.0\r\n\r\n")
+        status, headers, _ = read_response(sock)
+        assert (status, headers["connection"]) == (200, "close")
+        assert sock.recv(1) == b""
+
+
+def test_an_app_that_raises_gets_a_500_problem_and_the_connection_stays_usable(server: Server) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
+        sock.sendall(b"GET /boom HTTP/1.1\r\nHost: t\r\n\r\n")
+        status, headers, body = read_response(sock)
+        assert status == 500 and headers["content-type"] == "application/problem+json"
+        assert json.loads(body)["type"] == "/docs#problem-internal-error"
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert read_response(sock)[0] == 200
+
+
+def test_each_request_is_one_json_access_log_line(server: Server) -> None:
+    _, headers, _ = get(server.port, "/health?probe=log")
+    deadline = time.monotonic() + 2  # the line is written just after the response
+    while not (lines := [e for e in server.events("request") if e["path"] == "/health?probe=log"]) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(lines) == 1
+    line = lines[0]
+    assert set(line) >= {"ts", "level", "event", "method", "path", "status", "duration_ms", "bytes", "request_id", "remote", "worker"}
+    assert (line["method"], line["status"], line["request_id"], line["remote"]) == ("GET", 200, headers["x-request-id"], "127.0.0.1")
+    assert line["worker"] in server.worker_pids()
+
+
+# -- 8. small per-request overhead -------------------------------------------------------------------
+
+
+def test_keepalive_requests_reuse_one_connection_and_the_pools_threads(server: Server) -> None:
+    threads, pids = set(), set()
+    started = time.perf_counter()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
+        for _ in range(300):
+            sock.sendall(b"GET /thread HTTP/1.1\r\nHost: t\r\n\r\n")
+            status, _, body = read_response(sock)
+            assert status == 200
+            answer = json.loads(body)
+            threads.add(answer["thread"])
+            pids.add(answer["pid"])
+    elapsed = time.perf_counter() - started
+    assert len(pids) == 1  # all 300 on the one kept-alive connection
+    assert len(threads) <= 4  # the pool's threads, reused: none made per request
+    assert 300 / elapsed > 100  # a loose floor; bench/http_load.py measures
+
+
+# -- what the server counts ------------------------------------------------------------------------
+
+
+def test_the_server_counts_what_it_refused_in_prometheus_summed_over_workers(start: Callable[..., Server]) -> None:
+    srv = start(workers=2, header_timeout=0.5, body_timeout=0.5, max_body=100)
+    socks = connect(srv.port, 4)  # silent, a slow head, a slow body, and TLS
+    socks[1].sendall(b"GET /health HTTP/1.1\r\n")
+    socks[2].sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 50\r\n\r\nab")
+    socks[3].sendall(CLIENT_HELLO)
+    outcomes = drive(socks, 3.0)
+    for s in socks:
+        s.close()
+    assert_cut_off(outcomes[:1], None)
+    assert [data.split(b" ", 2)[1] for data, _ in outcomes[1:]] == [b"408", b"408", b"400"]
+    for raw in (b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 101\r\n\r\n", FRAMING_ERRORS["chunk size zz"][0]):
+        for _ in range(3):  # likely to reach both workers
+            exchange(srv.port, raw)
+    text = get(srv.port, "/metrics")[2].decode()
+    counts = {}
+    for line in text.splitlines():
+        if line.startswith("wordsvc_server_rejected_total{"):
+            counts[line.split('reason="')[1].split('"')[0]] = float(line.rsplit(" ", 1)[1])
+    assert counts == {"timeout_headers": 2, "timeout_body": 1, "tls_on_plain_port": 1, "too_large": 3, "bad_framing": 3}
+    (gauge,) = (float(line.split()[1]) for line in text.splitlines() if line.startswith("wordsvc_server_connections "))
+    assert 1 <= gauge <= 3  # the /metrics request's own, and any closed one not yet noticed
+
+
+# -- 4. graceful drain -------------------------------------------------------------------------------
+
+
+def test_sigterm_drains_every_accepted_request_and_exits_0(start: Callable[..., Server]) -> None:
+    srv = start(workers=2, threads=8, drain_seconds=10, keepalive_timeout=30)
+    stop = threading.Event()
+    results: list[str] = []
+    saw_draining: list[bool] = []
+
+    def client() -> None:
+        while True:
+            try:
+                sock = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+            except ConnectionRefusedError:
+                results.append("refused")  # the listener is closed: the client stops, no failure
+                return
+            try:
+                with sock:
+                    sock.sendall(b"GET /sleep?s=0.05 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                    status, _, body = read_response(sock)
+                results.append("ok" if status == 200 else f"status {status}")
+                saw_draining.append(json.loads(body)["draining"])
+            except OSError as err:
+                results.append(f"failed: {err!r}")  # accepted, then reset or no answer
+            if stop.is_set():
+                return
+
+    idle = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+    idle.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+    assert read_response(idle)[0] == 200
+    threads = [threading.Thread(target=client) for _ in range(8)]
+    for t in threads:
+        t.start()
+    time.sleep(1.0)
+    signalled = time.monotonic()
+    srv.proc.send_signal(signal.SIGTERM)
+    with idle:
+        idle.settimeout(3)
+        assert idle.recv(1) == b""  # the idle keep-alive connection is closed at once, not after 30 s
+    closed_idle = time.monotonic() - signalled
+    code = srv.proc.wait(15)
+    took = time.monotonic() - signalled
+    stop.set()
+    for t in threads:
+        t.join(10)
+    failures = [r for r in results if r not in ("ok", "refused")]
+    assert failures == []
+    assert results.count("ok") > 50
+    assert any(saw_draining)  # requests in flight at SIGTERM saw draining() turn True, and were answered
+    assert code == 0 and took < 10 and closed_idle < 1.0
+    assert {e["worker"] for e in srv.events("drain_begun") if "worker" in e} == {e["worker"] for e in srv.events("worker_started")}
+
+
+def test_connections_waiting_in_the_listen_backlog_at_sigterm_are_answered(start: Callable[..., Server]) -> None:
+    srv = start(workers=1, inline_paths={"/health", "/block"}, drain_seconds=10)
+    with ThreadPoolExecutor(8) as pool:
+        blocker = pool.submit(get, srv.port, "/block?s=1.0")  # runs on the event loop: nothing is accepted meanwhile
+        time.sleep(0.3)
+        waiting = connect(srv.port, 6)  # the kernel completes these handshakes; they sit in the backlog
+        for s in waiting:
+            s.sendall(b"GET /ready HTTP/1.1\r\nHost: t\r\n\r\n")
+        srv.proc.send_signal(signal.SIGTERM)
+        answers = [pool.submit(read_response, s) for s in waiting]
+        assert blocker.result()[0] == 200
+        statuses = [a.result(timeout=5)[0] for a in answers]
+    for s in waiting:
+        s.close()
+    assert statuses == [503] * 6  # answered, by a worker whose /ready already says it is draining
+    assert srv.proc.wait(10) == 0
+
+
+@pytest.mark.parametrize(("path", "code"), [("/sleep?s=10", 0), ("/block?s=10", 1)])
+def test_what_outlasts_drain_seconds_is_cut_and_the_master_exits_in_time(start: Callable[..., Server], path: str, code: int) -> None:
+    """A pool request past the grace is cut by its worker (exit 0); a worker stuck on its event loop is killed (exit 1)."""
+    srv = start(workers=1, drain_seconds=2, inline_paths={"/health", "/block"})
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=5) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+        time.sleep(0.2)
+        signalled = time.monotonic()
+        srv.proc.send_signal(signal.SIGTERM)
+        assert srv.proc.wait(10) == code
+        assert time.monotonic() - signalled < 2.5
+        with pytest.raises(ConnectionError):
+            read_response(sock)
+
+
+def test_the_metrics_folder_the_master_made_is_removed_at_exit(start: Callable[..., Server]) -> None:
+    srv = start(workers=1)
+    (listening,) = srv.events("listening")
+    folder = Path(listening["metrics_dir"])
+    assert folder.is_dir() and any(folder.iterdir())
+    assert srv.stop() == 0
+    assert not folder.exists()
+
+
+def test_workers_whose_master_was_killed_drain_and_exit(start: Callable[..., Server]) -> None:
+    srv = start(workers=2)
+    workers = srv.worker_pids()
+    srv.proc.kill()
+    srv.proc.wait(5)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
+        time.sleep(0.1)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    assert {e["why"] for e in srv.events("drain_begun")} == {"master_gone"}
+
+
+# -- 5. and 6. recycling and restarts ----------------------------------------------------------------
+
+
+def test_workers_are_recycled_after_max_requests_without_a_failed_request(start: Callable[..., Server]) -> None:
+    srv = start(workers=2, max_requests=50, max_requests_jitter=10)
+    pids = [get_json(srv.port, "/pid")["pid"] for _ in range(200)]  # get_json asserts each is a 200
+    assert len(set(pids)) >= 4  # no worker lives past 60 requests, so 200 take at least four
+    recycled = srv.events("worker_recycled")
+    assert len(recycled) >= 2 and {e["reason"] for e in recycled} == {"max_requests"}
+    assert srv.stop() == 0
+
+
+def test_a_worker_over_max_worker_rss_mb_is_recycled(start: Callable[..., Server]) -> None:
+    srv = start(workers=1, max_worker_rss_mb=150)
+    (old,) = srv.worker_pids()
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=5) as sock:
+        sock.sendall(b"GET /grow?mb=200 HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert read_response(sock)[0] == 200
+    deadline = time.monotonic() + 8
+    while time.monotonic() < deadline and old in srv.worker_pids():
+        time.sleep(0.1)
+    assert old not in srv.worker_pids()
+    assert [e["reason"] for e in srv.events("worker_recycled")] == ["max_worker_rss_mb"]
+    assert get_json(srv.port, "/pid")["pid"] != old
+
+
+def test_a_crashed_worker_is_restarted_and_the_service_answers_again(start: Callable[..., Server]) -> None:
+    srv = start(workers=1)
+    old = get_json(srv.port, "/pid")["pid"]
+    with pytest.raises(ConnectionError):
+        get(srv.port, "/crash")  # os._exit in the app: the connection dies with the worker
+    deadline = time.monotonic() + 10
+    new = None
+    while time.monotonic() < deadline and new is None:
+        try:
+            new = get_json(srv.port, "/pid", timeout=1)["pid"]
+        except (OSError, AssertionError):
+            time.sleep(0.05)
+    assert new is not None and new != old
+    assert [e["code"] for e in srv.events("worker_exited")] == [3]
+    assert srv.stop() == 0
+
+
+# -- 7. inline paths ---------------------------------------------------------------------------------
+
+
+def test_inline_paths_answer_while_every_pool_thread_is_busy(start: Callable[..., Server]) -> None:
+    srv = start(workers=1, threads=2)
+    with ThreadPoolExecutor(4) as pool:
+        slow = [pool.submit(get, srv.port, "/sleep?s=1.0") for _ in range(2)]
+        time.sleep(0.3)
+        started = time.perf_counter()
+        assert get(srv.port, "/health")[0] == 200
+        inline = time.perf_counter() - started
+        queued = pool.submit(get, srv.port, "/thread")
+        started = time.perf_counter()
+        assert queued.result()[0] == 200
+        behind_the_pool = time.perf_counter() - started
+        assert all(f.result()[0] == 200 for f in slow)
+    assert inline < P99_LIMIT
+    assert behind_the_pool > 0.5  # the pool really was full: a non-inline path waited for a thread
+
+
+# -- the connection limit ----------------------------------------------------------------------------
+
+
+def test_past_max_connections_the_oldest_idle_connection_makes_room(start: Callable[..., Server]) -> None:
+    srv = start(workers=1, max_connections=4)
+    idle = connect(srv.port, 4)
+    try:
+        for s in idle:
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            assert read_response(s)[0] == 200
+        assert get(srv.port, "/health")[0] == 200  # a fifth is served ...
+        idle[0].settimeout(1)
+        assert idle[0].recv(1) == b""  # ... because the oldest idle one was closed
+        for s in idle[1:]:
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            assert read_response(s)[0] == 200  # the others still serve
+    finally:
+        for s in idle:
+            s.close()
+
+
+def test_past_max_connections_with_none_idle_a_new_connection_gets_503(start: Callable[..., Server]) -> None:
+    srv = start(workers=1, max_connections=4)
+    busy = connect(srv.port, 4)
+    try:
+        for s in busy:
+            s.sendall(b"GET /health HTTP/1.1\r\n")  # half a head: busy, not idle
+        time.sleep(0.2)
+        response = exchange(srv.port, b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert_problem(response, 503, "not-ready")
+        assert response[1]["retry-after"] == "1"
+    finally:
+        for s in busy:
+            s.close()
+
+
+def test_plain_log_format_gives_readable_lines(start: Callable[..., Server]) -> None:
+    srv = start(workers=1, log_format="plain")
+    get(srv.port, "/health?probe=plain")
+    srv.stop()
+    lines = [line for line in srv.log_path.read_text().splitlines() if "/health?probe=plain" in line]
+    assert len(lines) == 1
+    assert " INFO request method=GET path=/health?probe=plain status=200 " in lines[0]

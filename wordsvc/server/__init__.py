@@ -1,0 +1,23 @@
+"""An HTTP/1.1 server for WSGI apps that no slow, silent or greedy client can take down.
+
+This room holds a generic server and imports nothing else from wordsvc: a
+pre-fork master (:mod:`.master`) supervises worker processes
+(:mod:`.worker`), each an asyncio event loop that reads whole requests under
+deadlines and limits with h11 (:mod:`.protocol`, :mod:`.framing`) and only
+then runs the app in a thread pool (:mod:`.wsgi`). What it refuses it
+answers in RFC 9457 problem+json (:mod:`.problems`), counts
+(:mod:`.metrics`) and logs as one line (:mod:`.logs`). Every limit and
+timeout is a field of :class:`ServerOptions`.
+
+    from wordsvc.server import ServerOptions, run
+    run("wordsvc.web.app:create_app", ServerOptions(host="0.0.0.0", port=8000))
+
+``python -m wordsvc.server --app module:factory --port N`` does the same from a shell.
+"""
+
+from __future__ import annotations
+
+from .master import run
+from .options import ServerOptions
+
+__all__ = ["ServerOptions", "run"]

@@ -1,0 +1,162 @@
+"""One worker process: an asyncio event loop in front, a thread pool behind, a graceful drain at the end.
+
+The loop accepts connections on the listening socket inherited from the
+master and reads every request whole (:mod:`.protocol`); only then does a
+pool thread run the app. On SIGTERM (from the master: shutdown, or this
+worker being recycled) the worker drains:
+
+1. ``wordsvc.server.draining()`` turns True at once, so ``/ready`` can say 503;
+2. every connection already waiting in the listen backlog is accepted, then
+   the listening socket is closed (closing it first would reset them);
+3. idle keep-alive connections are closed; requests in hand are finished and
+   answered with ``Connection: close``;
+4. once no connection is left (or ``drain_seconds`` less a second have
+   passed) the process exits 0.
+
+The worker asks the master to recycle it (a line on a pipe) after
+``max_requests`` plus jitter requests, and drains by itself if the master
+is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import socket
+from concurrent.futures import ThreadPoolExecutor
+from types import FrameType
+
+from .logs import log_event
+from .options import ServerOptions
+from .protocol import Hub
+from .wsgi import WSGIApp
+
+__all__ = ["BACKLOG", "hold_early_signals", "serve_worker"]
+
+#: Listen backlog: how many connections the kernel holds for the workers to accept (nginx's default is 511).
+BACKLOG = 1024
+#: How often a worker checks that its master is alive, and a draining one that it is done.
+_PARENT_CHECK_SECONDS = 1.0
+_DRAIN_CHECK_SECONDS = 0.02
+
+_early: list[int] = []
+
+
+def hold_early_signals() -> None:
+    """In a fresh child: remember a SIGTERM/SIGINT that comes before the event loop can take it."""
+
+    def remember(signum: int, _frame: FrameType | None) -> None:
+        _early.append(signum)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, remember)
+
+
+class Worker:
+    def __init__(self, sock: socket.socket, app: WSGIApp, options: ServerOptions, report_fd: int, master_pid: int):
+        self.sock, self.options, self.report_fd, self.master_pid = sock, options, report_fd, master_pid
+        self.pid = os.getpid()
+        self.loop = asyncio.new_event_loop()
+        self.executor = ThreadPoolExecutor(options.threads, thread_name_prefix="wsgi")
+        self.hub = Hub(app, options, self.loop, self.executor, self._request_done)
+        self.hub.worker = self.pid
+        self.requests = 0
+        jitter = random.randint(0, options.max_requests_jitter) if options.max_requests_jitter else 0
+        self.request_limit = options.max_requests + jitter if options.max_requests else 0
+        self.accepting: set[asyncio.Task[object]] = set()
+        self.drain_deadline = 0.0
+        self.clean = True
+        self.server: asyncio.Server | None = None
+
+    def run(self) -> int:
+        loop = self.loop
+        asyncio.set_event_loop(loop)
+        self.server = loop.run_until_complete(loop.create_server(self.hub.connection, sock=self.sock, backlog=BACKLOG))
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self.drain, signal.Signals(sig).name)
+        if _early:
+            loop.call_soon(self.drain, "early_signal")
+        loop.call_later(_PARENT_CHECK_SECONDS, self._watch_master)
+        log_event("worker_started", worker=self.pid, threads=self.options.threads, max_requests=self.request_limit)
+        self._report("ready")
+        try:
+            loop.run_forever()
+        finally:
+            self.executor.shutdown(wait=self.clean, cancel_futures=True)
+            loop.close()
+        log_event("worker_stopped", worker=self.pid, requests=self.requests, clean=self.clean)
+        return 0
+
+    # -- recycling ---------------------------------------------------------------------------------
+
+    def _request_done(self) -> None:
+        self.requests += 1
+        if self.request_limit and self.requests == self.request_limit:
+            self._report("max_requests")
+
+    def _report(self, what: str) -> None:
+        try:
+            os.write(self.report_fd, f"{self.pid} {what}\n".encode())  # one short write: atomic on a pipe
+        except OSError:
+            pass  # the master is gone; _watch_master will notice
+
+    def _watch_master(self) -> None:
+        if os.getppid() != self.master_pid:
+            self.drain("master_gone")
+        elif not self.hub.draining:
+            self.loop.call_later(_PARENT_CHECK_SECONDS, self._watch_master)
+
+    # -- draining ----------------------------------------------------------------------------------
+
+    def drain(self, why: str) -> None:
+        hub, loop = self.hub, self.loop
+        if hub.draining:
+            return
+        hub.draining = True
+        backlog = self._accept_backlog()
+        if self.server is not None:
+            self.server.close()
+        log_event("drain_begun", worker=self.pid, why=why, connections=len(hub.connections), from_backlog=backlog)
+        # One loop pass first: bytes already in a socket's buffer make their connection busy, not idle.
+        loop.call_later(_DRAIN_CHECK_SECONDS, hub.close_idle)
+        grace = self.options.drain_seconds
+        self.drain_deadline = loop.time() + max(grace - 1.0, grace / 2)
+        loop.call_later(_DRAIN_CHECK_SECONDS, self._drained)
+
+    def _accept_backlog(self) -> int:
+        """Accept every connection the kernel holds for us; they were promised an answer."""
+        count = 0
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except (BlockingIOError, InterruptedError):
+                return count
+            except OSError:
+                return count  # the socket is gone (closed elsewhere); nothing more to take
+            conn.setblocking(False)
+            task = self.loop.create_task(self.loop.connect_accepted_socket(self.hub.connection, conn))
+            self.accepting.add(task)
+            task.add_done_callback(self.accepting.discard)
+            count += 1
+
+    def _drained(self) -> None:
+        hub, loop = self.hub, self.loop
+        if not hub.connections and not hub.in_pool and not self.accepting:
+            log_event("drain_finished", worker=self.pid, requests=self.requests)
+            loop.stop()
+        elif loop.time() >= self.drain_deadline:
+            self.clean = False
+            log_event("drain_finished", 30, worker=self.pid, requests=self.requests, cut=len(hub.connections))
+            for conn in list(hub.connections):
+                if conn.transport is not None:
+                    conn.transport.abort()
+            loop.stop()
+        else:
+            loop.call_later(_DRAIN_CHECK_SECONDS, self._drained)
+
+
+def serve_worker(sock: socket.socket, app: WSGIApp, options: ServerOptions, report_fd: int, master_pid: int) -> int:
+    """Serve on ``sock`` until drained; returns the exit status. Runs in a forked child of the master."""
+    return Worker(sock, app, options, report_fd, master_pid).run()

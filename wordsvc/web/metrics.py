@@ -1,0 +1,74 @@
+"""``GET /metrics``: Prometheus text format through the standard client library.
+
+Requests by endpoint, method and status, latency histograms, requests in
+flight, requests shed by admission control, the size of every cache, and a
+``wordsvc_lexicon_info`` series per loaded lexicon (id, version, sha256).
+Under ``wordsvc serve`` the server gives each worker the same
+``PROMETHEUS_MULTIPROC_DIR``, so any worker answers for all of them.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+from flask import Blueprint, Flask, Response, current_app, g, request
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest, multiprocess
+
+from .requests import service
+
+__all__ = ["bp", "install"]
+
+bp = Blueprint("metrics", __name__)
+
+REQUESTS = Counter("wordsvc_requests", "Requests answered, by endpoint (the route), method and status.", ["endpoint", "method", "status"])
+LATENCY = Histogram(
+    "wordsvc_request_duration_seconds",
+    "Time from the app receiving a request to its answer, by endpoint.",
+    ["endpoint"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+)
+IN_FLIGHT = Gauge("wordsvc_requests_in_flight", "Requests being handled now.", multiprocess_mode="livesum")
+SHED = Counter("wordsvc_requests_shed", "Expensive requests refused at once (503) because the worker was full.", ["endpoint"])
+CACHE = Gauge("wordsvc_cache_entries", "Entries held by each cache of a worker.", ["cache"], multiprocess_mode="livesum")
+CACHE_BYTES = Gauge("wordsvc_cache_bytes", "Estimated bytes held by each cache of a worker.", ["cache"], multiprocess_mode="livesum")
+LEXICON = Gauge("wordsvc_lexicon_info", "A loaded lexicon (value 1), with its stamp.", ["id", "version", "sha256"], multiprocess_mode="max")
+
+
+def install(app: Flask, cache_sizes: Callable[[], dict[str, tuple[int, int]]] | None = None) -> None:
+    """Count every request of ``app``; ``cache_sizes`` gives ``{cache: (entries, bytes)}`` when /metrics is read."""
+    app.extensions["wordsvc.cache_sizes"] = cache_sizes or (lambda: {})
+    app.extensions["wordsvc.admission"].on_refused = lambda endpoint: SHED.labels(endpoint).inc()
+
+    @app.before_request
+    def _start() -> None:
+        g.metrics_started = time.perf_counter()
+        IN_FLIGHT.inc()
+
+    @app.after_request
+    def _count(response: Response) -> Response:
+        started = g.pop("metrics_started", None)
+        if started is not None:
+            IN_FLIGHT.dec()
+            endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
+            REQUESTS.labels(endpoint, request.method, str(response.status_code)).inc()
+            LATENCY.labels(endpoint).observe(time.perf_counter() - started)
+        return response
+
+
+@bp.get("/metrics")
+def metrics() -> Response:
+    for lexicon in service().languages.lexicons.values():
+        stamp = lexicon.info.stamp()
+        LEXICON.labels(stamp["id"], stamp["version"], stamp["sha256"]).set(1)
+    for name, (entries, size) in current_app.extensions["wordsvc.cache_sizes"]().items():
+        CACHE.labels(name).set(entries)
+        CACHE_BYTES.labels(name).set(size)
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        body = generate_latest(registry)
+    else:
+        body = generate_latest()
+    return Response(body, mimetype=CONTENT_TYPE_LATEST.split(";")[0], headers={"Content-Type": CONTENT_TYPE_LATEST})
