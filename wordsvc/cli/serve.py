@@ -13,9 +13,12 @@ import os
 import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 from ..config import Settings
+from ..data.languages import BUILDING_FILE
 from ..server import ServerOptions, run
 
 __all__ = ["APP", "add_parsers", "server_options"]
@@ -56,8 +59,9 @@ def server_options(settings: Settings, host: str, port: int, workers: int) -> Se
 
 
 def _serve(args: argparse.Namespace) -> int:
-    options = server_options(Settings.from_env(), args.host, args.port, args.workers)
-    builder = _start_build() if args.build else None
+    settings = Settings.from_env()
+    options = server_options(settings, args.host, args.port, args.workers)
+    builder = _start_build(settings.data_dir) if args.build else None
     try:
         return run(APP, options)
     finally:
@@ -66,6 +70,22 @@ def _serve(args: argparse.Namespace) -> int:
             builder.wait(timeout=30)
 
 
-def _start_build() -> subprocess.Popen[bytes]:
-    """``wordsvc build`` for every language, its output on our stderr; it writes ``building.json`` as it goes."""
-    return subprocess.Popen([sys.executable, "-m", "wordsvc.cli", "build"], stdin=subprocess.DEVNULL, stdout=sys.stderr, start_new_session=True)
+def _start_build(data_dir: Path, wait: float = 30.0) -> subprocess.Popen[bytes]:
+    """``wordsvc build`` for every language, its output on our stderr, once it has written ``building.json``.
+
+    Waiting for the file (a second or so: the builder's imports) means the
+    service loads knowing what is still building, so those languages answer
+    503 "building" from the first request on, not 404.
+    """
+    builder = subprocess.Popen([sys.executable, "-m", "wordsvc.cli", "build"], stdin=subprocess.DEVNULL, stdout=sys.stderr, start_new_session=True)
+    marker, deadline = data_dir / BUILDING_FILE, time.monotonic() + wait
+    while builder.poll() is None and time.monotonic() < deadline and f'"pid": {builder.pid},' not in _read(marker):
+        time.sleep(0.05)
+    return builder
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""

@@ -137,7 +137,9 @@ class VabamorfLexicon:
         if cache is None:
             self._misses += 1
             return self._analyse(form)
-        found = cache.get(form)
+        found = cache.recent.get(form)
+        if found is None:
+            found = cache.get(form)
         if found is None:
             self._misses += 1
             found = self._analyse(form)
