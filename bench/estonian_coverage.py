@@ -14,7 +14,9 @@ the solver misses, and in the same run how many each smaller candidate set
 would miss (the best score over the accepted words it proposes): myspell-et
 alone (where this project started), and the index without the exhaustive
 small hands. It also checks that the solver scores exactly the best over
-the words it proposes, and exits 1 if not.
+the words it proposes, and exits 1 if not. The first and the last line time a
+fixed Python loop (:func:`common.machine_loop_ms`): how loaded the machine
+was while the times were taken.
 
 Hands of 4 to 8 cards (rounds 3 to 7): an 11-card hand has 110 million
 orderings, beyond brute force. Needs the Estonian index built and, for the
@@ -28,23 +30,20 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
-import statistics
 import sys
 import time
 from collections import Counter
 from functools import cache
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import machine_line, summary
 
-from wordsvc.config import Settings  # noqa: E402
-from wordsvc.core.solver.candidates import letter_key  # noqa: E402
-from wordsvc.core.solver.solver import EXHAUSTIVE_CARDS  # noqa: E402
-from wordsvc.core.verdict import judge_cards  # noqa: E402
-from wordsvc.data.estonian_candidates import SHORT_LETTERS, unmunch_forms  # noqa: E402
-from wordsvc.service import Service  # noqa: E402
-from wordsvc.service.solvers import Solvers  # noqa: E402
+from wordsvc.config import Settings
+from wordsvc.core.solver.candidates import letter_key
+from wordsvc.core.solver.solver import EXHAUSTIVE_CARDS
+from wordsvc.core.verdict import judge_cards
+from wordsvc.data.estonian_candidates import SHORT_LETTERS, unmunch_forms
+from wordsvc.service import Service
+from wordsvc.service.solvers import Solvers
 
 
 def accepted_words(hand: list[str], judge) -> dict[int, list[str]]:  # type: ignore[no-untyped-def]
@@ -85,6 +84,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
+    print(machine_line())
 
     settings = Settings.from_env()
     service = Service.from_settings(settings)
@@ -155,10 +155,11 @@ def main() -> int:
     ):
         print(f"{label:66} {missed[key]:4} ({missed[key] / args.hands:.1%})")
     print("the solver by hand size: " + ", ".join(f"{size} cards {missed[f'solver {size}']}/{dealt[size]}" for size in sorted(dealt)))
-    print("its median time a hand:  " + ", ".join(f"{size} cards {statistics.median(solve_times[size]) * 1e3:.1f} ms" for size in sorted(dealt)))
+    print("its median time a hand:  " + ", ".join(f"{size} cards {summary(solve_times[size])['p50']:.1f} ms" for size in sorted(dealt)))
     if examples:
         print("missed:")
         print("\n".join(examples[:10]))
+    print(machine_line())
     return 1 if disagreements else 0
 
 

@@ -13,7 +13,9 @@ Prints, for :class:`wordsvc.data.estonian.VabamorfLexicon` in this process:
 The mix: the common inflected forms in :data:`WORDS` (lengths 2-10, as laid
 in Quiddler) and as many non-words made from them by changing one letter, as
 a typo or a solver's candidate would. ``--words FILE`` replaces WORDS (one
-form a line). Targets (issue brief): >= 50,000 verdicts/s on the stream.
+form a line). Targets (issue brief): >= 50,000 verdicts/s on the stream. The
+first and the last line time a fixed Python loop (:func:`common.machine_loop_ms`):
+how loaded the machine was.
 
 Run: ``.venv/bin/python bench/estonian_probe.py [--stream 200000] [--seed 1]``.
 """
@@ -22,8 +24,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 from pathlib import Path
+
+from common import Timer, machine_line
 
 #: Common Estonian forms of nouns, verbs, adjectives, pronouns and adverbs,
 #: several cases and persons each; written for this probe.
@@ -64,10 +67,10 @@ def non_words(words: list[str], rng: random.Random) -> list[str]:
 
 
 def per_call_us(lexicon, forms: list[str]) -> float:
-    start = time.perf_counter()
-    for form in forms:
-        lexicon.readings(form)
-    return (time.perf_counter() - start) / len(forms) * 1e6
+    with Timer() as timer:
+        for form in forms:
+            lexicon.readings(form)
+    return timer.seconds / len(forms) * 1e6
 
 
 def main() -> None:
@@ -76,17 +79,17 @@ def main() -> None:
     parser.add_argument("--stream", type=int, default=200_000, help="verdicts in the game-like stream")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    print(machine_line())
 
     rss_before = rss_kib()
-    start = time.perf_counter()
-    from wordsvc.core.text import normalize
-    from wordsvc.data.estonian import VabamorfLexicon
+    with Timer() as loading:
+        from wordsvc.core.text import normalize
+        from wordsvc.data.estonian import VabamorfLexicon
 
-    lexicon = VabamorfLexicon()
-    load_s = time.perf_counter() - start
+        lexicon = VabamorfLexicon()
     rss_after = rss_kib()
     print(f"lexicon {lexicon.info.version}  sha256 {lexicon.info.sha256[:16]}...")
-    print(f"import + load: {load_s:.3f} s; VmRSS {rss_before / 1024:.1f} MiB -> {rss_after / 1024:.1f} MiB")
+    print(f"import + load: {loading.seconds:.3f} s; VmRSS {rss_before / 1024:.1f} MiB -> {rss_after / 1024:.1f} MiB")
 
     rng = random.Random(args.seed)
     source = args.words.read_text(encoding="utf-8").split() if args.words else WORDS
@@ -113,6 +116,7 @@ def main() -> None:
     sample = stream[: max(1, len(stream) // 10)]
     uncached_us = per_call_us(uncached, sample)
     print(f"same stream, cache off ({len(sample)} draws): {1e6 / uncached_us:,.0f} verdicts/s")
+    print(machine_line())
 
 
 if __name__ == "__main__":

@@ -1,11 +1,13 @@
-"""HTTP benchmark: the service under gunicorn (the old way) and under wordsvc.server (the new), in one run.
+"""HTTP benchmark: the service under gunicorn (the old way) and under ``wordsvc serve`` (the new), in one run.
 
 Starts the real app (``wordsvc.web.app:create_app``) twice on free ports,
 side by side, with the same number of workers (2 unless ``--workers``):
 
-- ``gunicorn``: the baseline, 2 sync workers, the app preloaded; every
-  request on a new connection, since sync workers close each one;
-- ``wordsvc.server``: the new server (``python -m wordsvc.server``), with
+- ``gunicorn``: the baseline, as ``wordsvc serve`` ran before
+  :mod:`wordsvc.server`: sync workers, the app preloaded; every request on a
+  new connection, since sync workers close each one;
+- ``wordsvc serve``: the new server (:mod:`wordsvc.server`, started by
+  :func:`common.start_server` the way ``make serve`` starts it), with
   keep-alive clients, one connection per client reused.
 
 For each server and endpoint (bare ``GET /health``, ``GET
@@ -15,7 +17,9 @@ For each server and endpoint (bare ``GET /health``, ``GET
 neighbour's load hits them alike. It prints requests/s, p50 and p99 latency
 and errors, and each endpoint's throughput as a share of the same server's
 bare endpoint. Target (issue: a server no slow client can take down):
-``/validate`` >= 90 % of the new server's bare endpoint.
+``/validate`` >= 90 % of the new server's bare endpoint. The first and the
+last line time a fixed Python loop (:func:`common.machine_loop_ms`): how
+loaded the machine was.
 
 The clients run on the same machine as the servers; on two cores they take
 about as much CPU as the server does, so the absolute figures are a floor.
@@ -30,16 +34,12 @@ import http.client
 import json
 import multiprocessing as mp
 import os
-import socket
-import statistics
-import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-APP = "wordsvc.web.app:create_app"
+from common import Server, free_port, launch, machine_line, start_server, summary
+
 NEW_SERVER_TARGET = 0.90  # /validate as a share of the new server's bare endpoint
 
 ROUND_8 = {
@@ -59,39 +59,15 @@ CASES = [
     ("POST /score-round", "POST", "/score-round", json.dumps(ROUND_8).encode()),
 ]
 #: server -> whether its clients keep the connection alive
-SERVERS = {"gunicorn": False, "wordsvc.server": True}
+SERVERS = {"gunicorn": False, "wordsvc serve": True}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(kind: str, workers: int) -> tuple[subprocess.Popen[bytes], int]:
-    """Start ``kind`` ("gunicorn" or "wordsvc.server") serving the app on a free port; return it once /ready is 200."""
+def start(kind: str, workers: int) -> Server:
+    """``kind`` ("gunicorn" or "wordsvc serve") serving the app with ``workers`` workers on a free port, once /ready is 200."""
+    if kind == "wordsvc serve":
+        return start_server(workers)
     port = free_port()
-    if kind == "gunicorn":
-        cmd = [sys.executable, __file__, "--serve-gunicorn", str(port), "--workers", str(workers)]
-    else:
-        cmd = [sys.executable, "-m", "wordsvc.server", "--app", APP, "--port", str(port), "--workers", str(workers)]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"{kind} exited with {proc.returncode} before it was ready")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            conn.request("GET", "/ready")
-            status = conn.getresponse().status
-            conn.close()
-            if status == 200:
-                return proc, port
-        except OSError:
-            pass
-        time.sleep(0.1)
-    proc.kill()
-    raise SystemExit(f"{kind} did not become ready on port {port}")
+    return launch([sys.executable, __file__, "--serve-gunicorn", str(port), "--workers", str(workers)], port, kind)
 
 
 def serve_gunicorn(port: int, workers: int) -> None:
@@ -175,13 +151,12 @@ def report(kind: str, slices: dict[str, list[dict[str, Any]]], seconds: float) -
     bare = 0.0
     ratios = {}
     for name, *_ in CASES:
-        latencies = sorted(x for r in slices[name] for x in r["latencies"])
-        rps = len(latencies) / seconds
+        s = summary(x for r in slices[name] for x in r["latencies"])
+        rps = s["n"] / seconds
         bare = bare or rps
         ratios[name] = rps / bare
-        p50, p99 = statistics.median(latencies) * 1000, latencies[int(0.99 * (len(latencies) - 1))] * 1000
         errors = sum(r["errors"] for r in slices[name])
-        print(f"{name:<20} {len(latencies):>9} {rps:>8.0f} {p50:>7.2f} {p99:>7.2f} {errors:>6} {ratios[name]:>8.0%}")
+        print(f"{name:<20} {s['n']:>9} {rps:>8.0f} {s['p50']:>7.2f} {s['p99']:>7.2f} {errors:>6} {ratios[name]:>8.0%}")
     return ratios["GET /validate"]
 
 
@@ -196,31 +171,32 @@ def main() -> int:
     if args.serve_gunicorn:
         serve_gunicorn(args.serve_gunicorn, args.workers)
         return 0
-    servers = {kind: start_server(kind, args.workers) for kind in SERVERS}
+    servers: dict[str, Server] = {}
     try:
-        for _, port in servers.values():
-            check(port)
+        for kind in SERVERS:
+            servers[kind] = start(kind, args.workers)
+            check(servers[kind].port)
+        print(machine_line())
         print(
             f"wordsvc HTTP benchmark: {args.workers} workers per server, {args.clients} client processes, "
             f"{args.seconds:g} s per server and endpoint, {os.cpu_count()} CPUs"
         )
-        totals = {kind: {name: [] for name, *_ in CASES} for kind in SERVERS}
-        for kind, (_, port) in servers.items():
+        totals: dict[str, dict[str, list[dict[str, Any]]]] = {kind: {name: [] for name, *_ in CASES} for kind in SERVERS}
+        for kind, server in servers.items():
             for _, method, path, body in CASES:
-                load(port, SERVERS[kind], method, path, body, 0.5, args.clients)  # warm-up
+                load(server.port, SERVERS[kind], method, path, body, 0.5, args.clients)  # warm-up
         for _ in range(args.rounds):
-            for kind, (_, port) in servers.items():
+            for kind, server in servers.items():
                 for name, method, path, body in CASES:
-                    totals[kind][name].append(load(port, SERVERS[kind], method, path, body, args.seconds / args.rounds, args.clients))
+                    totals[kind][name].append(load(server.port, SERVERS[kind], method, path, body, args.seconds / args.rounds, args.clients))
         ratios = {kind: report(kind, totals[kind], args.seconds) for kind in SERVERS}
-        new = ratios["wordsvc.server"]
+        new = ratios["wordsvc serve"]
         verdict = "met" if new >= NEW_SERVER_TARGET else "MISSED"
-        print(f"\n/validate ÷ bare: gunicorn {ratios['gunicorn']:.0%}, wordsvc.server {new:.0%} (target >= {NEW_SERVER_TARGET:.0%}: {verdict})")
+        print(f"\n/validate ÷ bare: gunicorn {ratios['gunicorn']:.0%}, wordsvc serve {new:.0%} (target >= {NEW_SERVER_TARGET:.0%}: {verdict})")
+        print(machine_line())
     finally:
-        for proc, _ in servers.values():
-            proc.terminate()
-        for proc, _ in servers.values():
-            proc.wait(30)
+        for server in servers.values():
+            server.stop()
     return 0
 
 

@@ -19,8 +19,9 @@ cache miss.
 
 Each figure is the median of 11 passes over the mix (the first pass is a
 warm-up and not counted), with the slowest and fastest pass beside it: this
-machine's speed drifts, and the time of a fixed Python loop is printed first
-to show how fast it is running.
+machine's speed drifts, and the time of a fixed Python loop
+(:func:`common.machine_loop_ms`) is printed first and last to show how fast
+it is running.
 
 Targets (issue 4): >= 50,000 verdicts/s per lexicon; one worker with all
 languages < 250 MB RSS; ready within 5 s.
@@ -32,14 +33,10 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from common import ROOT, machine_line, start_server
 
 #: The ruleset each lexicon is judged under.
 RULESET = {"en-US": "standard", "en-GB": "standard", "is": "islenska", "et": "eesti"}
@@ -115,8 +112,6 @@ if lang != "*":
 print(json.dumps(out))
 """
 
-LOOP = "t = time.perf_counter(); sum(i * i for i in range(3_000_000)); print(time.perf_counter() - t)"
-
 
 def child(lang: str, ruleset: str) -> dict:
     result = subprocess.run([sys.executable, "-c", CHILD, lang, ruleset], capture_output=True, text=True, cwd=ROOT, check=False)
@@ -125,38 +120,18 @@ def child(lang: str, ruleset: str) -> dict:
     return json.loads(result.stdout)
 
 
-def machine_loop_ms() -> float:
-    result = subprocess.run([sys.executable, "-c", "import time\n" + LOOP], capture_output=True, text=True, check=True)
-    return float(result.stdout) * 1000
-
-
 def rate(figures: dict[str, float]) -> str:
     return f"{figures['median']:>9,.0f} ({figures['low'] / 1000:,.0f}-{figures['high'] / 1000:,.0f}k)"
 
 
 def time_to_ready() -> float:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    exe = Path(sys.executable).with_name("wordsvc")
-    start = time.perf_counter()
-    proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--workers", "2"], stderr=subprocess.DEVNULL)
-    try:
-        while time.perf_counter() - start < 60:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/ready", timeout=1) as response:
-                    if response.status == 200:
-                        return time.perf_counter() - start
-            except OSError:
-                time.sleep(0.05)
-        return float("nan")
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    """Seconds from starting ``wordsvc serve --workers 2`` to its first 200 from /ready."""
+    with start_server(workers=2) as server:
+        return server.ready_s
 
 
 def main() -> int:
-    print(f"machine: a 3-million-step Python loop takes {machine_loop_ms():.0f} ms now")
+    print(machine_line())
     everything = child("*", "standard")
     print(f"wordsvc lexicon benchmark ({os.cpu_count()} CPUs); baseline RSS (python + wordsvc + rulesets): {everything['rss_base_mb']:.0f} MB")
     print("verdicts/s: median of 11 passes (slowest-fastest); target >= 50,000/s on forms a hand can lay; RSS right after loading")
@@ -175,6 +150,7 @@ def main() -> int:
     print(f"one worker, all lexicons ({', '.join(everything['loaded'])}): load {everything['load_s'] * 1000:.0f} ms, RSS {everything['rss_mb']:.0f} MB  (target < 250 MB: {ok})")
     ready = time_to_ready()
     print(f"`wordsvc serve` to /ready: {ready:.2f} s  (target <= 5 s: {'met' if ready <= 5 else 'MISSED'})")
+    print(machine_line())
     return 0
 
 

@@ -5,7 +5,9 @@ playable forms and the ruleset's own deck, goes through the Flask app in this
 process (schema, search, verdicts, JSON: everything but the socket). Prints
 p50, p99 and worst latency, and how many answers were cut by their time
 budget (``truncated``), per query type and language, then the p99 of the
-whole mix. Target (issue 6): p99 of the English mix 50 ms or less.
+whole mix. Target (issue 6): p99 of the English mix 50 ms or less. The
+first and the last line time a fixed Python loop
+(:func:`common.machine_loop_ms`): how loaded the machine was.
 
 Languages: en-US always; ``is`` when its lexicon and search index are built;
 ``et`` (suggestions only: Vabamorf cannot list its words) when it loads.
@@ -17,19 +19,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import sys
-import time
 from collections import defaultdict
-from pathlib import Path
 from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import Timer, machine_line, summary
 
-from wordsvc.data.search_index import SearchIndex, index_ruleset  # noqa: E402
-from wordsvc.web.app import create_app  # noqa: E402
-from wordsvc.web.words import bp  # noqa: E402
+from wordsvc.data.search_index import SearchIndex, index_ruleset
+from wordsvc.web.app import create_app
+from wordsvc.web.words import bp
 
 
 def playable_forms(index: SearchIndex, rng: random.Random, count: int) -> list[str]:
@@ -111,12 +108,11 @@ def hands(ruleset, rng: random.Random, count: int) -> list[tuple[str, bool]]:
 
 def timed(client, path: str, params: dict[str, object]) -> tuple[float, dict]:
     url = f"{path}?{urlencode(params)}"
-    started = time.perf_counter()
-    response = client.get(url)
-    elapsed = time.perf_counter() - started
+    with Timer() as timer:
+        response = client.get(url)
     if response.status_code != 200:
         raise SystemExit(f"{url}: {response.status_code} {response.get_data(as_text=True)[:300]}")
-    return elapsed, response.get_json()
+    return timer.seconds, response.get_json()
 
 
 def main() -> None:
@@ -124,6 +120,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="queries per type and language (default 200)")
     parser.add_argument("--seed", type=int, default=6)
     args = parser.parse_args()
+    print(machine_line())
 
     app = create_app()
     if "words" not in app.blueprints:
@@ -181,15 +178,12 @@ def main() -> None:
 
     print(f"\n{'query':<18} {'lang':<6} {'n':>5} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'truncated':>10}")
     for (name, lang), values in sorted(times.items(), key=lambda item: (item[0][1], item[0][0] == "mix", item[0][0])):
-        values.sort()
-        p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
-        print(
-            f"{name:<18} {lang:<6} {len(values):>5} {statistics.median(values) * 1e3:>8.1f} {p99 * 1e3:>8.1f} {values[-1] * 1e3:>8.1f} {cut[(name, lang)]:>10}"
-        )
-    english = sorted(times.get(("mix", "en-US"), []))
-    if english:
-        p99 = english[min(len(english) - 1, int(len(english) * 0.99))] * 1e3
+        s = summary(values)
+        print(f"{name:<18} {lang:<6} {s['n']:>5} {s['p50']:>8.1f} {s['p99']:>8.1f} {s['worst']:>8.1f} {cut[(name, lang)]:>10}")
+    if ("mix", "en-US") in times:
+        p99 = summary(times["mix", "en-US"])["p99"]
         print(f"\nEnglish mix p99: {p99:.1f} ms (target 50 ms): {'ok' if p99 <= 50 else 'OVER'}")
+    print(machine_line())
 
 
 if __name__ == "__main__":

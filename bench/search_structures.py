@@ -5,7 +5,8 @@ the term dictionary is what term checks, prefix expansion and fuzzy terms
 use) in a temporary folder, then times the same look-ups on it and on the
 structures wordsvc serves from: the lexicon's marisa-trie, edit candidates
 checked in it, and the search index's ``forms.txt``. The figures are the
-ones docs/search.md quotes.
+ones docs/search.md quotes. The first and the last line time a fixed Python
+loop (:func:`common.machine_loop_ms`): how loaded the machine was.
 
 Run: ``.venv/bin/python bench/search_structures.py [--words 200]`` (about a
 minute, most of it the whoosh build).
@@ -15,32 +16,24 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import ROOT, Timer, machine_line, summary, time_each
 
-from wordsvc.core.wordsearch.queries import Deadline, WordQuery, compile_pattern, edits1, find_words  # noqa: E402
-from wordsvc.core.wordsearch.suggest import _two_edits as two_edits  # noqa: E402
-from wordsvc.data.lexicons import CompiledLexicon  # noqa: E402
-from wordsvc.data.rulesets import load_rulesets  # noqa: E402
-from wordsvc.data.search_index import SearchIndex  # noqa: E402
+from wordsvc.core.wordsearch.queries import Deadline, WordQuery, compile_pattern, edits1, find_words
+from wordsvc.core.wordsearch.suggest import _two_edits as two_edits
+from wordsvc.data.lexicons import CompiledLexicon
+from wordsvc.data.rulesets import load_rulesets
+from wordsvc.data.search_index import SearchIndex
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def per_call(run, items) -> tuple[float, float]:
     """Median and worst milliseconds of ``run(item)`` over ``items``."""
-    times = []
-    for item in items:
-        started = time.perf_counter()
-        run(item)
-        times.append((time.perf_counter() - started) * 1e3)
-    return statistics.median(times), max(times)
+    s = summary(time_each(run, items))
+    return s["p50"], s["worst"]
 
 
 def main() -> None:
@@ -49,6 +42,7 @@ def main() -> None:
     args = parser.parse_args()
     from whoosh import fields, index
 
+    print(machine_line())
     lexicon = CompiledLexicon(ROOT / "build" / "lexicons" / "en-US")
     search = SearchIndex(lexicon)
     standard = load_rulesets().get("standard")
@@ -63,18 +57,16 @@ def main() -> None:
     rows: list[tuple[str, str, float, float]] = []
 
     with tempfile.TemporaryDirectory() as folder:
-        started = time.perf_counter()
-        ix = index.create_in(folder, fields.Schema(form=fields.ID()))
-        writer = ix.writer(limitmb=256)
-        for form in lexicon.forms():
-            writer.add_document(form=form)
-        writer.commit()
-        build = time.perf_counter() - started
+        with Timer() as build:
+            ix = index.create_in(folder, fields.Schema(form=fields.ID()))
+            writer = ix.writer(limitmb=256)
+            for form in lexicon.forms():
+                writer.add_document(form=form)
+            writer.commit()
         size = sum(p.stat().st_size for p in Path(folder).iterdir()) / 1e6
-        started = time.perf_counter()
-        reader = index.open_dir(folder).reader()
-        opened = (time.perf_counter() - started) * 1e3
-        print(f"whoosh: {len(lexicon)} forms indexed in {build:.1f} s, {size:.0f} MB, opened in {opened:.0f} ms")
+        with Timer() as opened:
+            reader = index.open_dir(folder).reader()
+        print(f"whoosh: {len(lexicon)} forms indexed in {build.seconds:.1f} s, {size:.0f} MB, opened in {opened.ms:.0f} ms")
         rows.append(("term check", "whoosh", *per_call(lambda w: ("form", w) in reader, words)))
         rows.append(("prefix expansion (2 letters)", "whoosh expand_prefix", *per_call(lambda p: list(reader.expand_prefix("form", p)), prefixes)))
         rows.append(("one edit", "whoosh terms_within 1", *per_call(lambda w: list(reader.terms_within("form", w, 1)), typos)))
@@ -102,6 +94,7 @@ def main() -> None:
     print(f"\n{'query':<32} {'structure':<32} {'median ms':>10} {'worst ms':>10}")
     for query, structure, median, worst in rows:
         print(f"{query:<32} {structure:<32} {median:>10.3f} {worst:>10.3f}")
+    print(machine_line())
 
 
 if __name__ == "__main__":
