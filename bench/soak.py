@@ -1,8 +1,9 @@
 """Memory soak: a mixed load over every ruleset x language pair, and each worker's memory every minute.
 
 Starts the server the way ``make serve`` does (``wordsvc serve --workers 2``
-on a free port, after GET /ready answers 200), reads the rulesets (with their
-decks) and the languages from the API, then runs ``--clients`` client
+on a free port, after GET /ready answers 200: :func:`common.start_server`),
+prints the cache budget the service logged as it loaded, reads the rulesets
+(with their decks) and the languages from the API, then runs ``--clients`` client
 threads for ``--minutes`` minutes. Each request picks a ruleset and a
 language at random from all pairs, and one of (weights in :data:`MIX`):
 
@@ -39,8 +40,7 @@ import http.client
 import json
 import os
 import random
-import socket
-import subprocess
+import re
 import sys
 import threading
 import time
@@ -50,45 +50,32 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from common import start_server
 
-from wordsvc.config import Settings  # noqa: E402
+from wordsvc.config import Settings
 
 #: Relative weights of the request kinds.
 MIX = {"validate": 30, "score-round": 20, "best-meld": 25, "anagrams": 15, "suggest": 10}
 #: Seen words kept per language (the oldest are replaced at random past it).
 WORDS_KEPT = 5000
 MIB = 1024 * 1024
+#: The fields of the ``memory_budget`` event the service logs as it sizes its caches
+#: (wordsvc.service.Service.from_settings), in the JSON or the plain log format.
+BUDGET_LOG = re.compile(r'loaded_bytes"?[=:]\s*(\w+).*?cache_bytes"?[=:]\s*(\d+)')
 
 
 # ---------------------------------------------------------------- the server and its workers
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
-    exe = Path(sys.executable).with_name("wordsvc")
-    cmd = [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"server exited with {proc.returncode}: {' '.join(cmd)}")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/ready")
-            if conn.getresponse().status == 200:
-                return proc
-        except OSError:
-            pass
-        time.sleep(0.2)
-    proc.kill()
-    raise SystemExit("server did not become ready in 60 s")
+def cache_budget_line(log: str) -> str:
+    """The server's own account of its budget (logged by the service as it loads), if it gave one."""
+    for line in log.splitlines():
+        found = BUDGET_LOG.search(line)
+        if found:
+            loaded, caches = found.groups()
+            loaded = f"{int(loaded) / MIB:.1f} MiB" if loaded.isdigit() else "not measured"
+            return f"loaded service {loaded} private (measured in the master), caches share {int(caches) / MIB:.1f} MiB"
+    return "the server logged no memory_budget event"
 
 
 def children(pid: int) -> list[int]:
@@ -322,8 +309,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     budget = Settings.from_env().memory_budget_mb * MIB
-    port = free_port()
-    server = start_server(port, args.workers)
+    server = start_server(args.workers)
+    port = server.port
     try:
         pairs = read_pairs(port)
         workers = children(server.pid) or [server.pid]
@@ -331,6 +318,7 @@ def main() -> int:
             f"wordsvc memory soak: {args.workers} workers, {args.clients} client threads, {args.minutes:g} min, "
             f"{len(pairs)} ruleset x language pairs, budget {budget // MIB} MiB a worker (WORDSVC_MEMORY_BUDGET_MB), {os.cpu_count()} CPUs"
         )
+        print(f"server: {cache_budget_line(server.log())}")
         print("each cell: RSS / private (Private_Clean+Private_Dirty) / anonymous, MiB; private vs the first sample in brackets")
         seen = Seen()
         start = time.monotonic()
@@ -386,11 +374,7 @@ def main() -> int:
             print(f"{pid:>8} {fmt(begin[2])} {fmt(middle[2])} {fmt(end[2])} {first:>+9.1%} {last:>+9.1%} {fmt(peak)}  {'yes' if under else 'NO'}")
         print(f"target (under the budget, last half < +5 %): {'met' if ok else 'MISSED'}")
     finally:
-        server.terminate()
-        try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        server.stop()
     return 0
 
 

@@ -17,7 +17,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -138,6 +138,8 @@ class Languages:
         self.manifest = {lang.id: lang for lang in languages if only is None or lang.id in only}
         self.data_dir = data_dir
         self.building: frozenset[str] = frozenset()
+        #: Called with each lexicon opened after start (a build finished), e.g. to share a cache budget with it.
+        self.on_open: list[Callable[[Lexicon], None]] = []
         self._lock = threading.Lock()
         self._looked = 0.0
         self._index()
@@ -176,6 +178,9 @@ class Languages:
             if opened:
                 self.lexicons = {**self.lexicons, **opened}
                 self._index()
+                for lexicon in opened.values():
+                    for hook in self.on_open:
+                        hook(lexicon)
 
     @property
     def tags(self) -> list[str]:

@@ -45,9 +45,13 @@ class Service:
         for ruleset in self.rulesets:
             ruleset.deck.share_budget(self.budget)
         for lexicon in self.languages.lexicons.values():
-            share = getattr(lexicon, "share_budget", None)  # a lexicon with a cache of its own (the analyser)
-            if share is not None:
-                share(self.budget)
+            self._share_budget(lexicon)
+        self.languages.on_open.append(self._share_budget)  # a language whose build finishes while we serve
+
+    def _share_budget(self, lexicon: Lexicon) -> None:
+        share = getattr(lexicon, "share_budget", None)  # a lexicon with a cache of its own (the analyser)
+        if share is not None:
+            share(self.budget)
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None) -> Service:
@@ -61,7 +65,7 @@ class Service:
             settings.memory_budget_mb,
             "?" if loaded is None else loaded // MIB,
             limit // MIB,
-            extra={"fields": {"memory_budget_mb": settings.memory_budget_mb, "loaded_bytes": loaded, "cache_bytes": limit}},
+            extra={"event": "memory_budget", "fields": {"memory_budget_mb": settings.memory_budget_mb, "loaded_bytes": loaded, "cache_bytes": limit}},
         )
         return cls(rulesets, languages, MemoryBudget(limit))
 

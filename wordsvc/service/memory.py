@@ -1,21 +1,20 @@
-"""What a worker may spend on caches: the memory budget less what the loaded service takes, less a reserve.
+"""What a worker may spend on caches: the memory budget, less the loaded service, less a reserve, over the caches' overhead.
 
 ``WORDSVC_MEMORY_BUDGET_MB`` is the private memory one worker may use. The
 loaded service (interpreter, libraries, rulesets, lexicon tables, the
-Estonian analyser) takes part of it before any request; the caches share
-what is left (:class:`~wordsvc.core.budget.MemoryBudget`) but for a
-reserve, :data:`RESERVE_FRACTION` of the budget, for what no cache holds:
-requests in flight (a solve's tables, request and answer bodies, a thread
-stack each), the allocator's slack, and the pages of the memory-mapped
-indexes only this worker has read so far.
+Estonian analyser) takes part of it before any request. What is left, less
+:data:`FIXED_RESERVE` for what no cache holds, goes to the caches, shrunk by
+:data:`OVERHEAD` because a cache's estimate (entries times a measured cost
+each) is not all the memory it makes the process keep
+(:func:`cache_budget`).
 
-The loaded service is *measured*, not assumed: it ranges from about 40 MB
-(English only) to about 90 MB (with the Estonian analyser, and after the
-copy-on-write of a forked worker), so any fixed share would either waste
-the budget or overrun it. It is measured where the service is built: under
+The loaded service is *measured*, not assumed: 26 MiB private with the
+English and Icelandic lexicons (memory-mapped: they are not private), 47 MiB
+with the Estonian analyser too, so a fixed share would either waste the
+budget or overrun it. It is measured where the service is built: under
 ``wordsvc serve`` that is the master, before it forks, so the figure is what
-every worker holds once it has touched its inherited pages (the workers
-start nearly all shared and grow towards it).
+a worker holds once it has touched its inherited pages (workers start
+nearly all shared and grow towards it).
 
 Private memory is ``Private_Clean + Private_Dirty`` of
 ``/proc/self/smaps_rollup``: pages no other process maps, the figure that
@@ -27,21 +26,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["ASSUMED_LOADED", "MIN_CACHE_BYTES", "RESERVE_FRACTION", "cache_budget", "private_bytes"]
+__all__ = ["ASSUMED_LOADED", "FIXED_RESERVE", "MIB", "MIN_CACHE_BYTES", "OVERHEAD", "cache_budget", "private_bytes"]
 
 MIB = 1 << 20
-#: The share of the memory budget no cache may use. bench/soak.py (10 minutes
-#: over every ruleset and language, 16 clients): a worker's private memory
-#: beyond what the loaded service and its caches' estimate hold stayed under
-#: 20 % of a 256 MB budget.
-RESERVE_FRACTION = 0.25
+#: What a worker holds besides the loaded service and its caches: its own
+#: Estonian analyser (Vabamorf reopens per process: 34 MiB private in a
+#: forked child against the master's 21 MiB, measured), requests in flight
+#: (a best-meld of 11 cards with 20 runners-up peaks at 2.7 MiB, the worst of
+#: 40 Icelandic hands under tracemalloc; two heavy requests run at once) and
+#: the threads' stacks, with room to spare.
+FIXED_RESERVE = 40 * MIB
+#: Private memory the caches make a process keep, per byte of their
+#: estimate: the allocator's slack, dict tables between resizes, evicted
+#: objects' pages not yet reused. Measured: 40,000 requests of bench/soak.py's
+#: mix in one process grew private memory by 113 MiB while the caches'
+#: estimate reached 91 MiB (1.24).
+OVERHEAD = 1.25
 #: The caches get at least this much, even when the loaded service leaves
 #: less (the worker then passes its budget, and the recycling backstop
 #: replaces it if it passes WORDSVC_MAX_WORKER_RSS_MB).
 MIN_CACHE_BYTES = 16 * MIB
 #: The loaded service, where /proc cannot tell: the largest measured (all four
-#: languages with the Estonian analyser).
-ASSUMED_LOADED = 96 * MIB
+#: languages, the Estonian analyser among them), rounded up.
+ASSUMED_LOADED = 64 * MIB
 
 
 def private_bytes(smaps: str | Path = "/proc/self/smaps_rollup") -> int | None:
@@ -59,13 +66,14 @@ def private_bytes(smaps: str | Path = "/proc/self/smaps_rollup") -> int | None:
 
 
 def cache_budget(budget_mb: int, loaded: int | None) -> int:
-    """Bytes the caches share: ``budget_mb`` less ``loaded`` (measured private bytes) less the reserve; at least :data:`MIN_CACHE_BYTES`.
+    """Bytes the caches share: ``(budget_mb - loaded - FIXED_RESERVE) / OVERHEAD``, at least :data:`MIN_CACHE_BYTES`.
 
-    >>> cache_budget(256, 56 * MIB) // MIB
-    136
-    >>> cache_budget(64, 56 * MIB) // MIB
+    ``loaded`` is the loaded service's private bytes (:func:`private_bytes`).
+
+    >>> cache_budget(256, 47 * MIB) // MIB
+    135
+    >>> cache_budget(64, 47 * MIB) // MIB
     16
     """
-    total = budget_mb * MIB
     loaded = ASSUMED_LOADED if loaded is None else loaded
-    return max(MIN_CACHE_BYTES, int(total * (1 - RESERVE_FRACTION)) - loaded)
+    return max(MIN_CACHE_BYTES, int((budget_mb * MIB - loaded - FIXED_RESERVE) / OVERHEAD))

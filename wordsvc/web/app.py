@@ -49,7 +49,7 @@ def create_app(settings: Settings | None = None, service: Service | None = None)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     _install_hooks(app, settings)
-    metrics.install(app)
+    metrics.install(app, app.extensions["wordsvc"].budget.sizes)
     _install_errors(app)
     return app
 

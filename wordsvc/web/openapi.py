@@ -40,13 +40,21 @@ def _json(schema: str) -> dict[str, Any]:
     return {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}
 
 
-#: Answered by the HTTP server before the app sees the request, so any operation may get them: a request
-#: line (gunicorn: 414 past 8190 bytes) or request line and headers (wordsvc's server: 431) too large.
-PROTOCOL_ERRORS = {414: "uri too long", 431: "request header fields too large"}
+#: Statuses any operation may answer, whatever its own: some come from the HTTP server before the app sees the
+#: request (a request line, 414 from gunicorn past 8190 bytes, or request line and headers, 431 from wordsvc's
+#: server, too large; 503 when it holds all the connections it takes), and 503 also while the language asked
+#: for is still building or as many expensive requests run as the worker admits (with Retry-After).
+ANY_OPERATION = {
+    405: "method not allowed",
+    414: "uri too long",
+    431: "request header fields too large",
+    500: "internal error",
+    503: "unavailable for now: the server is full or shutting down, the language is still building, or too many expensive requests run (see Retry-After)",
+}
 
 
 def _errors(*statuses: int) -> dict[str, Any]:
-    return {str(code): {"description": PROTOCOL_ERRORS.get(code) or PROBLEM_TYPES[code][0].replace("-", " "), "content": PROBLEM} for code in statuses}
+    return {str(code): {"description": ANY_OPERATION.get(code) or PROBLEM_TYPES[code][0].replace("-", " "), "content": PROBLEM} for code in statuses}
 
 
 def _q(name: str, description: str, required: bool = False, schema: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -317,7 +325,7 @@ def spec() -> dict[str, Any]:
             ok["content"] = {"text/html": {"schema": {"type": "string"}}}
         else:
             ok["content"] = {"application/json": {"schema": {"type": "object"}}}
-        operation["responses"] = {"200": ok, **_errors(*sorted({*errors, 405, 500, *PROTOCOL_ERRORS}))}
+        operation["responses"] = {"200": ok, **_errors(*sorted({*errors, *ANY_OPERATION}))}
         paths.setdefault(path, {})[method] = operation
     for path, operations in paths.items():
         api.path(path=path, operations=operations)
