@@ -12,12 +12,14 @@ REQS := pyproject.toml $(wildcard requirements/*.txt)
 setup: $(STAMP) $(TEST_STAMP) build
 
 # The service's own packages (and Debian's myspell-et and unmunch, which give the Estonian solver
-# its candidate words: wordlists/et/README.md); without root or apt the Estonian solver is left out.
+# its candidate words: wordlists/et/README.md; and scowl and miscfiles, SCOWL and web2, from which
+# wordlists/en/build_scowl.py makes the committed English lists: tests/test_english.py rebuilds them
+# and compares); without root or apt the Estonian solver and that check are left out.
 $(STAMP): $(REQS)
-	if ! command -v unmunch >/dev/null || [ ! -f /usr/share/hunspell/et_EE.dic ]; then \
+	if ! command -v unmunch >/dev/null || [ ! -f /usr/share/hunspell/et_EE.dic ] || [ ! -d /usr/share/dict/scowl ] || [ ! -f /usr/share/dict/web2 ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq myspell-et hunspell-tools >/dev/null) || echo "note: apt-get failed; the Estonian solver index is skipped"; \
-	  else echo "note: no root/apt-get: install myspell-et and hunspell-tools for the Estonian solver"; fi; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq myspell-et hunspell-tools scowl miscfiles >/dev/null) || echo "note: apt-get failed; the Estonian solver index and the English lists' rebuild check are skipped"; \
+	  else echo "note: no root/apt-get: install myspell-et, hunspell-tools, scowl and miscfiles for the Estonian solver and the English lists' rebuild check"; fi; \
 	fi
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip

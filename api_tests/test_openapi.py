@@ -24,6 +24,8 @@ SERVED = {
     "/languages": {"get"},
     "/health": {"get"},
     "/ready": {"get"},
+    "/metrics": {"get"},
+    "/lexicons/diff": {"get"},
     "/openapi.json": {"get"},
     "/docs": {"get"},
 }

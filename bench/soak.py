@@ -311,6 +311,7 @@ def main() -> int:
     budget = Settings.from_env().memory_budget_mb * MIB
     server = start_server(args.workers)
     port = server.port
+    logged = cache_budget_line(server.log())  # now, while the log holds little more than the start (requests are logged too)
     try:
         pairs = read_pairs(port)
         workers = children(server.pid) or [server.pid]
@@ -318,7 +319,7 @@ def main() -> int:
             f"wordsvc memory soak: {args.workers} workers, {args.clients} client threads, {args.minutes:g} min, "
             f"{len(pairs)} ruleset x language pairs, budget {budget // MIB} MiB a worker (WORDSVC_MEMORY_BUDGET_MB), {os.cpu_count()} CPUs"
         )
-        print(f"server: {cache_budget_line(server.log())}")
+        print(f"server: {logged}")
         print("each cell: RSS / private (Private_Clean+Private_Dirty) / anonymous, MiB; private vs the first sample in brackets")
         seen = Seen()
         start = time.monotonic()

@@ -10,7 +10,7 @@ from wordsvc.core.ruleset import BonusTie, Floor, LongestMeasure, TwoPlayers, Wo
 from wordsvc.data.rulesets import default_rulesets_dir, load_rulesets
 
 SHIPPED = default_rulesets_dir()
-STANDARD_BANS = {"proper_noun", "abbreviation", "contraction", "possessive", "hyphenated", "prefix", "suffix"}
+STANDARD_BANS = {"proper_noun", "abbreviation", "contraction", "possessive", "hyphenated", "prefix", "suffix", "letter_plural", "symbol", "run_together", "roman_numeral", "rare_short"}
 
 
 def test_the_shipped_rulesets_include_the_five_of_issue_2_and_the_language_ones(rulesets):

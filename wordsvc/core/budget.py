@@ -119,9 +119,11 @@ class MemoryBudget:
             caches = self._registered()
             if self._in_generation >= self._generation_bytes:
                 self._advance(caches)
-                # An entry unused while twice the budget was written goes even under the limit:
-                # no cache then holds more than 2 * generations + 1 dicts, however long the process runs.
-                self._drop_through(caches, self.generation - 2 * self.generations - 1)
+                # An entry unused while a whole budget's worth was written goes even under the limit: a
+                # least-recently-used cache of the budget's size would have dropped it by then (sooner, by
+                # as much as the entries moved forward count twice). And no cache holds more than
+                # generations + 1 dicts, however long the process runs.
+                self._drop_through(caches, self.generation - self.generations - 1)
             used = sum(cache.nbytes for cache in caches)
             while used > self._limit:
                 oldest = min(cache.oldest_generation() for cache in caches)

@@ -9,7 +9,11 @@ allows it: a form is allowed when any one of its readings is allowed.
 Class names used across languages (a lexicon may use a subset):
 ``proper_noun``, ``abbreviation``, ``contraction``, ``possessive``,
 ``hyphenated``, ``prefix``, ``suffix``, ``compound``, ``clitic``,
-``obsolete``, ``rare``.
+``obsolete``, ``rare``; and the English word-game filter's
+(``wordlists/en/README.md``): ``letter_plural`` (bs, cs), ``symbol`` (kHz,
+lm, csc), ``run_together`` (two words joined by a data error),
+``roman_numeral`` (xii) and ``rare_short`` (two or three letters found only
+in SCOWL's largest list).
 
 Concrete lexicons live outside the core (``wordsvc.data``); the core knows
 only this protocol and :class:`MemoryLexicon`, a dict-backed one for tests and
@@ -43,6 +47,11 @@ KNOWN_CLASSES = frozenset(
         "clitic",
         "obsolete",
         "rare",
+        "letter_plural",
+        "symbol",
+        "run_together",
+        "roman_numeral",
+        "rare_short",
     }
 )
 

@@ -20,7 +20,14 @@ part of speech ``H`` -> ``proper_noun``; ``Y`` -> ``abbreviation``; ``_`` in
 the root (a compound boundary, lexicalised like ``raud_tee`` or productive
 like ``kassi_kool``: Vabamorf does not tell them apart) -> ``compound``; a
 non-empty clitic field (``gi``/``ki``) -> ``clitic``; a hyphen in the form ->
-``hyphenated``. Everything else (nouns, verbs, adjectives, ...) is ordinary.
+``hyphenated``. Everything else (nouns, verbs, adjectives, ...) is ordinary,
+``G`` (an indeclinable genitive attribute) included, also when the form
+Capitalised is a proper noun (``tartu``: ``G``; ``Tartu``: ``H``): the
+lexicon gives ``G`` to few names (70 of the 566 settlement names it knows,
+no person names), where Estonian writes the attribute lowercase (``eesti
+keel``, ``viini vorst``), and analyses ``eesti`` and ``tartu`` alike, so a
+rule that read ``G`` as a name would refuse ``eesti`` and ``soome`` too
+(``wordlists/et/README.md``, "Genitive attributes").
 """
 
 from __future__ import annotations

@@ -47,6 +47,11 @@ class Language:
     meta: dict[str, object] = field(default_factory=dict)
 
 
+#: The English lists' filter (wordlists/en/README.md) asks web2, whose entry in Debian's miscfiles is public domain.
+SCOWL_LICENCE = "SCOWL copyright notice (MIT-like, see wordlists/en/COPYING-SCOWL); word-game filter decided with web2 (public domain)"
+#: What the English lists' source lines say besides their size and categories.
+SCOWL_FILTERED = "(Debian package scowl), with the word-game filter (letter plurals, symbols, ...: wordlists/en/README.md)"
+
 LANGUAGES: tuple[Language, ...] = (
     Language(
         id="en-US",
@@ -54,8 +59,8 @@ LANGUAGES: tuple[Language, ...] = (
         aliases=("en",),
         kind="wordlist",
         wordlist="en/en-US.tsv",
-        source="SCOWL size <= 80, english + american + variant_1 (Debian package scowl)",
-        licence="SCOWL copyright notice (MIT-like, see wordlists/en/COPYING-SCOWL)",
+        source=f"SCOWL size <= 80, english + american + variant_1 {SCOWL_FILTERED}",
+        licence=SCOWL_LICENCE,
         attribution=SCOWL_CREDIT,
         fold_diacritics=True,
     ),
@@ -65,8 +70,30 @@ LANGUAGES: tuple[Language, ...] = (
         aliases=(),
         kind="wordlist",
         wordlist="en/en-GB.tsv",
-        source="SCOWL size <= 80, english + british + british_z + variant_1 (Debian package scowl)",
-        licence="SCOWL copyright notice (MIT-like, see wordlists/en/COPYING-SCOWL)",
+        source=f"SCOWL size <= 80, english + british + british_z + british_variant_1 {SCOWL_FILTERED}",
+        licence=SCOWL_LICENCE,
+        attribution=SCOWL_CREDIT,
+        fold_diacritics=True,
+    ),
+    Language(
+        id="en-US-common",
+        name="English (American), common words",
+        aliases=(),
+        kind="wordlist",
+        wordlist="en/en-US-common.tsv",
+        source=f"SCOWL size <= 60 (the size SCOWL recommends for spell checking), english + american + variant_1 {SCOWL_FILTERED}",
+        licence=SCOWL_LICENCE,
+        attribution=SCOWL_CREDIT,
+        fold_diacritics=True,
+    ),
+    Language(
+        id="en-US-large",
+        name="English (American), large",
+        aliases=(),
+        kind="wordlist",
+        wordlist="en/en-US-large.tsv",
+        source=f"SCOWL size <= 95 (SCOWL's largest, 'insane'), english + american + variant_1 {SCOWL_FILTERED}",
+        licence=SCOWL_LICENCE,
         attribution=SCOWL_CREDIT,
         fold_diacritics=True,
     ),

@@ -7,7 +7,7 @@ them:
 
 - a worker that dies is replaced (at once; after a growing pause if it keeps
   dying within a second of starting) and its metrics files are marked dead;
-- a worker past ``max_requests`` (+ jitter), or whose RSS passes
+- a worker past ``max_requests`` (+ jitter), or whose private memory passes
   ``max_worker_rss_mb``, is recycled: its replacement is started first, and
   the old one gets SIGTERM once the new one serves (or after 5 s);
 - on SIGTERM or SIGINT every worker gets SIGTERM and drains; the master
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import logging
 import os
-import resource
 import select
 import shutil
 import signal
@@ -50,7 +49,6 @@ _SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGCHLD}
 _REPLACEMENT_WAIT = 5.0
 #: How often the master looks at its workers' memory, and wakes when nothing happens.
 _TICK = 1.0
-_PAGE = resource.getpagesize()
 
 
 @dataclass
@@ -72,6 +70,20 @@ def run(app: str | Callable[[], WSGIApp], options: ServerOptions | None = None) 
         if own_dir is not None and os.getpid() == pid:
             shutil.rmtree(own_dir, ignore_errors=True)
             os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
+
+
+def private_bytes(pid: int) -> int | None:
+    """Resident memory of ``pid`` that is its own (smaps' Private_Clean + Private_Dirty), or None without /proc.
+
+    Not RSS: RSS counts the memory-mapped lexicon pages every worker shares
+    (about 200 MiB with every language), which recycling a worker would not free.
+    """
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            fields = dict(line.split(b":", 1) for line in f.read().splitlines() if b":" in line)
+        return sum(int(fields[name].split()[0]) for name in (b"Private_Clean", b"Private_Dirty")) * 1024
+    except (OSError, ValueError, KeyError, IndexError):
+        return None  # no /proc (not Linux), or the worker just exited
 
 
 def _metrics_dir() -> str | None:
@@ -285,13 +297,9 @@ class _Master:
         for pid, child in list(self.children.items()):
             if child.retiring:
                 continue
-            try:
-                with open(f"/proc/{pid}/statm", "rb") as f:
-                    rss = int(f.read().split()[1]) * _PAGE
-            except (OSError, ValueError, IndexError):
-                continue  # no /proc (not Linux), or the worker just exited
-            if rss > limit:
-                log_event("worker_over_memory", logging.WARNING, worker=pid, rss_mb=rss // (1024 * 1024), limit_mb=self.options.max_worker_rss_mb)
+            private = private_bytes(pid)
+            if private is not None and private > limit:
+                log_event("worker_over_memory", logging.WARNING, worker=pid, private_mb=private // (1024 * 1024), limit_mb=self.options.max_worker_rss_mb)
                 self._recycle(pid, "max_worker_rss_mb")
 
     # -- stopping ----------------------------------------------------------------------------------

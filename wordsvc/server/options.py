@@ -46,7 +46,7 @@ class ServerOptions:
     max_connections: int = 1000
     #: Grace period after SIGTERM: requests in hand are finished within it, then what is left is killed.
     drain_seconds: float = 20.0
-    #: Recycle (gracefully) a worker whose resident memory passes this many MiB; 0 is off.
+    #: Recycle (gracefully) a worker whose private resident memory (smaps Private_Clean + Private_Dirty,\n    #: not the memory-mapped pages workers share) passes this many MiB; 0 is off.
     max_worker_rss_mb: int = 0
     #: Recycle a worker after this many requests plus a random 0..max_requests_jitter; 0 is off.
     max_requests: int = 0

@@ -10,8 +10,8 @@ each) is not all the memory it makes the process keep
 
 The loaded service is *measured*, not assumed: 26 MiB private with the
 English and Icelandic lexicons (memory-mapped: they are not private), 47 MiB
-with the Estonian analyser too, so a fixed share would either waste the
-budget or overrun it. It is measured where the service is built: under
+with the Estonian analyser too, 56 MiB in ``wordsvc serve``'s master with
+six lexicons, so a fixed share would either waste the budget or overrun it. It is measured where the service is built: under
 ``wordsvc serve`` that is the master, before it forks, so the figure is what
 a worker holds once it has touched its inherited pages (workers start
 nearly all shared and grow towards it).
@@ -30,12 +30,13 @@ __all__ = ["ASSUMED_LOADED", "FIXED_RESERVE", "MIB", "MIN_CACHE_BYTES", "OVERHEA
 
 MIB = 1 << 20
 #: What a worker holds besides the loaded service and its caches: its own
-#: Estonian analyser (Vabamorf reopens per process: 34 MiB private in a
-#: forked child against the master's 21 MiB, measured), requests in flight
-#: (a best-meld of 11 cards with 20 runners-up peaks at 2.7 MiB, the worst of
-#: 40 Icelandic hands under tracemalloc; two heavy requests run at once) and
-#: the threads' stacks, with room to spare.
-FIXED_RESERVE = 40 * MIB
+#: Estonian analyser (Vabamorf reopens in each process: 34 MiB private in a
+#: forked child, measured; the master's copy, counted in the loaded service,
+#: stays shared and unused), requests in flight (a best-meld of 11 cards with
+#: 20 runners-up peaks at 2.7 MiB, the worst of 40 Icelandic hands under
+#: tracemalloc; two heavy requests run at once), the threads' stacks, and a
+#: margin for the loaded service's pages a worker turns private.
+FIXED_RESERVE = 64 * MIB
 #: Private memory the caches make a process keep, per byte of their
 #: estimate: the allocator's slack, dict tables between resizes, evicted
 #: objects' pages not yet reused. Measured: 40,000 requests of bench/soak.py's
@@ -71,7 +72,7 @@ def cache_budget(budget_mb: int, loaded: int | None) -> int:
     ``loaded`` is the loaded service's private bytes (:func:`private_bytes`).
 
     >>> cache_budget(256, 47 * MIB) // MIB
-    135
+    116
     >>> cache_budget(64, 47 * MIB) // MIB
     16
     """

@@ -22,7 +22,7 @@ from ..config import Settings
 from ..core.errors import InvalidRequest, Unavailable, UnknownLanguage, UnknownRuleset, WordsvcError
 from ..schemas.common import cap_errors, iter_errors
 from ..service import Service
-from . import best_meld, catalogue, health, metrics, reference, rounds, validate, words
+from . import best_meld, catalogue, health, lexicons, metrics, reference, rounds, validate, words
 from .admission import Admission
 from .locale import negotiate
 from .problems import problem
@@ -34,7 +34,7 @@ log = logging.getLogger("wordsvc")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 #: Every resource's blueprint, in the order their routes are registered.
-BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, health.bp, metrics.bp, reference.bp)
+BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, health.bp, metrics.bp, reference.bp)
 
 
 def create_app(settings: Settings | None = None, service: Service | None = None) -> Flask:

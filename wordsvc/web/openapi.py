@@ -27,6 +27,7 @@ from .. import __version__
 from ..config import SETTINGS
 from ..schemas import best_meld as solver_schemas
 from ..schemas import common, rounds, validate
+from ..schemas.lexicons import MAX_DIFF_LIMIT, DiffQuery, LexiconDiffOut
 from ..schemas.words import AnagramsQuery, SuggestQuery, WordsQuery
 from . import words as search
 from .problems import PROBLEM_TYPES
@@ -130,6 +131,26 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
         "LanguageList",
         (),
     ),
+    (
+        "get",
+        "/lexicons/diff",
+        "What changed between two lexicons",
+        "The forms `to` has and `from` has not (`added`) and the reverse (`removed`), each counted and listed in code-point order, "
+        f"a page of at most {MAX_DIFF_LIMIT} of each side from `offset`; with `ruleset`, only the forms it accepts as words, so a form "
+        "newly banned by class shows as removed. An analyser lexicon (`et`) cannot list its forms: 422 naming the side. "
+        "A first diff of two large lexicons takes up to about 2 s (a heavy request); its further pages are answered from a cache.",
+        [
+            _q("from", "The lexicon before (id or tag, `GET /languages`).", True),
+            _q("to", "The lexicon after.", True),
+            _q("ruleset", "Compare only the forms this ruleset accepts (default: every form)."),
+            _q("limit", f"Forms listed of each side, 0 to {MAX_DIFF_LIMIT} (default 100; 0: counts only)."),
+            _q("offset", "Forms of each side to skip (default 0)."),
+            _q("locale", "Language of messages (`en`, `et`, `is`); else Accept-Language."),
+        ],
+        None,
+        "LexiconDiff",
+        (400, 404, 422, 503),
+    ),
     ("get", "/health", "Process is up", "Constant answer; also the bare endpoint of the HTTP benchmark.", [], None, "Health", ()),
     (
         "get",
@@ -140,6 +161,17 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
         None,
         "Ready",
         (503,),
+    ),
+    (
+        "get",
+        "/metrics",
+        "Prometheus metrics",
+        "Requests by endpoint and status, latency histograms, in-flight and shed requests, cache sizes, lexicon stamps; "
+        "Prometheus text exposition format, for all workers.",
+        [],
+        None,
+        None,
+        (),
     ),
     ("get", "/openapi.json", "This document", "OpenAPI 3.0 description of the API.", [], None, None, ()),
     ("get", "/docs", "Human-readable docs", "This API as an HTML page that needs no internet access.", [], None, None, ()),
@@ -243,6 +275,7 @@ QUERY_SCHEMAS: dict[str, type[Schema]] = {
     "/words": WordsQuery,
     "/anagrams": AnagramsQuery,
     "/suggest": SuggestQuery,
+    "/lexicons/diff": DiffQuery,
 }
 
 
@@ -307,6 +340,7 @@ def spec() -> dict[str, Any]:
         ("RoundResult", rounds.RoundResultOut),
         ("GameResult", rounds.GameResultOut),
         ("Problem", common.ProblemOut),
+        ("LexiconDiff", LexiconDiffOut),
     ]:
         api.components.schema(name, schema=schema)
     for name, body in EXTRA_SCHEMAS.items():
@@ -323,6 +357,8 @@ def spec() -> dict[str, Any]:
             ok["content"] = _json(response)
         elif path == "/docs":
             ok["content"] = {"text/html": {"schema": {"type": "string"}}}
+        elif path == "/metrics":
+            ok["content"] = {"text/plain": {"schema": {"type": "string"}}}
         else:
             ok["content"] = {"application/json": {"schema": {"type": "object"}}}
         operation["responses"] = {"200": ok, **_errors(*sorted({*errors, *ANY_OPERATION}))}
