@@ -45,6 +45,7 @@ from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
 from ..core.solver.candidates import deck_letters, layable, letter_key
 from .lexicons import CompiledLexicon, map_file
+from .rulesets import load_rulesets
 
 __all__ = [
     "FORMAT",
@@ -90,8 +91,6 @@ def deck_limits(rulesets: Iterable[Ruleset]) -> Limits:
 
 
 def _default_limits() -> Limits:
-    from .rulesets import load_rulesets
-
     return deck_limits(load_rulesets())
 
 

@@ -15,6 +15,7 @@ import yaml
 
 from ..core.deckgen import fit_values, letter_stats, plan_deck
 from ..core.lexicon import Lexicon
+from ..core.text import normalize
 from .rulesets import default_rulesets_dir
 
 __all__ = ["ALPHABETS", "DECK_NAMES", "derive_deck", "ordinary_forms", "read_forms"]
@@ -67,8 +68,6 @@ def derive_deck(lang: str, lexicon: Lexicon, english: Lexicon, forms: Iterable[s
 
 def read_forms(path: str | Path) -> Iterator[str]:
     """Words from a plain list, one per line; a hunspell ``.dic`` works too (count line and /flags dropped)."""
-    from ..core.text import normalize
-
     path = Path(path)
     encoding = "utf-8"
     aff = path.with_suffix(".aff")
