@@ -25,8 +25,6 @@ import os
 import random
 import signal
 import socket
-import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from types import FrameType
 
@@ -43,23 +41,7 @@ BACKLOG = 1024
 _PARENT_CHECK_SECONDS = 1.0
 _DRAIN_CHECK_SECONDS = 0.02
 
-#: Pool threads run the app at this nice value above the event loop's (Linux: per thread), so the
-#: loop, which accepts, reads and answers /health, is scheduled first when the CPUs are busy.
-POOL_NICE = 5
-
-#: Seconds a thread may hold the GIL while another waits for it (CPython's default is 0.005): the
-#: event loop waits at most this long for a pool thread running Python code to let it in.
-SWITCH_INTERVAL = 0.001
-
 _early: list[int] = []
-
-
-def _lower_priority() -> None:
-    """A pool thread's initializer: nice it below the event loop. Best effort: not every system allows it."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0) + POOL_NICE)
-    except (AttributeError, OSError):
-        pass
 
 
 def hold_early_signals() -> None:
@@ -77,8 +59,7 @@ class Worker:
         self.sock, self.options, self.report_fd, self.master_pid = sock, options, report_fd, master_pid
         self.pid = os.getpid()
         self.loop = asyncio.new_event_loop()
-        self.executor = ThreadPoolExecutor(options.threads, thread_name_prefix="wsgi", initializer=_lower_priority)
-        sys.setswitchinterval(SWITCH_INTERVAL)
+        self.executor = ThreadPoolExecutor(options.threads, thread_name_prefix="wsgi")
         self.hub = Hub(app, options, self.loop, self.executor, self._request_done)
         self.hub.worker = self.pid
         self.requests = 0
