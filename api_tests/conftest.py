@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,23 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=5)
 
 
+@contextmanager
+def running_server(prefix: str) -> Iterator[tuple[str, Path]]:
+    """``wordsvc serve`` on a free port, as ``make serve`` starts it: its URL and its log, until the block ends."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [_wordsvc_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        log = Path(tmp) / "stderr.log"
+        with log.open("wb") as stderr:
+            process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, start_new_session=True)
+            try:
+                _wait_ready(url, process, log)
+                yield url, log
+            finally:
+                _stop(process)
+
+
 @pytest.fixture(scope="session")
 def base_url() -> Iterator[str]:
     """Base URL of a running wordsvc, without a trailing slash."""
@@ -80,15 +98,5 @@ def base_url() -> Iterator[str]:
     if given:
         yield given.rstrip("/")
         return
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    command = [_wordsvc_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
-    with tempfile.TemporaryDirectory(prefix="wordsvc-api-tests-") as tmp:
-        log = Path(tmp) / "stderr.log"
-        with log.open("wb") as stderr:
-            process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, start_new_session=True)
-            try:
-                _wait_ready(url, process, log)
-                yield url
-            finally:
-                _stop(process)
+    with running_server("wordsvc-api-tests-") as (url, _log):
+        yield url

@@ -116,23 +116,13 @@ def run(base_url: str, options: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    from .conftest import REPO, _free_port, _stop, _wait_ready, _wordsvc_command
+    from .conftest import running_server
 
     given = os.environ.get("WORDSVC_URL", "").strip()
     if given:
         return run(given.rstrip("/"), argv)
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    command = [_wordsvc_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
-    with tempfile.TemporaryDirectory(prefix="wordsvc-fuzz-server-") as tmp:
-        log = Path(tmp) / "stderr.log"
-        with log.open("wb") as stderr:
-            process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, start_new_session=True)
-            try:
-                _wait_ready(url, process, log)
-                status = run(url, argv)
-            finally:
-                _stop(process)
+    with running_server("wordsvc-fuzz-server-") as (url, log):
+        status = run(url, argv)
         if status != 0:
             print(f"the server's log: {log.read_text(errors='replace')[-4000:]}", file=sys.stderr)
     return status
