@@ -50,6 +50,9 @@ CATALOG: dict[str, dict[str, str]] = {
         "title.unsupported_media_type": "Unsupported media type",
         "title.internal_error": "Internal server error",
         "title.not_ready": "Not ready",
+        "title.request_timeout": "Request timeout",
+        "title.header_fields_too_large": "Request header fields too large",
+        "title.not_implemented": "Not implemented",
     },
     "et": {
         "reason.not_in_lexicon": "Sõna '{word}' ei ole sõnastikus {lexicon}.",
@@ -86,6 +89,9 @@ CATALOG: dict[str, dict[str, str]] = {
         "title.unsupported_media_type": "Toetamata andmetüüp",
         "title.internal_error": "Serveri sisemine viga",
         "title.not_ready": "Teenus pole veel valmis",
+        "title.request_timeout": "Päring ei jõudnud õigel ajal kohale",
+        "title.header_fields_too_large": "Päise väljad on liiga suured",
+        "title.not_implemented": "Pole toetatud",
     },
     "is": {
         "reason.not_in_lexicon": "'{word}' er ekki í orðasafninu {lexicon}.",
@@ -122,6 +128,9 @@ CATALOG: dict[str, dict[str, str]] = {
         "title.unsupported_media_type": "Óstudd gagnategund",
         "title.internal_error": "Innri villa í þjóninum",
         "title.not_ready": "Þjónustan er ekki tilbúin",
+        "title.request_timeout": "Beiðnin barst ekki í tæka tíð",
+        "title.header_fields_too_large": "Hausar beiðninnar eru of stórir",
+        "title.not_implemented": "Ekki stutt",
     },
 }
 

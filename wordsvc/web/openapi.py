@@ -42,12 +42,10 @@ def _json(schema: str) -> dict[str, Any]:
 
 
 #: Statuses any operation may answer, whatever its own: some come from the HTTP server before the app sees the
-#: request (a request line, 414 from gunicorn past 8190 bytes, or request line and headers, 431 from wordsvc's
-#: server, too large; 503 when it holds all the connections it takes), and 503 also while the language asked
+#: request (431: request line and headers too large; 503 when it holds all the connections it takes), and 503 also while the language asked
 #: for is still building or as many expensive requests run as the worker admits (with Retry-After).
 ANY_OPERATION = {
     405: "method not allowed",
-    414: "uri too long",
     431: "request header fields too large",
     500: "internal error",
     503: "unavailable for now: the server is full or shutting down, the language is still building, or too many expensive requests run (see Retry-After)",

@@ -28,10 +28,13 @@ PROBLEM_TYPES: dict[int, tuple[str, str]] = {
     400: ("bad-request", "title.bad_request"),
     404: ("not-found", "title.not_found"),
     405: ("method-not-allowed", "title.method_not_allowed"),
+    408: ("request-timeout", "title.request_timeout"),  # the server's own answers (wordsvc.server.problems): listed for /docs
     413: ("payload-too-large", "title.payload_too_large"),
     415: ("unsupported-media-type", "title.unsupported_media_type"),
     422: ("invalid-request", "title.invalid_request"),
+    431: ("header-fields-too-large", "title.header_fields_too_large"),
     500: ("internal-error", "title.internal_error"),
+    501: ("not-implemented", "title.not_implemented"),
     503: ("not-ready", "title.not_ready"),
 }
 
