@@ -8,6 +8,7 @@ fixture waits for ``GET /ready`` and stops the server when the session ends.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -18,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -75,15 +77,20 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def running_server(prefix: str) -> Iterator[tuple[str, Path]]:
-    """``wordsvc serve`` on a free port, as ``make serve`` starts it: its URL and its log, until the block ends."""
+def running_server(prefix: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, Path]]:
+    """``wordsvc serve`` on a free port, as ``make serve`` starts it: its URL and its log, until the block ends.
+
+    The ledger is a fresh SQLite file in the server's temporary folder unless
+    ``env`` names another ``WORDSVC_DATABASE_URL``; ``env`` adds to the environment.
+    """
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     command = [_wordsvc_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
     with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
         log = Path(tmp) / "stderr.log"
+        environ = {**os.environ, "WORDSVC_DATABASE_URL": f"sqlite:///{tmp}/ledger.sqlite3", **(env or {})}
         with log.open("wb") as stderr:
-            process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, start_new_session=True)
+            process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, start_new_session=True, env=environ)
             try:
                 _wait_ready(url, process, log)
                 yield url, log
@@ -100,3 +107,41 @@ def base_url() -> Iterator[str]:
         return
     with running_server("wordsvc-api-tests-") as (url, _log):
         yield url
+
+
+@dataclass(frozen=True)
+class LedgerServer:
+    """A running wordsvc with its own ledger database, and an admin token for it."""
+
+    url: str
+    database_url: str
+    admin_token: str
+    backend: str
+
+    def headers(self, token: str | None = None) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token or self.admin_token}"}
+
+
+def wordsvc_cli(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``wordsvc ARGS`` on the ledger at ``database_url`` (the CLI acts as the machine's administrator)."""
+    env = {**os.environ, "WORDSVC_DATABASE_URL": database_url}
+    return subprocess.run([_wordsvc_command(), *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=120, check=False)
+
+
+def admin_token_for(database_url: str) -> str:
+    done = wordsvc_cli(database_url, "token", "create", "--admin", "--label", "api tests")
+    assert done.returncode == 0, done.stderr
+    return str(json.loads(done.stdout)["token"])
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def ledger_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LedgerServer]:
+    """wordsvc on a fresh SQLite ledger, then on a fresh PostgreSQL database: every ledger API test runs on both."""
+    if request.param == "sqlite":
+        database_url = f"sqlite:///{tmp_path_factory.mktemp('ledger-api')}/ledger.sqlite3"
+    else:
+        from .postgres import create_database
+
+        database_url = create_database(request.getfixturevalue("postgres_server_url"), "wordsvc_api_tests")
+    with running_server(f"wordsvc-ledger-{request.param}-", env={"WORDSVC_DATABASE_URL": database_url}) as (url, _log):
+        yield LedgerServer(url, database_url, admin_token_for(database_url), request.param)

@@ -14,7 +14,7 @@ from pathlib import Path
 from .data.languages import default_data_dir
 from .data.rulesets import default_rulesets_dir
 
-__all__ = ["SETTINGS", "Settings", "SettingsError"]
+__all__ = ["SETTINGS", "Settings", "SettingsError", "default_database_url"]
 
 SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_RULESETS_DIR": ("rulesets/ of the source tree", "Folder of ruleset YAML files (and decks/)."),
@@ -34,6 +34,10 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_HEADER_TIMEOUT": ("10", "Seconds a client has to send a request's headers; then 408 and close."),
     "WORDSVC_BODY_TIMEOUT": ("10", "Seconds a client has to send a request's body; then 408 and close."),
     "WORDSVC_KEEPALIVE_TIMEOUT": ("5", "Seconds an idle keep-alive connection stays open."),
+    "WORDSVC_DATABASE_URL": (
+        "`sqlite:///` + var/ledger.sqlite3 of the source tree",
+        "The ledger's database: `sqlite:///PATH` (WAL, synchronous=FULL) or `postgresql+psycopg://USER:PASSWORD@HOST/DB` for several replicas (docs/ledger.md).",
+    ),
     "WORDSVC_LOG_FORMAT": ("json", "`json`: one JSON object per line (each request with its id); `plain`: readable lines."),
     "WORDSVC_LOG_LEVEL": ("info", "Log level of the service."),
 }
@@ -58,6 +62,7 @@ class Settings:
     header_timeout: float
     body_timeout: float
     keepalive_timeout: float
+    database_url: str
     log_format: str
     log_level: str
 
@@ -84,12 +89,18 @@ class Settings:
             header_timeout=read.seconds("WORDSVC_HEADER_TIMEOUT", 10.0),
             body_timeout=read.seconds("WORDSVC_BODY_TIMEOUT", 10.0),
             keepalive_timeout=read.seconds("WORDSVC_KEEPALIVE_TIMEOUT", 5.0),
+            database_url=read.text("WORDSVC_DATABASE_URL", "") or default_database_url(),
             log_format=read.choice("WORDSVC_LOG_FORMAT", "json", ("json", "plain")),
             log_level=read.choice("WORDSVC_LOG_LEVEL", "info", ("debug", "info", "warning", "error", "critical")),
         )
         if read.problems:
             raise SettingsError("; ".join(read.problems))
         return settings
+
+
+def default_database_url() -> str:
+    """``var/ledger.sqlite3`` of the source tree: beside ``build/``, not in it, so ``make clean`` keeps the ledger."""
+    return f"sqlite:///{Path(__file__).resolve().parents[1] / 'var' / 'ledger.sqlite3'}"
 
 
 class SettingsError(ValueError):

@@ -3,7 +3,8 @@
 The app is named by its import path, so the CLI never imports the web
 layer. ``--build`` first starts ``wordsvc build`` in the background (its own
 process group, stopped with the server): the languages already built answer
-at once, the others come online as their builds finish.
+at once, the others come online as their builds finish. The ledger's
+database is migrated before the workers start.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from ..config import Settings
 from ..data.languages import BUILDING_FILE
+from ..ledger import connect, upgrade
 from ..server import ServerOptions, run
 
 __all__ = ["APP", "add_parsers", "server_options"]
@@ -61,6 +63,9 @@ def server_options(settings: Settings, host: str, port: int, workers: int) -> Se
 def _serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     options = server_options(settings, args.host, args.port, args.workers)
+    engine = connect(settings.database_url)
+    upgrade(engine)  # the ledger's migrations, once, before any worker opens it
+    engine.dispose()
     builder = _start_build(settings.data_dir) if args.build else None
     try:
         return run(APP, options)

@@ -53,6 +53,11 @@ CATALOG: dict[str, dict[str, str]] = {
         "title.request_timeout": "Request timeout",
         "title.header_fields_too_large": "Request header fields too large",
         "title.not_implemented": "Not implemented",
+        "title.unauthorized": "Authentication required",
+        "title.forbidden": "Not allowed",
+        "title.conflict": "Conflict with what is stored",
+        "title.precondition_failed": "Precondition failed",
+        "title.precondition_required": "Precondition required",
     },
     "et": {
         "reason.not_in_lexicon": "Sõna '{word}' ei ole sõnastikus {lexicon}.",
@@ -92,6 +97,11 @@ CATALOG: dict[str, dict[str, str]] = {
         "title.request_timeout": "Päring ei jõudnud õigel ajal kohale",
         "title.header_fields_too_large": "Päise väljad on liiga suured",
         "title.not_implemented": "Pole toetatud",
+        "title.unauthorized": "Vaja on tuvastamist",
+        "title.forbidden": "Pole lubatud",
+        "title.conflict": "Vastuolu salvestatuga",
+        "title.precondition_failed": "Eeltingimus ei kehti",
+        "title.precondition_required": "Eeltingimus on nõutud",
     },
     "is": {
         "reason.not_in_lexicon": "'{word}' er ekki í orðasafninu {lexicon}.",
@@ -131,6 +141,11 @@ CATALOG: dict[str, dict[str, str]] = {
         "title.request_timeout": "Beiðnin barst ekki í tæka tíð",
         "title.header_fields_too_large": "Hausar beiðninnar eru of stórir",
         "title.not_implemented": "Ekki stutt",
+        "title.unauthorized": "Auðkenningar krafist",
+        "title.forbidden": "Ekki leyft",
+        "title.conflict": "Stangast á við það sem er vistað",
+        "title.precondition_failed": "Forsenda stenst ekki",
+        "title.precondition_required": "Forsendu krafist",
     },
 }
 

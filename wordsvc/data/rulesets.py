@@ -28,7 +28,7 @@ from ..core.lexicon import KNOWN_CLASSES
 from ..core.ruleset import BonusTie, Floor, LongestMeasure, Ruleset, TwoPlayers, WordCheck
 from ..core.text import normalize
 
-__all__ = ["RulesetBook", "default_rulesets_dir", "load_rulesets"]
+__all__ = ["RulesetBook", "default_rulesets_dir", "load_rulesets", "ruleset_document", "ruleset_from_document"]
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 
@@ -212,6 +212,55 @@ def load_rulesets(folder: str | Path | None = None) -> RulesetBook:
     if problems:
         raise RulesetError(f"{len(problems)} problem(s) in rulesets", {"rulesets": problems})
     return RulesetBook(rulesets, folder)
+
+
+def ruleset_document(ruleset: Ruleset) -> dict[str, Any]:
+    """The resolved ruleset as a ruleset file would write it (no ``extends``, the deck's cards in full).
+
+    What the ledger snapshots when an event is created: :func:`ruleset_from_document`
+    turns it back into the same :class:`Ruleset`, whatever the YAML on disk says later.
+    """
+    return {
+        "name": ruleset.name,
+        "description": ruleset.description,
+        "language": ruleset.language,
+        "players": {"min": ruleset.players_min, "max": ruleset.players_max},
+        "rounds": list(ruleset.rounds),
+        "deck": {card.face: {"count": card.count, "value": card.value} for card in ruleset.deck.cards.values()},
+        "words": {
+            "min_cards": ruleset.min_cards,
+            "min_letters": ruleset.min_letters,
+            "banned_classes": sorted(ruleset.banned_classes),
+            "house_allow": sorted(ruleset.house_allow),
+            "house_refuse": sorted(ruleset.house_refuse),
+            "check": ruleset.word_check.value,
+        },
+        "bonuses": {
+            "longest_word": ruleset.bonus_points["longest_word"],
+            "most_words": ruleset.bonus_points["most_words"],
+            "longest_measure": ruleset.longest_measure.value,
+            "tie": ruleset.bonus_tie.value,
+            "two_players": ruleset.two_players.value,
+        },
+        "floor": ruleset.floor.value,
+    }
+
+
+def ruleset_from_document(ruleset_id: str, document: Any) -> Ruleset:
+    """The :class:`Ruleset` of a :func:`ruleset_document`; :class:`RulesetError` listing every problem if it is not one."""
+    where = f"ruleset {ruleset_id}"
+    try:
+        data = RulesetFileSchema().load(document)
+        if data.get("extends") is not None or not isinstance(data["deck"], dict):
+            raise ValidationError("a snapshot has no extends and lists its deck's cards", "deck")
+    except ValidationError as err:
+        problems = _flatten(where, err.messages)
+        raise RulesetError(f"{len(problems)} problem(s) in {where}", {"ruleset": problems}) from None
+    ruleset = _build(ruleset_id, None, data, _make_deck(data["deck"]))
+    problems = [f"{where}: {message}" for message in _semantic_problems(ruleset)]
+    if problems:
+        raise RulesetError(f"{len(problems)} problem(s) in {where}", {"ruleset": problems})
+    return ruleset
 
 
 def _valid_id(text: str) -> bool:

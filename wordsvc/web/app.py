@@ -4,7 +4,7 @@ Importing this module loads nothing; :func:`create_app` loads the rulesets
 and opens the compiled lexicons (memory-mapped, milliseconds). Request ids,
 CORS, the body limit and the one error handler live here; each resource's
 views live in a module of their own (validate, rounds, best_meld, words,
-catalogue, health, metrics, reference).
+catalogue, lexicons, events, health, metrics, reference).
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from werkzeug.exceptions import HTTPException
 
 from ..config import Settings
 from ..core.errors import InvalidRequest, Unavailable, UnknownLanguage, UnknownRuleset, WordsvcError
+from ..ledger import LedgerError
 from ..schemas.common import cap_errors, iter_errors
 from ..service import Service
-from . import best_meld, catalogue, health, lexicons, metrics, reference, rounds, validate, words
+from . import best_meld, catalogue, events, health, lexicons, metrics, reference, rounds, validate, words
 from .admission import Admission
 from .locale import negotiate
 from .problems import problem
@@ -34,7 +35,7 @@ log = logging.getLogger("wordsvc")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 #: Every resource's blueprint, in the order their routes are registered.
-BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, health.bp, metrics.bp, reference.bp)
+BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, events.bp, health.bp, metrics.bp, reference.bp)
 
 
 def create_app(settings: Settings | None = None, service: Service | None = None) -> Flask:
@@ -75,12 +76,12 @@ def _install_hooks(app: Flask, settings: Settings) -> None:
         origin = request.headers.get("Origin")
         if origin and ("*" in origins or origin in origins):
             response.headers["Access-Control-Allow-Origin"] = "*" if "*" in origins else origin
-            response.headers["Access-Control-Expose-Headers"] = "X-Request-ID"
+            response.headers["Access-Control-Expose-Headers"] = "X-Request-ID, ETag, Location"
             if "*" not in origins:
                 response.vary.add("Origin")
             if request.method == "OPTIONS":
-                response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
-                response.headers["Access-Control-Allow-Headers"] = "Content-Type, Accept-Language, X-Request-ID"
+                response.headers["Access-Control-Allow-Methods"] = "GET, POST, PUT, DELETE, OPTIONS"
+                response.headers["Access-Control-Allow-Headers"] = "Content-Type, Accept-Language, X-Request-ID, Authorization, If-Match"
                 response.headers["Access-Control-Max-Age"] = "86400"
         return response
 
@@ -101,6 +102,13 @@ def _install_errors(app: Flask) -> None:
     @app.errorhandler(InvalidRequest)
     def _integrity(err: InvalidRequest) -> Response:
         return problem(422, err.detail, cap_errors(err.problems)[0], locale())
+
+    @app.errorhandler(LedgerError)
+    def _ledger(err: LedgerError) -> Response:
+        response = problem(err.status, err.detail, cap_errors(err.problems)[0], locale())
+        if err.status == 401:
+            response.headers["WWW-Authenticate"] = 'Bearer realm="wordsvc"'
+        return response
 
     @app.errorhandler(UnknownRuleset)
     @app.errorhandler(UnknownLanguage)

@@ -25,8 +25,10 @@ from marshmallow import Schema, fields
 
 from .. import __version__
 from ..config import SETTINGS
+from ..core.ids import ID_PATTERN
 from ..schemas import best_meld as solver_schemas
 from ..schemas import common, rounds, validate
+from ..schemas import events as ledger_schemas
 from ..schemas.lexicons import MAX_DIFF_LIMIT, DiffQuery, LexiconDiffOut
 from ..schemas.words import AnagramsQuery, SuggestQuery, WordsQuery
 from . import words as search
@@ -187,6 +189,54 @@ BEST_MELD = (
     (400, 404, 413, 415, 422, 503),
 )
 
+def _in_path(name: str, description: str) -> dict[str, Any]:
+    schema = {"type": "integer", "minimum": 0} if name == "round" else {"type": "string", "pattern": ID_PATTERN, "maxLength": 64}
+    return {"name": name, "in": "path", "required": True, "description": description, "schema": schema}
+
+
+EVENT, GAME, ROUND = _in_path("event", "The event's id."), _in_path("game", "The table's id within the event."), _in_path("round", "The round number, 1 first.")
+IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "description": "A correction's: the round's current ETag.", "schema": {"type": "string"}}
+#: Who may call a ledger operation: ``token`` (a bearer token the operation's role allows) or ``public`` (a token only for private events).
+TOKEN, PUBLIC = "token", "public"
+
+#: The ledger's operations (docs/ledger.md): (method, path, summary, description, parameters, request schema, {status: response schema}, error statuses, access)
+LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, dict[int, str], tuple[int, ...], str]] = [
+    ("post", "/events", "Create an event", "Admin token. Snapshots the ruleset and the lexicon stamp; the answer carries the event's director token, once.",
+     [], "EventBody", {201: "Event"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
+    ("post", "/events/import", "Import an event", "Admin token. An export document; refused (422) unless its audit chain and rows verify, 409 if the id is taken. "
+     "The answer carries a new director token.", [], "ExportDocument", {201: "Event"}, (400, 401, 403, 409, 413, 415, 422), TOKEN),
+    ("get", "/events/{event}", "An event", "Its ruleset snapshot, lexicon stamp, status and tables.", [EVENT], None, {200: "Event"}, (401, 403, 404), PUBLIC),
+    ("put", "/events/{event}/games/{game}", "Seat a table", "Director token. Players in seat order; 201 the first time, 200 for the same players again, 409 for others.",
+     [EVENT, GAME], "GameBody", {201: "Game", 200: "Game"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
+    ("get", "/events/{event}/games/{game}", "A table", "Each round's current revision, result and running totals; the table's totals.",
+     [EVENT, GAME], None, {200: "Game"}, (401, 403, 404), PUBLIC),
+    ("put", "/events/{event}/games/{game}/rounds/{round}", "Submit a round",
+     "Referee or director token. The body of /score-round without ruleset or language. First time 201; the same play again 200 with the stored result; "
+     "another play 409, unless a director sends `correction` with If-Match: the round's ETag (a stale one is 412, none is 428).",
+     [EVENT, GAME, ROUND, IF_MATCH], "RoundSubmission", {201: "Round", 200: "Round"}, (400, 401, 403, 404, 409, 412, 413, 415, 422, 428), TOKEN),
+    ("get", "/events/{event}/games/{game}/rounds/{round}", "A round", "Its current revision with ETag, running totals and every revision kept.",
+     [EVENT, GAME, ROUND], None, {200: "RoundDetail"}, (401, 403, 404), PUBLIC),
+    ("get", "/events/{event}/standings", "Standings", "Rank, player, table, rounds played, total; equal totals share a rank. CSV with Accept: text/csv or format=csv.",
+     [EVENT], None, {200: "Standings"}, (400, 401, 403, 404, 422), PUBLIC),
+    ("get", "/events/{event}/export", "Export an event", "Director token. Everything needed to rebuild the event elsewhere (no token secrets).",
+     [EVENT], None, {200: "ExportDocument"}, (401, 403, 404), TOKEN),
+    ("post", "/events/{event}/judge", "A recorded judge ruling", "Referee or director token. Acceptable or not, the count and the lexicon, never which word; recorded in the audit.",
+     [EVENT], "JudgeBody", {200: "JudgeRuling"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
+    ("get", "/events/{event}/audit", "The audit trail", "Append-only, hash-chained entries of every write; `wordsvc audit verify` recomputes the chain.",
+     [EVENT], None, {200: "Audit"}, (400, 401, 403, 404, 422), PUBLIC),
+    ("post", "/events/{event}/lexicon", "Accept the loaded lexicon", "Director token. Moves the event to the lexicon the service has loaded now (audited).",
+     [EVENT], None, {200: "Event"}, (401, 403, 404), TOKEN),
+    ("post", "/events/{event}/tokens", "Issue a token", "Director token. A director, referee (optionally for one table) or viewer token, shown once.",
+     [EVENT], "TokenBody", {201: "IssuedToken"}, (400, 401, 403, 404, 413, 415, 422), TOKEN),
+    ("get", "/events/{event}/tokens", "The event's tokens", "Director token. Ids, roles, tables, revocation; never a secret.", [EVENT], None, {200: "TokenList"}, (401, 403, 404), TOKEN),
+    ("delete", "/events/{event}/tokens/{token_id}", "Revoke a token", "Director token.",
+     [EVENT, {"name": "token_id", "in": "path", "required": True, "description": "The token's id.", "schema": {"type": "string"}}], None, {200: "Token"},
+     (401, 403, 404), TOKEN),
+]
+
+#: The ledger's query schemas, as QUERY_SCHEMAS.
+LEDGER_QUERIES: dict[str, type[Schema]] = {"/events/{event}/standings": ledger_schemas.StandingsQuery, "/events/{event}/audit": ledger_schemas.AuditQuery}
+
 EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
     "VerdictsOrJudge": {"oneOf": [{"$ref": "#/components/schemas/Verdicts"}, {"$ref": "#/components/schemas/Judge"}]},
     "RulesetList": {
@@ -311,6 +361,8 @@ def _query_value(schema: dict[str, Any]) -> dict[str, Any]:
     value = next((branch for branch in schema.get("oneOf", ()) if branch.get("type") == "string"), None)
     if value is not None:
         schema = {**{k: v for k, v in schema.items() if k != "oneOf"}, **value}
+    if "enum" in schema:
+        schema = {**schema, "enum": [v for v in schema["enum"] if v is not None]}
     return {k: v for k, v in schema.items() if k != "nullable" and not (k == "default" and v is None)}
 
 
@@ -339,6 +391,22 @@ def spec() -> dict[str, Any]:
         ("GameResult", rounds.GameResultOut),
         ("Problem", common.ProblemOut),
         ("LexiconDiff", LexiconDiffOut),
+        ("EventBody", ledger_schemas.EventBody),
+        ("GameBody", ledger_schemas.GameBody),
+        ("RoundSubmission", ledger_schemas.RoundSubmission),
+        ("TokenBody", ledger_schemas.TokenBody),
+        ("JudgeBody", ledger_schemas.JudgeBody),
+        ("Event", ledger_schemas.EventOut),
+        ("Round", ledger_schemas.RoundOut),
+        ("RoundDetail", ledger_schemas.RoundDetailOut),
+        ("Game", ledger_schemas.GameOut),
+        ("Standings", ledger_schemas.StandingsOut),
+        ("Token", ledger_schemas.TokenOut),
+        ("IssuedToken", ledger_schemas.IssuedTokenOut),
+        ("TokenList", ledger_schemas.TokenListOut),
+        ("JudgeRuling", ledger_schemas.JudgeRulingOut),
+        ("Audit", ledger_schemas.AuditOut),
+        ("ExportDocument", ledger_schemas.ExportOut),
     ]:
         api.components.schema(name, schema=schema)
     for name, body in EXTRA_SCHEMAS.items():
@@ -361,8 +429,24 @@ def spec() -> dict[str, Any]:
             ok["content"] = {"application/json": {"schema": {"type": "object"}}}
         operation["responses"] = {"200": ok, **_errors(*sorted({*errors, *ANY_OPERATION}))}
         paths.setdefault(path, {})[method] = operation
+    for method, path, summary, description, params, request, answers, errors, access in LEDGER_ENDPOINTS:
+        if path in LEDGER_QUERIES:
+            params = [*params, *_query_parameters(plugin, LEDGER_QUERIES[path], [])]
+        operation = {"summary": summary, "description": description, "parameters": params, "tags": ["ledger"]}
+        operation["security"] = [{"bearer": []}] if access == TOKEN else [{}, {"bearer": []}]
+        if request:
+            operation["requestBody"] = {"required": True, "content": _json(request)}
+        responses: dict[str, Any] = {}
+        for status, schema in answers.items():
+            content = _json(schema)
+            if path.endswith("/standings"):
+                content["text/csv"] = {"schema": {"type": "string", "description": "rank,player,table,rounds,total"}}
+            responses[str(status)] = {"description": "Created" if status == 201 else "OK", "content": content}
+        operation["responses"] = {**responses, **_errors(*sorted({*errors, *ANY_OPERATION}))}
+        paths.setdefault(path, {})[method] = operation
     for path, operations in paths.items():
         api.path(path=path, operations=operations)
+    api.components.security_scheme("bearer", {"type": "http", "scheme": "bearer", "description": "wsv_... tokens: `wordsvc token create --admin`, an event's director token, or one a director issued."})
     return api.to_dict()
 
 

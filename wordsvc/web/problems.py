@@ -26,12 +26,17 @@ __all__ = ["PROBLEM_TYPES", "problem"]
 #: status -> (slug, title key); ``type`` is the docs anchor of the slug.
 PROBLEM_TYPES: dict[int, tuple[str, str]] = {
     400: ("bad-request", "title.bad_request"),
+    401: ("unauthorized", "title.unauthorized"),
+    403: ("forbidden", "title.forbidden"),
     404: ("not-found", "title.not_found"),
     405: ("method-not-allowed", "title.method_not_allowed"),
     408: ("request-timeout", "title.request_timeout"),  # the server's own answers (wordsvc.server.problems): listed for /docs
+    409: ("conflict", "title.conflict"),
+    412: ("precondition-failed", "title.precondition_failed"),
     413: ("payload-too-large", "title.payload_too_large"),
     415: ("unsupported-media-type", "title.unsupported_media_type"),
     422: ("invalid-request", "title.invalid_request"),
+    428: ("precondition-required", "title.precondition_required"),
     431: ("header-fields-too-large", "title.header_fields_too_large"),
     500: ("internal-error", "title.internal_error"),
     501: ("not-implemented", "title.not_implemented"),

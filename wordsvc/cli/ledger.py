@@ -1,0 +1,162 @@
+"""``wordsvc db``, ``wordsvc event``, ``wordsvc token``, ``wordsvc audit``: the ledger from a shell (docs/ledger.md).
+
+The commands open the database ``WORDSVC_DATABASE_URL`` names and act as the
+machine's own administrator (actor ``local`` in the audit): whoever can run
+them can open the database file anyway. ``audit verify`` exits 1 and names
+the first bad entry or row when anything was edited, deleted or reordered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..config import Settings
+from ..ledger import LOCAL, Ledger, connect, describe, upgrade
+from ..schemas.events import EventBody, TokenBody
+from ..service import Service
+from .common import CliError, print_json, read_text
+
+__all__ = ["add_parsers"]
+
+
+def add_parsers(sub: Any) -> None:
+    db = sub.add_parser("db", help="the ledger's database").add_subparsers(dest="db_command", required=True)
+    db.add_parser("upgrade", help="create or migrate the ledger's tables (make setup and wordsvc serve run it)").set_defaults(run=_upgrade)
+
+    event = sub.add_parser("event", help="ledger events: create, show, export, import").add_subparsers(dest="event_command", required=True)
+    create = event.add_parser("create", help="create an event; prints it with its director token (shown once)")
+    create.add_argument("--name", required=True)
+    create.add_argument("--ruleset", default="standard")
+    create.add_argument("--lang", default=None, help="lexicon (default: the ruleset's language)")
+    create.add_argument("--id", default=None, help="the event's id in URLs (default: random)")
+    create.add_argument("--private", action="store_true", help="games, standings and audit need a token of the event")
+    create.set_defaults(run=_event_create)
+    show = event.add_parser("show", help="an event: snapshot, tables, status; --standings adds the standings")
+    show.add_argument("event")
+    show.add_argument("--standings", action="store_true")
+    show.set_defaults(run=_event_show)
+    export = event.add_parser("export", help="an event as one JSON document (POST /events/import and event import read it)")
+    export.add_argument("event")
+    export.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
+    export.set_defaults(run=_event_export)
+    imp = event.add_parser("import", help="rebuild an exported event (refused unless its audit chain verifies)")
+    imp.add_argument("file", help="an export document, - for stdin")
+    imp.set_defaults(run=_event_import)
+
+    token = sub.add_parser("token", help="bearer tokens: create, revoke").add_subparsers(dest="token_command", required=True)
+    make = token.add_parser("create", help="a new token, printed once (only its hash is kept)")
+    make.add_argument("--admin", action="store_true", help="an admin token: creates and imports events")
+    make.add_argument("--event", help="the event of a director, referee or viewer token")
+    make.add_argument("--role", choices=("director", "referee", "viewer"))
+    make.add_argument("--table", help="limit a referee token to one table")
+    make.add_argument("--label")
+    make.set_defaults(run=_token_create)
+    revoke = token.add_parser("revoke", help="revoke a token by its id")
+    revoke.add_argument("id")
+    revoke.set_defaults(run=_token_revoke)
+
+    audit = sub.add_parser("audit", help="the audit trail").add_subparsers(dest="audit_command", required=True)
+    verify = audit.add_parser("verify", help="recompute the hash chain and check the tables against it; exit 1 naming the first problem")
+    verify.add_argument("events", nargs="*", help="event ids (default: every event, and the admin tokens' chain)")
+    verify.set_defaults(run=_audit_verify)
+
+
+def _ledger(service: Service | None = None) -> Ledger:
+    settings = Settings.from_env()
+    if service is None:
+        return Ledger.open(settings.database_url, _no_lexicons)
+    return Ledger.open(settings.database_url, service.languages.get, service.budget)
+
+
+def _no_lexicons(lang: str) -> Any:
+    raise CliError(f"this command does not load lexicons (asked for {lang})")
+
+
+def _upgrade(args: argparse.Namespace) -> int:
+    url = Settings.from_env().database_url
+    revision = upgrade(connect(url))
+    print(f"ledger at {describe(url)}: schema revision {revision}", file=sys.stderr)
+    return 0
+
+
+def _event_create(args: argparse.Namespace) -> int:
+    body = EventBody().load({k: v for k, v in {"name": args.name, "ruleset": args.ruleset, "lang": args.lang, "id": args.id, "private": args.private}.items() if v is not None})
+    service = Service.from_settings()
+    ruleset, lexicon = service.resolve(body["ruleset"], body["lang"])
+    print_json(_ledger(service).create_event(LOCAL, ruleset, lexicon, body["name"], body["id"], body["private"]))
+    return 0
+
+
+def _event_show(args: argparse.Namespace) -> int:
+    ledger = _ledger()
+    out = ledger.event(LOCAL, args.event)
+    if args.standings:
+        out["standings"] = ledger.standings(LOCAL, args.event)["standings"]
+    print_json(out)
+    return 0
+
+
+def _event_export(args: argparse.Namespace) -> int:
+    text = json.dumps(_ledger().export(LOCAL, args.event), ensure_ascii=False, indent=2) + "\n"
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(text)
+    return 0
+
+
+def _event_import(args: argparse.Namespace) -> int:
+    try:
+        document = json.loads(read_text(args.file))
+    except ValueError as err:
+        raise CliError(f"{args.file}: not valid JSON: {err}") from None
+    print_json(_ledger().import_event(LOCAL, document))
+    return 0
+
+
+def _token_create(args: argparse.Namespace) -> int:
+    ledger = _ledger()
+    if args.admin:
+        if args.event or args.role or args.table:
+            raise CliError("an admin token belongs to no event: leave out --event, --role and --table")
+        tid, token = ledger.create_admin_token(args.label)
+        print_json({"id": tid, "role": "admin", "token": token})
+        return 0
+    if not args.event or not args.role:
+        raise CliError("give --admin, or --event and --role")
+    body = TokenBody().load({k: v for k, v in {"role": args.role, "table": args.table, "label": args.label}.items() if v is not None})
+    print_json(ledger.issue_token(LOCAL, args.event, body["role"], body["table"], body["label"]))
+    return 0
+
+
+def _token_revoke(args: argparse.Namespace) -> int:
+    ledger = _ledger()
+    event = ledger.token_event(args.id)
+    if event is None:
+        ledger.revoke_admin_token(args.id)
+    else:
+        ledger.revoke_token(LOCAL, event, args.id)
+    print(f"token {args.id} revoked", file=sys.stderr)
+    return 0
+
+
+def _audit_verify(args: argparse.Namespace) -> int:
+    ledger = _ledger()
+    failed = False
+    chains = [(event, ledger.verify) for event in (args.events or ledger.event_ids())]
+    for event, check in chains:
+        problems = check(event)
+        if problems:
+            failed = True
+            print(f"event {event}: FAILED: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+        else:
+            print(f"event {event}: ok")
+    if not args.events:
+        problems = ledger.verify_house()
+        failed = failed or bool(problems)
+        print(f"admin tokens: FAILED: {problems[0]}" if problems else "admin tokens: ok")
+    return 1 if failed else 0

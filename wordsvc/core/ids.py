@@ -1,0 +1,18 @@
+"""Ids that travel in URL paths (events, tables): lowercase letters, digits, ``-`` and ``_``, 64 at most.
+
+What fits in a path segment without escaping, reads the same in every
+language and cannot be confused by case-insensitive file systems or clients.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ID_PATTERN", "is_id"]
+
+ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
+_ID = re.compile(ID_PATTERN)
+
+
+def is_id(value: object) -> bool:
+    return isinstance(value, str) and _ID.fullmatch(value) is not None

@@ -1,0 +1,32 @@
+"""The referee ledger: events, tables and rounds that persist, with corrections, standings and an audit chain.
+
+Storage and rules only, no HTTP: :class:`Ledger` is used by the web layer
+(``wordsvc/web/events.py``) and the command line (``wordsvc/cli/ledger.py``).
+The design, the schema and the audit format are in docs/ledger.md.
+"""
+
+from __future__ import annotations
+
+from .database import connect, describe, upgrade
+from .errors import Conflict, Forbidden, LedgerError, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
+from .ledger import EXPORT_FORMAT, LOCAL, Ledger, Submitted
+from .tokens import ROLES, Principal
+
+__all__ = [
+    "EXPORT_FORMAT",
+    "LOCAL",
+    "ROLES",
+    "Conflict",
+    "Forbidden",
+    "Ledger",
+    "LedgerError",
+    "NotFound",
+    "PreconditionFailed",
+    "PreconditionRequired",
+    "Principal",
+    "Submitted",
+    "Unauthorized",
+    "connect",
+    "describe",
+    "upgrade",
+]

@@ -1,0 +1,751 @@
+"""The ledger's operations: events, games, rounds, tokens, judge rulings, export, import, verify.
+
+Every write runs in one transaction that first locks its event's audit
+chain (:func:`~wordsvc.ledger.database.lock_chain`), re-reads what it
+depends on, writes its rows and appends its audit entry: so a write is
+all there or not at all, and two processes racing on one round store one
+revision. Scoring happens before the transaction; it needs no lock.
+
+Who may do what is checked here too (:mod:`.access`), so the CLI and the
+web layer cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..core.budget import MemoryBudget
+from ..core.errors import InvalidRequest, Problems
+from ..core.ids import ID_PATTERN, is_id
+from ..core.lexicon import Lexicon
+from ..core.ruleset import Ruleset
+from ..core.scoring import RoundPlay, check_round, score_round
+from ..core.verdict import judge
+from ..data.rulesets import ruleset_document, ruleset_from_document
+from .access import require_admin, require_director, require_read, require_referee
+from .audit import GENESIS, HOUSE, Records, make_entry, verify, verify_chain
+from .canonical import canonical, now, sha256_of
+from .database import connect, lock_chain, upgrade, writing
+from .errors import Conflict, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
+from .plays import play_document, play_from_document
+from .schema import audit, events, games, revisions, tokens
+from .tokens import Principal, hash_token, matches, new_token, token_id
+
+__all__ = ["EXPORT_FORMAT", "LOCAL", "Ledger", "Submitted"]
+
+EXPORT_FORMAT = "wordsvc-event/1"
+#: The actor of the command line (whoever can run ``wordsvc`` on the machine can open the database anyway).
+LOCAL = Principal("local", "admin")
+#: Rulesets rebuilt from event snapshots, remembered by sha256.
+_SNAPSHOTS_KEPT = 64
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """The answer to a round submission: ``status`` 201 (stored), 200 (the same play again, or a correction)."""
+
+    status: int
+    round: dict[str, Any]
+
+
+class Ledger:
+    """The ledger on one database. ``lexicons(lang)`` gives the loaded lexicon of a language."""
+
+    def __init__(self, engine: Engine, lexicons: Callable[[str], Lexicon], budget: MemoryBudget | None = None):
+        self.engine = engine
+        self.lexicons = lexicons
+        self.budget = budget
+        self._rulesets: dict[str, Ruleset] = {}
+
+    @classmethod
+    def open(cls, url: str, lexicons: Callable[[str], Lexicon], budget: MemoryBudget | None = None) -> Ledger:
+        """Connect, bring the schema up to date, and close the connections (a pre-fork master must not share them)."""
+        engine = connect(url)
+        upgrade(engine)
+        engine.dispose()
+        return cls(engine, lexicons, budget)
+
+    # --- tokens --------------------------------------------------------------------------------
+
+    def authenticate(self, token: str) -> Principal:
+        """The principal of a bearer token; :class:`Unauthorized` (one answer for every failure) if it is not a live token."""
+        tid = token_id(token)
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tokens).where(tokens.c.id == tid)).first() if tid else None
+        stored = row.secret_sha256 if row is not None else None
+        if not matches(token, stored) or row is None or row.revoked_at is not None:
+            raise Unauthorized("The bearer token is not valid.", {"authorization": ["not a valid token"]})
+        return Principal(row.id, row.role, row.event_id, row.table_id)
+
+    def create_admin_token(self, label: str | None = None, actor: Principal = LOCAL) -> tuple[str, str]:
+        """``(id, token)`` of a new admin token; the token is shown once and never stored."""
+        with writing(self.engine) as conn:
+            lock_chain(conn, HOUSE)
+            tid, token = self._insert_token(conn, "admin", None, None, label)
+            self._append(conn, HOUSE, actor, "token.issued", {"id": tid, "role": "admin", "table": None})
+        return tid, token
+
+    def issue_token(self, actor: Principal | None, event_id: str, role: str, table: str | None = None, label: str | None = None) -> dict[str, Any]:
+        """A director's (or admin's) new director, referee or viewer token for the event; ``token`` is in the answer only."""
+        event = self._event_row(event_id)
+        actor = require_director(actor, event_id)
+        with writing(self.engine) as conn:
+            lock_chain(conn, event_id)
+            if table is not None and self._game_row(conn, event_id, table) is None:
+                raise InvalidRequest(f"Event {event_id} has no table {table!r}.", {"table": [f"no table {table!r} in event {event_id}"]})
+            tid, token = self._insert_token(conn, role, event.id, table, label)
+            self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": role, "table": table})
+        return {"id": tid, "token": token, "role": role, "event": event_id, "table": table, "label": label}
+
+    def revoke_token(self, actor: Principal | None, event_id: str, tid: str) -> dict[str, Any]:
+        self._event_row(event_id)
+        actor = require_director(actor, event_id)
+        with writing(self.engine) as conn:
+            lock_chain(conn, event_id)
+            row = conn.execute(select(tokens).where(tokens.c.id == tid, tokens.c.event_id == event_id)).first()
+            if row is None:
+                raise NotFound(f"Event {event_id} has no token {tid!r}.", {"token": [f"no token {tid!r} in event {event_id}"]})
+            if row.revoked_at is None:
+                conn.execute(update(tokens).where(tokens.c.id == tid).values(revoked_at=now()))
+                self._append(conn, event_id, actor, "token.revoked", {"id": tid})
+        return self._token_view(self._token_row(tid))
+
+    def list_tokens(self, actor: Principal | None, event_id: str) -> list[dict[str, Any]]:
+        self._event_row(event_id)
+        actor = require_director(actor, event_id)
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tokens).where(tokens.c.event_id == event_id).order_by(tokens.c.created_at, tokens.c.id)).all()
+        return [self._token_view(row) for row in rows]
+
+    def revoke_admin_token(self, tid: str, actor: Principal = LOCAL) -> None:
+        with writing(self.engine) as conn:
+            lock_chain(conn, HOUSE)
+            row = conn.execute(select(tokens).where(tokens.c.id == tid, tokens.c.role == "admin")).first()
+            if row is None:
+                raise NotFound(f"No admin token {tid!r}.", {"token": [f"no admin token {tid!r}"]})
+            if row.revoked_at is None:
+                conn.execute(update(tokens).where(tokens.c.id == tid).values(revoked_at=now()))
+                self._append(conn, HOUSE, actor, "token.revoked", {"id": tid})
+
+    def token_event(self, tid: str) -> str | None:
+        """The event a token belongs to (``None`` for an admin token); :class:`NotFound` if there is no such token."""
+        row = self._token_row(tid)
+        if row is None:
+            raise NotFound(f"No token {tid!r}.", {"token": [f"no token {tid!r}"]})
+        return row.event_id  # type: ignore[no-any-return]
+
+    # --- events ---------------------------------------------------------------------------------
+
+    def create_event(
+        self, actor: Principal | None, ruleset: Ruleset, lexicon: Lexicon, name: str, event_id: str | None = None, private: bool = False
+    ) -> dict[str, Any]:
+        """A new event under a snapshot of ``ruleset`` and ``lexicon``'s stamp; the answer carries the director token, once."""
+        actor = require_admin(actor)
+        event_id = event_id or f"e{secrets.token_hex(4)}"
+        _check_id(event_id, "id")
+        document = ruleset_document(ruleset)
+        row = {
+            "id": event_id,
+            "name": name,
+            "private": private,
+            "ruleset_id": ruleset.id,
+            "ruleset_json": canonical(document),
+            "ruleset_sha256": sha256_of(document),
+            "lexicon_json": canonical(lexicon.info.stamp()),
+            "created_at": now(),
+        }
+        with writing(self.engine) as conn:
+            lock_chain(conn, event_id)
+            if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is not None:
+                raise Conflict(f"There is already an event {event_id!r}.", {"id": ["taken"]})
+            conn.execute(insert(events).values(row))
+            self._append(conn, event_id, actor, "event.created", _event_payload(row))
+            tid, token = self._insert_token(conn, "director", event_id, None, "director")
+            self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": "director", "table": None})
+        view = self.event(actor, event_id)
+        view["director_token"] = {"id": tid, "token": token}
+        return view
+
+    def event(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
+        row = self._event_row(event_id)
+        require_read(actor, row.id, row.private)
+        with self.engine.connect() as conn:
+            game_rows = conn.execute(select(games).where(games.c.event_id == event_id).order_by(games.c.created_at, games.c.id)).all()
+            rounds = conn.execute(select(revisions.c.game_id, revisions.c.round).where(revisions.c.event_id == event_id).distinct()).all()
+        played: dict[str, int] = {}
+        for game_id, _ in rounds:
+            played[game_id] = played.get(game_id, 0) + 1
+        ruleset = json.loads(row.ruleset_json)
+        return {
+            "id": row.id,
+            "name": row.name,
+            "private": row.private,
+            "status": "open",
+            "created_at": row.created_at,
+            "ruleset": {"id": row.ruleset_id, "sha256": row.ruleset_sha256, "rounds": ruleset["rounds"], "snapshot": ruleset},
+            "lexicon": json.loads(row.lexicon_json),
+            "games": [{"id": g.id, "players": json.loads(g.players_json), "rounds_played": played.get(g.id, 0)} for g in game_rows],
+        }
+
+    def accept_lexicon(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
+        """Move the event to the lexicon loaded now (a director's audited decision); nothing happens if it is the same."""
+        row = self._event_row(event_id)
+        actor = require_director(actor, event_id)
+        old = json.loads(row.lexicon_json)
+        new = self.lexicons(old["id"]).info.stamp()
+        if new != old:
+            with writing(self.engine) as conn:
+                lock_chain(conn, event_id)
+                conn.execute(update(events).where(events.c.id == event_id).values(lexicon_json=canonical(new)))
+                self._append(conn, event_id, actor, "lexicon.accepted", {"from": old, "to": new})
+        return self.event(actor, event_id)
+
+    # --- games ------------------------------------------------------------------------------------
+
+    def put_game(self, actor: Principal | None, event_id: str, game_id: str, players: Sequence[str]) -> tuple[bool, dict[str, Any]]:
+        """Seat a table; ``(created, game)``. The same players again is a no-op; different players are a 409."""
+        event = self._event_row(event_id)
+        actor = require_director(actor, event_id)
+        _check_id(game_id, "game")
+        ruleset = self._ruleset(event)
+        problems = Problems()
+        if not ruleset.players_min <= len(players) <= ruleset.players_max:
+            problems.add("players", f"{len(players)} player(s); ruleset {ruleset.id} is for {ruleset.players_min} to {ruleset.players_max}")
+        seen: dict[str, int] = {}
+        for i, name in enumerate(players):
+            if name in seen:
+                problems.add(f"players.{i}", f"duplicate player name {name!r} (also seat {seen[name]})")
+            seen.setdefault(name, i)
+        problems.raise_if_any("The table cannot be seated; see errors.")
+        created = False
+        with writing(self.engine) as conn:
+            lock_chain(conn, event_id)
+            row = self._game_row(conn, event_id, game_id)
+            if row is None:
+                conn.execute(insert(games).values(event_id=event_id, id=game_id, players_json=canonical(list(players)), created_at=now()))
+                self._append(conn, event_id, actor, "game.created", {"game": game_id, "players": list(players)})
+                created = True
+            elif json.loads(row.players_json) != list(players):
+                raise Conflict(
+                    f"Table {game_id} of event {event_id} is seated with other players: {', '.join(json.loads(row.players_json))}.",
+                    {"players": ["differ from the stored seating"]},
+                )
+        return created, self.game(actor, event_id, game_id)
+
+    def game(self, actor: Principal | None, event_id: str, game_id: str) -> dict[str, Any]:
+        event = self._event_row(event_id)
+        require_read(actor, event_id, event.private)
+        with self.engine.connect() as conn:
+            row = self._game_row(conn, event_id, game_id)
+            if row is None:
+                raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
+            history = self._history(conn, event_id, game_id)
+        players = json.loads(row.players_json)
+        rounds = [self._round_view(event_id, game_id, players, history, n) for n in sorted(history)]
+        return {"event": event_id, "id": game_id, "players": players, "rounds": rounds, "totals": _totals(players, history, None)}
+
+    # --- rounds -----------------------------------------------------------------------------------
+
+    def submit_round(
+        self,
+        actor: Principal | None,
+        event_id: str,
+        game_id: str,
+        number: int,
+        play: RoundPlay,
+        correction: str | None = None,
+        if_match: str | None = None,
+    ) -> Submitted:
+        """Store round ``number`` of a table (201), answer a repeat of the current play (200), or apply a director's correction."""
+        event = self._event_row(event_id)
+        if correction is None:
+            actor = require_referee(actor, event_id, game_id)
+        else:
+            actor = require_director(actor, event_id, "correct a round")
+        with self.engine.connect() as conn:
+            game_row = self._game_row(conn, event_id, game_id)
+            if game_row is None:
+                raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
+            current = self._current(conn, event_id, game_id, number)
+        players = json.loads(game_row.players_json)
+        ruleset = self._ruleset(event)
+        play = RoundPlay(play.players, number, play.challenges, play.bonus_choice)
+        _check_play(play, players, ruleset, game_id)
+        body = play_document(play)
+        body_sha = sha256_of(body)
+        if correction is None and current is not None and current.body_sha256 == body_sha:
+            return Submitted(200, self.round(actor, event_id, game_id, number))
+        if correction is not None:
+            _check_correction(current, if_match, body_sha, game_id, number)
+        elif current is not None:
+            raise _differs(game_id, number, current)
+
+        lexicon = self._event_lexicon(event)
+        result = score_round(play, ruleset, lexicon).to_dict()
+        with writing(self.engine) as conn:
+            lock_chain(conn, event_id)
+            latest = self._current(conn, event_id, game_id, number)  # what another process stored meanwhile
+            if correction is None and latest is not None:
+                if latest.body_sha256 != body_sha:
+                    raise _differs(game_id, number, latest)
+                status = 200
+            else:
+                if correction is not None:
+                    _check_correction(latest, if_match, body_sha, game_id, number)
+                revision = 1 if latest is None else latest.revision + 1
+                self._store_revision(conn, actor, event_id, game_id, number, revision, body, body_sha, result, correction)
+                status = 201 if correction is None else 200
+        return Submitted(status, self.round(actor, event_id, game_id, number))
+
+    def round(self, actor: Principal | None, event_id: str, game_id: str, number: int) -> dict[str, Any]:
+        """A round's current revision, its result and the running totals through it, and every revision kept."""
+        event = self._event_row(event_id)
+        require_read(actor, event_id, event.private)
+        with self.engine.connect() as conn:
+            row = self._game_row(conn, event_id, game_id)
+            if row is None:
+                raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
+            history = self._history(conn, event_id, game_id)
+        if number not in history:
+            raise NotFound(f"Round {number} of table {game_id} has not been submitted.", {"round": ["not submitted"]})
+        view = self._round_view(event_id, game_id, json.loads(row.players_json), history, number)
+        view["history"] = [
+            {"revision": r.revision, "at": r.created_at, "actor": r.actor, "reason": r.reason, "body": json.loads(r.body_json), "result": json.loads(r.result_json)}
+            for r in history[number]
+        ]
+        return view
+
+    def standings(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
+        """Every seated player by total, highest first; equal totals share a rank (1, 2, 2, 4)."""
+        event = self._event_row(event_id)
+        require_read(actor, event_id, event.private)
+        with self.engine.connect() as conn:
+            game_rows = conn.execute(select(games).where(games.c.event_id == event_id)).all()
+            rows = conn.execute(
+                select(revisions.c.game_id, revisions.c.round, revisions.c.revision, revisions.c.result_json)
+                .where(revisions.c.event_id == event_id)
+                .order_by(revisions.c.game_id, revisions.c.round, revisions.c.revision)
+            ).all()
+        current: dict[tuple[str, int], str] = {(r.game_id, r.round): r.result_json for r in rows}  # the last revision wins
+        lines = []
+        for game in game_rows:
+            results = [json.loads(text) for (gid, _), text in current.items() if gid == game.id]
+            for name in json.loads(game.players_json):
+                total = sum(p["total"] for result in results for p in result["players"] if p["name"] == name)
+                lines.append({"player": name, "table": game.id, "rounds": len(results), "total": total})
+        lines.sort(key=lambda line: (-line["total"], line["player"], line["table"]))
+        ranked = []
+        for i, line in enumerate(lines):
+            rank = ranked[-1]["rank"] if ranked and ranked[-1]["total"] == line["total"] else i + 1
+            ranked.append({"rank": rank, **line})
+        return {"event": event_id, "standings": ranked}
+
+    # --- judge ------------------------------------------------------------------------------------
+
+    def judge(self, actor: Principal | None, event_id: str, table: str, round_number: int, words: Sequence[str]) -> dict[str, Any]:
+        """Judge mode under the event's snapshot, recorded: acceptable or not, how many words, the lexicon; never which word."""
+        event = self._event_row(event_id)
+        actor = require_referee(actor, event_id, table)
+        ruleset = self._ruleset(event)
+        problems = Problems()
+        with self.engine.connect() as conn:
+            if self._game_row(conn, event_id, table) is None:
+                problems.add("table", f"no table {table!r} in event {event_id}")
+        if not 1 <= round_number <= len(ruleset.rounds):
+            problems.add("round", f"must be between 1 and {len(ruleset.rounds)} in ruleset {ruleset.id}")
+        problems.raise_if_any("The ruling cannot be recorded; see errors.")
+        lexicon = self._event_lexicon(event)
+        acceptable = all(judge(word, ruleset, lexicon).valid for word in words)
+        ruling = {"acceptable": acceptable, "count": len(words), "ruleset": event.ruleset_id, "lexicon": lexicon.info.stamp()}
+        with writing(self.engine) as conn:
+            lock_chain(conn, event_id)
+            entry = self._append(conn, event_id, actor, "judge.ruling", {"table": table, "round": round_number, "words": list(words), **ruling})
+        return {**ruling, "table": table, "round": round_number, "audit_seq": entry["seq"]}
+
+    # --- audit, export, import, verify ------------------------------------------------------------
+
+    def audit_entries(self, actor: Principal | None, event_id: str, after: int = 0, limit: int = 1000) -> dict[str, Any]:
+        event = self._event_row(event_id)
+        require_read(actor, event_id, event.private)
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(audit).where(audit.c.chain == event_id, audit.c.seq > after).order_by(audit.c.seq).limit(limit)).all()
+            head = conn.execute(select(audit.c.seq, audit.c.hash).where(audit.c.chain == event_id).order_by(audit.c.seq.desc()).limit(1)).first()
+        return {"event": event_id, "head": {"seq": head.seq, "hash": head.hash} if head else None, "entries": [_entry(row) for row in rows]}
+
+    def export(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
+        """Everything needed to rebuild the event elsewhere, as one JSON document (no token secrets or hashes)."""
+        self._event_row(event_id)
+        actor = require_director(actor, event_id, "export the event")
+        records = self._records(event_id)
+        return {
+            "format": EXPORT_FORMAT,
+            "event": records.event,
+            "games": records.games,
+            "revisions": records.revisions,
+            "tokens": records.tokens,
+            "audit": records.audit,
+        }
+
+    def import_event(self, actor: Principal | None, document: dict[str, Any]) -> dict[str, Any]:
+        """Rebuild an exported event; refused (422) unless its chain and rows verify, 409 if the id is taken. Gives a new director token."""
+        actor = require_admin(actor)
+        records = _records_of(document)
+        problems = verify(records)
+        if problems:
+            raise InvalidRequest(f"The export does not verify: {problems[0]}.", {"audit": problems[:50]})
+        event = records.event
+        event_id = event["id"]
+        _check_id(event_id, "event.id")
+        with writing(self.engine) as conn:
+            lock_chain(conn, event_id)
+            if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is not None:
+                raise Conflict(f"There is already an event {event_id!r}.", {"event.id": ["taken"]})
+            conn.execute(insert(events).values(_event_row_of(event)))
+            for game in records.games:
+                conn.execute(insert(games).values(event_id=event_id, id=game["id"], players_json=canonical(game["players"]), created_at=game["created_at"]))
+            for r in records.revisions:
+                conn.execute(
+                    insert(revisions).values(
+                        event_id=event_id,
+                        game_id=r["game"],
+                        round=r["round"],
+                        revision=r["revision"],
+                        body_json=canonical(r["body"]),
+                        body_sha256=r["body_sha256"],
+                        result_json=canonical(r["result"]),
+                        reason=r.get("reason"),
+                        actor=r["actor"],
+                        created_at=r["created_at"],
+                    )
+                )
+            for e in records.audit:
+                conn.execute(insert(audit).values(_audit_row(e)))
+            head = records.audit[-1]
+            self._append(conn, event_id, actor, "event.imported", {"entries": len(records.audit), "head": head["hash"]})
+            tid, token = self._insert_token(conn, "director", event_id, None, "director")
+            self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": "director", "table": None})
+        view = self.event(actor, event_id)
+        view["director_token"] = {"id": tid, "token": token}
+        return view
+
+    def verify(self, event_id: str) -> list[str]:
+        """Problems that show the event's rows or audit chain were edited, deleted or reordered (``[]``: it verifies)."""
+        self._event_row(event_id)
+        return verify(self._records(event_id))
+
+    def verify_house(self) -> list[str]:
+        """The admin tokens' chain: the same checks as an event's chain."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(audit).where(audit.c.chain == HOUSE).order_by(audit.c.seq)).all()
+        return verify_chain(HOUSE, [_entry(row) for row in rows]) if rows else []
+
+    def event_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return [row.id for row in conn.execute(select(events.c.id).order_by(events.c.created_at, events.c.id))]
+
+    # --- internals -------------------------------------------------------------------------------
+
+    def _records(self, event_id: str) -> Records:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(events).where(events.c.id == event_id)).one()
+            game_rows = conn.execute(select(games).where(games.c.event_id == event_id).order_by(games.c.created_at, games.c.id)).all()
+            rev_rows = conn.execute(
+                select(revisions).where(revisions.c.event_id == event_id).order_by(revisions.c.game_id, revisions.c.round, revisions.c.revision)
+            ).all()
+            token_rows = conn.execute(select(tokens).where(tokens.c.event_id == event_id).order_by(tokens.c.created_at, tokens.c.id)).all()
+            audit_rows = conn.execute(select(audit).where(audit.c.chain == event_id).order_by(audit.c.seq)).all()
+        return Records(
+            event={
+                "id": row.id,
+                "name": row.name,
+                "private": bool(row.private),
+                "ruleset_id": row.ruleset_id,
+                "ruleset": json.loads(row.ruleset_json),
+                "ruleset_sha256": row.ruleset_sha256,
+                "lexicon": json.loads(row.lexicon_json),
+                "created_at": row.created_at,
+            },
+            games=[{"id": g.id, "players": json.loads(g.players_json), "created_at": g.created_at} for g in game_rows],
+            revisions=[
+                {
+                    "game": r.game_id,
+                    "round": r.round,
+                    "revision": r.revision,
+                    "body": json.loads(r.body_json),
+                    "body_sha256": r.body_sha256,
+                    "result": json.loads(r.result_json),
+                    "reason": r.reason,
+                    "actor": r.actor,
+                    "created_at": r.created_at,
+                }
+                for r in rev_rows
+            ],
+            tokens=[self._token_view(t) for t in token_rows],
+            audit=[_entry(a) for a in audit_rows],
+        )
+
+    def _event_row(self, event_id: str) -> Any:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(events).where(events.c.id == event_id)).first()
+        if row is None:
+            raise NotFound(f"No event {event_id!r}.", {"event": [f"no event {event_id!r}"]})
+        return row
+
+    def _game_row(self, conn: Connection, event_id: str, game_id: str) -> Any:
+        return conn.execute(select(games).where(games.c.event_id == event_id, games.c.id == game_id)).first()
+
+    def _token_row(self, tid: str) -> Any:
+        with self.engine.connect() as conn:
+            return conn.execute(select(tokens).where(tokens.c.id == tid)).first()
+
+    def _current(self, conn: Connection, event_id: str, game_id: str, number: int) -> Any:
+        return conn.execute(
+            select(revisions)
+            .where(revisions.c.event_id == event_id, revisions.c.game_id == game_id, revisions.c.round == number)
+            .order_by(revisions.c.revision.desc())
+            .limit(1)
+        ).first()
+
+    def _history(self, conn: Connection, event_id: str, game_id: str) -> dict[int, list[Any]]:
+        """Round number -> its revisions, oldest first."""
+        rows = conn.execute(
+            select(revisions).where(revisions.c.event_id == event_id, revisions.c.game_id == game_id).order_by(revisions.c.round, revisions.c.revision)
+        ).all()
+        history: dict[int, list[Any]] = {}
+        for row in rows:
+            history.setdefault(row.round, []).append(row)
+        return history
+
+    def _round_view(self, event_id: str, game_id: str, players: list[str], history: dict[int, list[Any]], number: int) -> dict[str, Any]:
+        current = history[number][-1]
+        return {
+            "event": event_id,
+            "game": game_id,
+            "round": number,
+            "revision": current.revision,
+            "revisions": len(history[number]),
+            "etag": _etag(current.body_sha256),
+            "result": json.loads(current.result_json),
+            "running_totals": _totals(players, history, number),
+        }
+
+    def _store_revision(
+        self,
+        conn: Connection,
+        actor: Principal,
+        event_id: str,
+        game_id: str,
+        number: int,
+        revision: int,
+        body: dict[str, Any],
+        body_sha: str,
+        result: dict[str, Any],
+        reason: str | None,
+    ) -> None:
+        try:
+            conn.execute(
+                insert(revisions).values(
+                    event_id=event_id,
+                    game_id=game_id,
+                    round=number,
+                    revision=revision,
+                    body_json=canonical(body),
+                    body_sha256=body_sha,
+                    result_json=canonical(result),
+                    reason=reason,
+                    actor=actor.token,
+                    created_at=now(),
+                )
+            )
+        except IntegrityError:  # only if a writer bypassed the chain lock; the key keeps one revision anyway
+            raise Conflict(f"Round {number} of table {game_id} was stored by another request just now; read it and retry.") from None
+        payload: dict[str, Any] = {"game": game_id, "round": number, "revision": revision, "body": body, "body_sha256": body_sha, "result_sha256": sha256_of(result)}
+        if reason is not None:
+            payload["reason"] = reason
+        self._append(conn, event_id, actor, "round.corrected" if reason is not None else "round.submitted", payload)
+
+    def _insert_token(self, conn: Connection, role: str, event_id: str | None, table: str | None, label: str | None) -> tuple[str, str]:
+        while True:
+            tid, token = new_token()
+            if conn.execute(select(tokens.c.id).where(tokens.c.id == tid)).first() is None:
+                break
+        conn.execute(
+            insert(tokens).values(id=tid, secret_sha256=hash_token(token), role=role, event_id=event_id, table_id=table, label=label, created_at=now())
+        )
+        return tid, token
+
+    def _token_view(self, row: Any) -> dict[str, Any]:
+        return {"id": row.id, "role": row.role, "event": row.event_id, "table": row.table_id, "label": row.label, "created_at": row.created_at, "revoked_at": row.revoked_at}
+
+    def _append(self, conn: Connection, chain: str, actor: Principal, action: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """Append an audit entry to ``chain``; the caller holds the chain's lock, in the same transaction as its write."""
+        last = conn.execute(select(audit.c.seq, audit.c.hash).where(audit.c.chain == chain).order_by(audit.c.seq.desc()).limit(1)).first()
+        seq, prev = (last.seq + 1, last.hash) if last else (1, GENESIS)
+        entry = make_entry(chain, seq, prev, actor.actor(), action, payload, now())
+        conn.execute(insert(audit).values(_audit_row(entry)))
+        return entry
+
+    def _ruleset(self, event: Any) -> Ruleset:
+        """The event's ruleset, rebuilt from its snapshot (never from the YAML on disk)."""
+        ruleset = self._rulesets.get(event.ruleset_sha256)
+        if ruleset is None:
+            ruleset = ruleset_from_document(event.ruleset_id, json.loads(event.ruleset_json))
+            if self.budget is not None:
+                ruleset.deck.share_budget(self.budget)
+            if len(self._rulesets) >= _SNAPSHOTS_KEPT:
+                self._rulesets.pop(next(iter(self._rulesets)))
+            self._rulesets[event.ruleset_sha256] = ruleset
+        return ruleset
+
+    def _event_lexicon(self, event: Any) -> Lexicon:
+        """The loaded lexicon of the event's language, only while it is the one the event accepted (else 409 naming both)."""
+        stamp = json.loads(event.lexicon_json)
+        lexicon = self.lexicons(stamp["id"])
+        loaded = lexicon.info.stamp()
+        if loaded["sha256"] != stamp["sha256"]:
+            raise Conflict(
+                f"Event {event.id} was created with lexicon {stamp['id']} {stamp['version']} ({stamp['sha256'][:12]}); "
+                f"the service now has {loaded['id']} {loaded['version']} ({loaded['sha256'][:12]}). A director accepts it with POST /events/{event.id}/lexicon.",
+                {"lexicon": [f"event: {canonical(stamp)}", f"loaded: {canonical(loaded)}"]},
+            )
+        return lexicon
+
+
+def _event_payload(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "private": row["private"],
+        "ruleset_id": row["ruleset_id"],
+        "ruleset": json.loads(row["ruleset_json"]),
+        "ruleset_sha256": row["ruleset_sha256"],
+        "lexicon": json.loads(row["lexicon_json"]),
+    }
+
+
+def _event_row_of(event: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": event["id"],
+        "name": event["name"],
+        "private": event["private"],
+        "ruleset_id": event["ruleset_id"],
+        "ruleset_json": canonical(event["ruleset"]),
+        "ruleset_sha256": event["ruleset_sha256"],
+        "lexicon_json": canonical(event["lexicon"]),
+        "created_at": event["created_at"],
+    }
+
+
+def _entry(row: Any) -> dict[str, Any]:
+    return {
+        "chain": row.chain,
+        "seq": row.seq,
+        "at": row.at,
+        "actor": {"token": row.actor_token, "role": row.actor_role},
+        "action": row.action,
+        "payload": json.loads(row.payload_json),
+        "prev": row.prev_hash,
+        "hash": row.hash,
+    }
+
+
+def _audit_row(entry: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "chain": entry["chain"],
+        "seq": entry["seq"],
+        "at": entry["at"],
+        "actor_token": entry["actor"]["token"],
+        "actor_role": entry["actor"]["role"],
+        "action": entry["action"],
+        "payload_json": canonical(entry["payload"]),
+        "prev_hash": entry["prev"],
+        "hash": entry["hash"],
+    }
+
+
+def _records_of(document: Any) -> Records:
+    """An export document as :class:`Records`, or a 422 naming what is missing."""
+    problems = Problems()
+    if not isinstance(document, dict):
+        raise InvalidRequest("An import is an export document: a JSON object.", {"body": ["must be an object"]})
+    if document.get("format") != EXPORT_FORMAT:
+        problems.add("format", f"must be {EXPORT_FORMAT!r}")
+    for key, kind in (("event", dict), ("games", list), ("revisions", list), ("tokens", list), ("audit", list)):
+        if not isinstance(document.get(key), kind):
+            problems.add(key, f"must be {'an object' if kind is dict else 'a list'}")
+    problems.raise_if_any("The import is not an export document; see errors.")
+    try:
+        records = Records(document["event"], document["games"], document["revisions"], document["tokens"], document["audit"])
+        for row in records.revisions:
+            play_from_document(row["body"], row["round"])  # a body must read back as a play
+        _ = [records.event[k] for k in ("id", "name", "private", "ruleset_id", "ruleset", "ruleset_sha256", "lexicon", "created_at")]
+        _ = [(g["id"], g["players"], g["created_at"]) for g in records.games]
+        _ = [(r["game"], r["revision"], r["body_sha256"], r["result"], r["actor"], r["created_at"]) for r in records.revisions]
+    except (KeyError, TypeError, AttributeError) as err:
+        raise InvalidRequest(f"The export document is incomplete: {err!r} is missing or malformed.", {"body": [f"missing or malformed: {err}"]}) from None
+    return records
+
+
+def _check_id(value: str, field: str) -> None:
+    if not is_id(value):
+        raise InvalidRequest(f"{field} must be 1 to 64 lowercase letters, digits, - or _.", {field: ["must match " + ID_PATTERN]})
+
+
+def _check_play(play: RoundPlay, seated: list[str], ruleset: Ruleset, game_id: str) -> None:
+    """The round's own rules and the table's seating: every problem at once (422)."""
+    problems = Problems()
+    check_round(play, ruleset, problems)
+    names = [p.name for p in play.players]
+    for i, name in enumerate(names):
+        if name not in seated:
+            problems.add(f"players.{i}.name", f"{name!r} is not seated at table {game_id} (seated: {', '.join(seated)})")
+    for name in seated:
+        if name not in names:
+            problems.add("players", f"{name} is seated at table {game_id} but has no entry in this round")
+    problems.raise_if_any("The round does not add up; see errors.")
+
+
+def _check_correction(current: Any, if_match: str | None, body_sha: str, game_id: str, number: int) -> None:
+    if current is None:
+        raise NotFound(f"Round {number} of table {game_id} has not been submitted; there is nothing to correct.", {"round": ["not submitted"]})
+    if if_match is None:
+        raise PreconditionRequired(
+            f"A correction names the revision it replaces: send If-Match: {_etag(current.body_sha256)}.", {"if-match": ["required for a correction"]}
+        )
+    if _etag(current.body_sha256) not in [tag.strip() for tag in if_match.split(",")]:
+        raise PreconditionFailed(
+            f"Round {number} of table {game_id} has changed: its current ETag is {_etag(current.body_sha256)} (revision {current.revision}).",
+            {"if-match": ["not the current revision"]},
+        )
+    if current.body_sha256 == body_sha:
+        raise InvalidRequest("The correction changes nothing: it is the current play.", {"correction": ["changes nothing"]})
+
+
+def _differs(game_id: str, number: int, current: Any) -> Conflict:
+    return Conflict(
+        f"Round {number} of table {game_id} is already stored with a different play (revision {current.revision}); "
+        "a director corrects it with a correction reason and If-Match.",
+        {"body": ["differs from the stored round"]},
+    )
+
+
+def _etag(body_sha: str) -> str:
+    return f'"{body_sha}"'
+
+
+def _totals(players: list[str], history: dict[int, list[Any]], through: int | None) -> list[dict[str, Any]]:
+    """Each seated player's total over the current revisions of the rounds up to ``through`` (all when ``None``)."""
+    totals = dict.fromkeys(players, 0)
+    for number, revs in history.items():
+        if through is None or number <= through:
+            for player in json.loads(revs[-1].result_json)["players"]:
+                if player["name"] in totals:
+                    totals[player["name"]] += player["total"]
+    return [{"name": name, "total": total} for name, total in totals.items()]

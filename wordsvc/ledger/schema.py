@@ -1,0 +1,82 @@
+"""The ledger's tables (SQLAlchemy Core), one schema for SQLite and PostgreSQL (docs/ledger.md).
+
+Values that must come back byte for byte are canonical JSON text and times
+are ISO 8601 UTC strings, so neither back end's JSON or time types matter.
+The migrations in ``migrations/versions/`` create exactly these tables; a
+test compares the two.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Column, ForeignKeyConstraint, Index, Integer, MetaData, String, Table, Text
+
+__all__ = ["audit", "events", "games", "metadata", "revisions", "tokens"]
+
+metadata = MetaData()
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("ruleset_id", String(64), nullable=False),
+    Column("ruleset_json", Text, nullable=False),
+    Column("ruleset_sha256", String(64), nullable=False),
+    Column("lexicon_json", Text, nullable=False),
+    Column("created_at", String(32), nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("event_id", String(64), primary_key=True),
+    Column("id", String(64), primary_key=True),
+    Column("players_json", Text, nullable=False),
+    Column("created_at", String(32), nullable=False),
+    ForeignKeyConstraint(["event_id"], ["events.id"], name="games_event_fk"),
+)
+
+revisions = Table(
+    "revisions",
+    metadata,
+    Column("event_id", String(64), primary_key=True),
+    Column("game_id", String(64), primary_key=True),
+    Column("round", Integer, primary_key=True, autoincrement=False),
+    Column("revision", Integer, primary_key=True, autoincrement=False),
+    Column("body_json", Text, nullable=False),
+    Column("body_sha256", String(64), nullable=False),
+    Column("result_json", Text, nullable=False),
+    Column("reason", Text, nullable=True),
+    Column("actor", String(16), nullable=False),
+    Column("created_at", String(32), nullable=False),
+    ForeignKeyConstraint(["event_id", "game_id"], ["games.event_id", "games.id"], name="revisions_game_fk"),
+)
+
+tokens = Table(
+    "tokens",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("secret_sha256", String(64), nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("event_id", String(64), nullable=True),
+    Column("table_id", String(64), nullable=True),
+    Column("label", String(200), nullable=True),
+    Column("created_at", String(32), nullable=False),
+    Column("revoked_at", String(32), nullable=True),
+    Index("tokens_event", "event_id"),
+)
+
+audit = Table(
+    "audit",
+    metadata,
+    Column("chain", String(64), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("at", String(32), nullable=False),
+    Column("actor_token", String(16), nullable=False),
+    Column("actor_role", String(16), nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("payload_json", Text, nullable=False),
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
+)

@@ -1,0 +1,229 @@
+"""The ledger's documents: event, table, round, token and ruling bodies, and their answers (docs/ledger.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import fields, post_load, validate
+
+from ..core.ids import ID_PATTERN
+from ..core.scoring import RoundPlay
+from .common import MAX_PLAYERS, BoundedList, LexiconStamp, Strict, StrictBoolean, WordField, check_text, lang_field, name_field, ruleset_field
+from .rounds import MAX_ROUNDS, RoundBody, RoundResultOut
+from .validate import MAX_VERDICTS
+
+#: Longest correction reason, event name and token label.
+MAX_REASON = 500
+MAX_NAME = 200
+
+
+def id_field(required: bool = False, **kwargs: Any) -> fields.String:
+    return fields.String(
+        required=required,
+        validate=validate.Regexp(ID_PATTERN, error="must be 1 to 64 lowercase letters, digits, - or _ (starting with a letter or digit)"),
+        **kwargs,
+    )
+
+
+def _text(max_length: int, required: bool = True, **kwargs: Any) -> fields.String:
+    return fields.String(required=required, validate=[validate.Length(min=1, max=max_length), check_text], **kwargs)
+
+
+class EventBody(Strict):
+    id = id_field(load_default=None, metadata={"description": "The event's id in URLs; a random one when left out."})
+    name = _text(MAX_NAME)
+    ruleset = ruleset_field()
+    lang = lang_field()
+    private = StrictBoolean(load_default=False, metadata={"description": "Games, standings and the audit need a token of the event."})
+
+
+class GameBody(Strict):
+    players = BoundedList(name_field(), required=True, validate=validate.Length(min=1, max=MAX_PLAYERS), metadata={"description": "In seat order."})
+
+
+class CorrectionSchema(Strict):
+    reason = _text(MAX_REASON)
+
+
+class RoundSubmission(RoundBody):
+    """``/score-round``'s body without ruleset or language; a director's correction adds ``correction``."""
+
+    correction = fields.Nested(CorrectionSchema, load_default=None)
+
+    @post_load
+    def _make(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+        play = RoundPlay(tuple(data["players"]), data["round"], tuple(data["challenges"]), data["bonus_choice"])
+        return {"play": play, "correction": data["correction"]["reason"] if data["correction"] else None}
+
+
+class TokenBody(Strict):
+    role = fields.String(required=True, validate=validate.OneOf(("director", "referee", "viewer")))
+    table = id_field(load_default=None, metadata={"description": "A referee token for this table only."})
+    label = _text(MAX_NAME, required=False, load_default=None)
+
+
+class JudgeBody(Strict):
+    words = BoundedList(WordField(), required=True, validate=validate.Length(min=1, max=MAX_VERDICTS))
+    table = id_field(required=True)
+    round = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
+
+
+class AuditQuery(Strict):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={"description": "Entries after this sequence number."})
+    limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
+
+
+class StandingsQuery(Strict):
+    format = fields.String(load_default=None, validate=validate.OneOf(("json", "csv")), metadata={"description": "`csv`, or send Accept: text/csv."})
+
+
+# --- answers -------------------------------------------------------------------------------------------
+
+
+class TotalOut(Strict):
+    name = fields.String(required=True)
+    total = fields.Integer(required=True)
+
+
+class SecretTokenOut(Strict):
+    id = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "Shown once: the ledger keeps only its hash."})
+
+
+class EventGameOut(Strict):
+    id = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    rounds_played = fields.Integer(required=True)
+
+
+class RulesetSnapshotOut(Strict):
+    id = fields.String(required=True)
+    sha256 = fields.String(required=True, metadata={"description": "SHA-256 of the snapshot's canonical JSON."})
+    rounds = fields.List(fields.Integer(), required=True)
+    snapshot = fields.Dict(required=True, metadata={"description": "The resolved ruleset the event scores under, as a ruleset file would write it."})
+
+
+class EventOut(Strict):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    private = fields.Boolean(required=True)
+    status = fields.String(required=True)
+    created_at = fields.String(required=True)
+    ruleset = fields.Nested(RulesetSnapshotOut, required=True)
+    lexicon = fields.Nested(LexiconStamp, required=True)
+    games = fields.List(fields.Nested(EventGameOut), required=True)
+    director_token = fields.Nested(SecretTokenOut, metadata={"description": "Only in the answer that created (or imported) the event."})
+
+
+class RoundOut(Strict):
+    event = fields.String(required=True)
+    game = fields.String(required=True)
+    round = fields.Integer(required=True)
+    revision = fields.Integer(required=True)
+    revisions = fields.Integer(required=True)
+    etag = fields.String(required=True, metadata={"description": "The current revision's ETag: If-Match of a correction."})
+    result = fields.Nested(RoundResultOut, required=True)
+    running_totals = fields.List(fields.Nested(TotalOut), required=True, metadata={"description": "Each seated player's total through this round."})
+
+
+class RevisionOut(Strict):
+    revision = fields.Integer(required=True)
+    at = fields.String(required=True)
+    actor = fields.String(required=True, metadata={"description": "The id of the token that stored it."})
+    reason = fields.String(allow_none=True, required=True)
+    body = fields.Dict(required=True, metadata={"description": "The play as stored: cards as faces."})
+    result = fields.Nested(RoundResultOut, required=True)
+
+
+class RoundDetailOut(RoundOut):
+    history = fields.List(fields.Nested(RevisionOut), required=True)
+
+
+class GameOut(Strict):
+    event = fields.String(required=True)
+    id = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    rounds = fields.List(fields.Nested(RoundOut), required=True)
+    totals = fields.List(fields.Nested(TotalOut), required=True)
+
+
+class StandingOut(Strict):
+    rank = fields.Integer(required=True)
+    player = fields.String(required=True)
+    table = fields.String(required=True)
+    rounds = fields.Integer(required=True)
+    total = fields.Integer(required=True)
+
+
+class StandingsOut(Strict):
+    event = fields.String(required=True)
+    standings = fields.List(fields.Nested(StandingOut), required=True)
+
+
+class TokenOut(Strict):
+    id = fields.String(required=True)
+    role = fields.String(required=True)
+    event = fields.String(allow_none=True, required=True)
+    table = fields.String(allow_none=True, required=True)
+    label = fields.String(allow_none=True, required=True)
+    created_at = fields.String(required=True)
+    revoked_at = fields.String(allow_none=True, required=True)
+
+
+class IssuedTokenOut(Strict):
+    id = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "Shown once: the ledger keeps only its hash."})
+    role = fields.String(required=True)
+    event = fields.String(required=True)
+    table = fields.String(allow_none=True, required=True)
+    label = fields.String(allow_none=True, required=True)
+
+
+class TokenListOut(Strict):
+    tokens = fields.List(fields.Nested(TokenOut), required=True)
+
+
+class JudgeRulingOut(Strict):
+    acceptable = fields.Boolean(required=True)
+    count = fields.Integer(required=True)
+    ruleset = fields.String(required=True)
+    lexicon = fields.Nested(LexiconStamp, required=True)
+    table = fields.String(required=True)
+    round = fields.Integer(required=True)
+    audit_seq = fields.Integer(required=True, metadata={"description": "The audit entry that records the ruling."})
+
+
+class ActorOut(Strict):
+    token = fields.String(required=True)
+    role = fields.String(required=True)
+
+
+class AuditEntryOut(Strict):
+    chain = fields.String(required=True)
+    seq = fields.Integer(required=True)
+    at = fields.String(required=True)
+    actor = fields.Nested(ActorOut, required=True)
+    action = fields.String(required=True)
+    payload = fields.Dict(required=True)
+    prev = fields.String(required=True)
+    hash = fields.String(required=True, metadata={"description": "SHA-256 of the entry's canonical JSON without this field."})
+
+
+class AuditHeadOut(Strict):
+    seq = fields.Integer(required=True)
+    hash = fields.String(required=True)
+
+
+class AuditOut(Strict):
+    event = fields.String(required=True)
+    head = fields.Nested(AuditHeadOut, allow_none=True, required=True)
+    entries = fields.List(fields.Nested(AuditEntryOut), required=True)
+
+
+class ExportOut(Strict):
+    format = fields.String(required=True)
+    event = fields.Dict(required=True)
+    games = fields.List(fields.Dict(), required=True)
+    revisions = fields.List(fields.Dict(), required=True)
+    tokens = fields.List(fields.Dict(), required=True)
+    audit = fields.List(fields.Nested(AuditEntryOut), required=True)

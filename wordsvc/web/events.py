@@ -1,0 +1,175 @@
+"""The ledger over HTTP: ``/events``, their tables, rounds, standings, tokens, judge rulings and audit (docs/ledger.md).
+
+Every view reads its bearer token (``Authorization: Bearer wsv_...``) and
+hands the :class:`~wordsvc.ledger.Principal` to the ledger, which decides
+what the role may do; this module only maps HTTP onto it: paths, bodies,
+``ETag`` and ``If-Match``, CSV for standings.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import threading
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from ..core.errors import InvalidRequest
+from ..ledger import Ledger, Principal, Unauthorized
+from ..schemas.events import AuditQuery, EventBody, GameBody, JudgeBody, RoundSubmission, StandingsQuery, TokenBody
+from .requests import query_args, read_json, service
+
+__all__ = ["bp", "ledger"]
+
+bp = Blueprint("events", __name__)
+
+EVENT_BODY, GAME_BODY, ROUND_BODY, TOKEN_BODY, JUDGE_BODY = EventBody(), GameBody(), RoundSubmission(), TokenBody(), JudgeBody()
+AUDIT_QUERY, STANDINGS_QUERY = AuditQuery(), StandingsQuery()
+_OPENING = threading.Lock()
+
+
+def ledger() -> Ledger:
+    """The app's ledger, opened on first use in this process (``wordsvc serve`` has migrated the database before forking)."""
+    extensions = current_app.extensions
+    if "wordsvc.ledger" not in extensions:
+        with _OPENING:
+            if "wordsvc.ledger" not in extensions:
+                svc = service()
+                extensions["wordsvc.ledger"] = Ledger.open(extensions["wordsvc.settings"].database_url, svc.languages.get, svc.budget)
+    return extensions["wordsvc.ledger"]  # type: ignore[no-any-return]
+
+
+def principal() -> Principal | None:
+    """Who the request acts as: ``None`` without an Authorization header, 401 for one that is not a live bearer token."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("Send the token as Authorization: Bearer wsv_...", {"authorization": ["not a bearer token"]})
+    return ledger().authenticate(token.strip())
+
+
+def _created(body: dict[str, Any], location: str) -> Response:
+    response = jsonify(body)
+    response.status_code = 201
+    response.headers["Location"] = location
+    return response
+
+
+@bp.post("/events")
+def create_event() -> Response:
+    actor = principal()
+    body = EVENT_BODY.load(read_json())
+    ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
+    event = ledger().create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"])
+    return _created(event, f"/events/{event['id']}")
+
+
+@bp.post("/events/import")
+def import_event() -> Response:
+    actor = principal()
+    event = ledger().import_event(actor, read_json())
+    return _created(event, f"/events/{event['id']}")
+
+
+@bp.get("/events/<event>")
+def show_event(event: str) -> Response:
+    return jsonify(ledger().event(principal(), event))
+
+
+@bp.put("/events/<event>/games/<game>")
+def put_game(event: str, game: str) -> Response:
+    actor = principal()
+    body = GAME_BODY.load(read_json())
+    created, view = ledger().put_game(actor, event, game, body["players"])
+    return _created(view, f"/events/{event}/games/{game}") if created else jsonify(view)
+
+
+@bp.get("/events/<event>/games/<game>")
+def show_game(event: str, game: str) -> Response:
+    return jsonify(ledger().game(principal(), event, game))
+
+
+@bp.put("/events/<event>/games/<game>/rounds/<int:number>")
+def put_round(event: str, game: str, number: int) -> Response:
+    actor = principal()
+    body = ROUND_BODY.load(read_json())
+    play = body["play"]
+    if play.round is not None and play.round != number:
+        raise InvalidRequest(f"The body says round {play.round}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]})
+    submitted = ledger().submit_round(actor, event, game, number, play, body["correction"], request.headers.get("If-Match"))
+    response = jsonify(submitted.round)
+    response.status_code = submitted.status
+    response.headers["ETag"] = submitted.round["etag"]
+    if submitted.status == 201:
+        response.headers["Location"] = f"/events/{event}/games/{game}/rounds/{number}"
+    return response
+
+
+@bp.get("/events/<event>/games/<game>/rounds/<int:number>")
+def show_round(event: str, game: str, number: int) -> Response:
+    view = ledger().round(principal(), event, game, number)
+    response = jsonify(view)
+    response.headers["ETag"] = view["etag"]
+    return response
+
+
+@bp.get("/events/<event>/standings")
+def standings(event: str) -> Response:
+    query = STANDINGS_QUERY.load(query_args())
+    table = ledger().standings(principal(), event)
+    wants_csv = query["format"] == "csv" or (query["format"] is None and request.accept_mimetypes.best_match(["application/json", "text/csv"]) == "text/csv")
+    if not wants_csv:
+        return jsonify(table)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["rank", "player", "table", "rounds", "total"])
+    for line in table["standings"]:
+        writer.writerow([line["rank"], line["player"], line["table"], line["rounds"], line["total"]])
+    response = Response(out.getvalue(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{event}-standings.csv"'
+    return response
+
+
+@bp.get("/events/<event>/export")
+def export_event(event: str) -> Response:
+    return jsonify(ledger().export(principal(), event))
+
+
+@bp.post("/events/<event>/judge")
+def judge_play(event: str) -> Response:
+    actor = principal()
+    body = JUDGE_BODY.load(read_json())
+    return jsonify(ledger().judge(actor, event, body["table"], body["round"], body["words"]))
+
+
+@bp.get("/events/<event>/audit")
+def audit_log(event: str) -> Response:
+    query = AUDIT_QUERY.load(query_args())
+    return jsonify(ledger().audit_entries(principal(), event, query["after"], query["limit"]))
+
+
+@bp.post("/events/<event>/lexicon")
+def accept_lexicon(event: str) -> Response:
+    actor = principal()
+    return jsonify(ledger().accept_lexicon(actor, event))
+
+
+@bp.post("/events/<event>/tokens")
+def issue_token(event: str) -> Response:
+    actor = principal()
+    body = TOKEN_BODY.load(read_json())
+    issued = ledger().issue_token(actor, event, body["role"], body["table"], body["label"])
+    return _created(issued, f"/events/{event}/tokens/{issued['id']}")
+
+
+@bp.get("/events/<event>/tokens")
+def list_tokens(event: str) -> Response:
+    return jsonify({"tokens": ledger().list_tokens(principal(), event)})
+
+
+@bp.delete("/events/<event>/tokens/<token_id>")
+def revoke_token(event: str, token_id: str) -> Response:
+    return jsonify(ledger().revoke_token(principal(), event, token_id))
