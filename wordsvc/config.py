@@ -22,6 +22,7 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_LANGUAGES": ("all that are built", "Comma-separated lexicon ids to load, e.g. `en-US,is`."),
     "WORDSVC_CORS_ORIGINS": ("`*`", "Comma-separated origins allowed by CORS, `*` for any, empty for none."),
     "WORDSVC_MAX_BODY": ("65536", "Largest request body in bytes; larger gets 413."),
+    "WORDSVC_MAX_IMPORT_BODY": ("16777216", "Largest body of POST /events/import (an exported event) in bytes; larger gets 413."),
     "WORDSVC_HOST": ("127.0.0.1", "Address `wordsvc serve` binds."),
     "WORDSVC_PORT": ("8000", "Port `wordsvc serve` binds."),
     "WORDSVC_WORKERS": ("2", "Worker processes of `wordsvc serve` (one event loop and one thread pool each)."),
@@ -50,6 +51,7 @@ class Settings:
     languages: tuple[str, ...] | None
     cors_origins: tuple[str, ...]
     max_body: int
+    max_import_body: int
     host: str
     port: int
     workers: int
@@ -77,6 +79,7 @@ class Settings:
             languages=tuple(s.strip() for s in langs.split(",") if s.strip()) or None,
             cors_origins=tuple(s.strip() for s in read.text("WORDSVC_CORS_ORIGINS", "*").split(",") if s.strip()),
             max_body=read.number("WORDSVC_MAX_BODY", 65536, 1, 64 << 20),
+            max_import_body=read.number("WORDSVC_MAX_IMPORT_BODY", 16 << 20, 1, 1 << 30),
             host=read.text("WORDSVC_HOST", "127.0.0.1"),
             port=read.number("WORDSVC_PORT", 8000, 0, 65535),
             workers=read.number("WORDSVC_WORKERS", 2, 1, 64),

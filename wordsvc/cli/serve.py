@@ -27,6 +27,8 @@ __all__ = ["APP", "add_parsers", "server_options"]
 
 #: The WSGI app factory the server loads.
 APP = "wordsvc.web.app:create_app"
+#: The one path whose body may be larger than WORDSVC_MAX_BODY (WORDSVC_MAX_IMPORT_BODY): an exported event.
+IMPORT_PATH = "/events/import"
 
 
 def add_parsers(sub: Any) -> None:
@@ -50,6 +52,7 @@ def server_options(settings: Settings, host: str, port: int, workers: int) -> Se
         body_timeout=settings.body_timeout,
         keepalive_timeout=settings.keepalive_timeout,
         max_body=settings.max_body,
+        body_limits={IMPORT_PATH: max(settings.max_import_body, settings.max_body)},
         drain_seconds=settings.drain_seconds,
         max_worker_rss_mb=settings.max_worker_rss_mb,
         max_requests=settings.max_requests,

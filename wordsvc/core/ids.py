@@ -1,4 +1,6 @@
-"""Ids that travel in URL paths (events, tables): lowercase letters, digits, ``-`` and ``_``, 64 at most.
+"""Names the ledger and its clients share: ids that travel in URL paths, the export format's name.
+
+Event and table ids are lowercase letters, digits, ``-`` and ``_``, 64 at most:
 
 What fits in a path segment without escaping, reads the same in every
 language and cannot be confused by case-insensitive file systems or clients.
@@ -8,9 +10,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ID_PATTERN", "is_id"]
+__all__ = ["EXPORT_FORMAT", "ID_PATTERN", "is_id"]
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
+#: The ``format`` of an exported event (``GET /events/{event}/export``, ``POST /events/import``).
+EXPORT_FORMAT = "wordsvc-event/1"
 _ID = re.compile(ID_PATTERN)
 
 

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core.budget import MemoryBudget
 from ..core.errors import InvalidRequest, Problems
-from ..core.ids import ID_PATTERN, is_id
+from ..core.ids import EXPORT_FORMAT, ID_PATTERN, is_id
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
 from ..core.scoring import RoundPlay, check_round, score_round
@@ -40,7 +40,6 @@ from .tokens import Principal, hash_token, matches, new_token, token_id
 
 __all__ = ["EXPORT_FORMAT", "LOCAL", "Ledger", "Submitted"]
 
-EXPORT_FORMAT = "wordsvc-event/1"
 #: The actor of the command line (whoever can run ``wordsvc`` on the machine can open the database anyway).
 LOCAL = Principal("local", "admin")
 #: Rulesets rebuilt from event snapshots, remembered by sha256.

@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import fields, post_load, validate
 
-from ..core.ids import ID_PATTERN
+from ..core.ids import EXPORT_FORMAT, ID_PATTERN
 from ..core.scoring import RoundPlay
 from .common import MAX_PLAYERS, BoundedList, LexiconStamp, Strict, StrictBoolean, WordField, check_text, lang_field, name_field, ruleset_field
 from .rounds import MAX_ROUNDS, RoundBody, RoundResultOut
@@ -15,12 +15,17 @@ from .validate import MAX_VERDICTS
 #: Longest correction reason, event name and token label.
 MAX_REASON = 500
 MAX_NAME = 200
+#: Tables, and rows of any other kind, an import document may hold; the highest audit sequence number asked after.
+MAX_IMPORT_GAMES, MAX_IMPORT_ROWS, MAX_SEQ = 1000, 100_000, 2**31 - 1
 
 
 def id_field(required: bool = False, **kwargs: Any) -> fields.String:
     return fields.String(
         required=required,
-        validate=validate.Regexp(ID_PATTERN, error="must be 1 to 64 lowercase letters, digits, - or _ (starting with a letter or digit)"),
+        validate=[
+            validate.Length(max=64),
+            validate.Regexp(ID_PATTERN, error="must be 1 to 64 lowercase letters, digits, - or _ (starting with a letter or digit)"),
+        ],
         **kwargs,
     )
 
@@ -68,8 +73,19 @@ class JudgeBody(Strict):
     round = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
 
 
+class ImportBody(Strict):
+    """An export document; its contents are checked by the ledger, which verifies its audit chain before storing anything."""
+
+    format = fields.String(required=True, validate=validate.OneOf([EXPORT_FORMAT]))
+    event = fields.Dict(required=True)
+    games = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_GAMES))
+    revisions = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_ROWS))
+    tokens = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_ROWS))
+    audit = BoundedList(fields.Dict(), required=True, validate=validate.Length(min=1, max=MAX_IMPORT_ROWS))
+
+
 class AuditQuery(Strict):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={"description": "Entries after this sequence number."})
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={"description": "Entries after this sequence number."})
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
 
 

@@ -6,6 +6,7 @@ smaller timeouts to stay short, never other semantics.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 __all__ = ["LOG_FORMATS", "ServerOptions"]
@@ -39,6 +40,8 @@ class ServerOptions:
     write_timeout: float = 10.0
     #: Largest request body (the service's own WORDSVC_MAX_BODY default); larger gets 413 unread.
     max_body: int = 65536
+    #: Paths whose bodies may be larger than ``max_body`` (an import document): path -> largest body.
+    body_limits: Mapping[str, int] = field(default_factory=dict)
     #: Largest request line plus headers; larger gets 431. Twice gunicorn's 8190-byte request line.
     max_header_bytes: int = 16384
     #: Open connections per worker. Past it the oldest idle keep-alive connection is closed to make
@@ -73,6 +76,7 @@ class ServerOptions:
         for name in ("max_body", "max_header_bytes", "max_connections"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
+        problems += [f"body_limits: {path} must be at least 1" for path, limit in self.body_limits.items() if limit < 1]
         for name in ("max_worker_rss_mb", "max_requests", "max_requests_jitter", "port"):
             if getattr(self, name) < 0:
                 problems.append(f"{name} must not be negative")

@@ -105,6 +105,7 @@ class Connection(asyncio.Protocol):
         self.headers: list[tuple[bytes, bytes]] = []
         self.body: list[bytes] = []
         self.body_size = 0
+        self.max_body = hub.options.max_body  # this request's limit: options.body_limits may raise it for its path
         self.chunked: ChunkedScanner | None = None
         self.started = 0.0
         self.received = 0  # bytes of this request taken in while reading its head, for max_header_bytes
@@ -206,8 +207,8 @@ class Connection(asyncio.Protocol):
             if kind is h11.Data:
                 self.body.append(event.data)  # type: ignore[union-attr]
                 self.body_size += len(event.data)  # type: ignore[union-attr]
-                if self.body_size > self.options.max_body:
-                    self._refuse(Problem(413, f"The body is larger than {self.options.max_body} bytes.", "too_large"))
+                if self.body_size > self.max_body:
+                    self._refuse(Problem(413, f"The body is larger than {self.max_body} bytes.", "too_large"))
                     return
             elif kind is h11.Request:
                 try:
@@ -242,12 +243,14 @@ class Connection(asyncio.Protocol):
                 length = -1  # h11 takes only "chunked" and answers 501 for any other coding
             elif name == b"connection" and b"close" in value.lower().replace(b" ", b"").split(b","):
                 self.closing = True
-        if length > self.options.max_body:
-            raise Problem(413, f"The body is larger than {self.options.max_body} bytes.", "too_large")
+        limits = self.options.body_limits
+        self.max_body = limits.get(request.target.partition(b"?")[0].decode("latin-1"), self.options.max_body) if limits else self.options.max_body
+        if length > self.max_body:
+            raise Problem(413, f"The body is larger than {self.max_body} bytes.", "too_large")
         if length == 0:
             return
         if length < 0:
-            self.chunked = ChunkedScanner(self.options.max_body, self.options.max_header_bytes)
+            self.chunked = ChunkedScanner(self.max_body, self.options.max_header_bytes)
             self.chunked.feed(self.h11.trailing_data[0])  # body bytes that came with the head
         self.state = BODY
         self._set_deadline(self.loop.time() + self.options.body_timeout)

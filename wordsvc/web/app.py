@@ -129,7 +129,7 @@ def _install_errors(app: Flask) -> None:
             405: f"{request.method} is not allowed on {request.path}; allowed: {', '.join(sorted(err.valid_methods or []))}."
             if hasattr(err, "valid_methods")
             else "",
-            413: f"The body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes.",
+            413: f"The body is larger than {request.max_content_length} bytes.",
         }.get(status) or (err.description or "")
         response = problem(status, detail, {}, locale())
         if status == 405 and getattr(err, "valid_methods", None):

@@ -17,7 +17,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from ..core.errors import InvalidRequest
 from ..ledger import Ledger, Principal, Unauthorized
-from ..schemas.events import AuditQuery, EventBody, GameBody, JudgeBody, RoundSubmission, StandingsQuery, TokenBody
+from ..schemas.events import AuditQuery, EventBody, GameBody, ImportBody, JudgeBody, RoundSubmission, StandingsQuery, TokenBody
 from .requests import query_args, read_json, service
 
 __all__ = ["bp", "ledger"]
@@ -25,7 +25,7 @@ __all__ = ["bp", "ledger"]
 bp = Blueprint("events", __name__)
 
 EVENT_BODY, GAME_BODY, ROUND_BODY, TOKEN_BODY, JUDGE_BODY = EventBody(), GameBody(), RoundSubmission(), TokenBody(), JudgeBody()
-AUDIT_QUERY, STANDINGS_QUERY = AuditQuery(), StandingsQuery()
+AUDIT_QUERY, STANDINGS_QUERY, IMPORT_BODY = AuditQuery(), StandingsQuery(), ImportBody()
 _OPENING = threading.Lock()
 
 
@@ -70,7 +70,9 @@ def create_event() -> Response:
 @bp.post("/events/import")
 def import_event() -> Response:
     actor = principal()
-    event = ledger().import_event(actor, read_json())
+    request.max_content_length = max(current_app.extensions["wordsvc.settings"].max_import_body, current_app.config["MAX_CONTENT_LENGTH"])
+    document = IMPORT_BODY.load(read_json())
+    event = ledger().import_event(actor, document)
     return _created(event, f"/events/{event['id']}")
 
 

@@ -190,7 +190,7 @@ BEST_MELD = (
 )
 
 def _in_path(name: str, description: str) -> dict[str, Any]:
-    schema = {"type": "integer", "minimum": 0} if name == "round" else {"type": "string", "pattern": ID_PATTERN, "maxLength": 64}
+    schema = {"type": "integer", "minimum": 0, "maximum": rounds.MAX_ROUNDS} if name == "round" else {"type": "string", "pattern": ID_PATTERN, "maxLength": 64}
     return {"name": name, "in": "path", "required": True, "description": description, "schema": schema}
 
 
@@ -204,7 +204,7 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
     ("post", "/events", "Create an event", "Admin token. Snapshots the ruleset and the lexicon stamp; the answer carries the event's director token, once.",
      [], "EventBody", {201: "Event"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
     ("post", "/events/import", "Import an event", "Admin token. An export document; refused (422) unless its audit chain and rows verify, 409 if the id is taken. "
-     "The answer carries a new director token.", [], "ExportDocument", {201: "Event"}, (400, 401, 403, 409, 413, 415, 422), TOKEN),
+     "The answer carries a new director token. Its body may be as large as WORDSVC_MAX_IMPORT_BODY.", [], "ImportBody", {201: "Event"}, (400, 401, 403, 409, 413, 415, 422), TOKEN),
     ("get", "/events/{event}", "An event", "Its ruleset snapshot, lexicon stamp, status and tables.", [EVENT], None, {200: "Event"}, (401, 403, 404), PUBLIC),
     ("put", "/events/{event}/games/{game}", "Seat a table", "Director token. Players in seat order; 201 the first time, 200 for the same players again, 409 for others.",
      [EVENT, GAME], "GameBody", {201: "Game", 200: "Game"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
@@ -213,7 +213,7 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
     ("put", "/events/{event}/games/{game}/rounds/{round}", "Submit a round",
      "Referee or director token. The body of /score-round without ruleset or language. First time 201; the same play again 200 with the stored result; "
      "another play 409, unless a director sends `correction` with If-Match: the round's ETag (a stale one is 412, none is 428).",
-     [EVENT, GAME, ROUND, IF_MATCH], "RoundSubmission", {201: "Round", 200: "Round"}, (400, 401, 403, 404, 409, 412, 413, 415, 422, 428), TOKEN),
+     [EVENT, GAME, ROUND, IF_MATCH], "RoundSubmission", {201: "RoundDetail", 200: "RoundDetail"}, (400, 401, 403, 404, 409, 412, 413, 415, 422, 428), TOKEN),
     ("get", "/events/{event}/games/{game}/rounds/{round}", "A round", "Its current revision with ETag, running totals and every revision kept.",
      [EVENT, GAME, ROUND], None, {200: "RoundDetail"}, (401, 403, 404), PUBLIC),
     ("get", "/events/{event}/standings", "Standings", "Rank, player, table, rounds played, total; equal totals share a rank. CSV with Accept: text/csv or format=csv.",
@@ -407,6 +407,7 @@ def spec() -> dict[str, Any]:
         ("JudgeRuling", ledger_schemas.JudgeRulingOut),
         ("Audit", ledger_schemas.AuditOut),
         ("ExportDocument", ledger_schemas.ExportOut),
+        ("ImportBody", ledger_schemas.ImportBody),
     ]:
         api.components.schema(name, schema=schema)
     for name, body in EXTRA_SCHEMAS.items():

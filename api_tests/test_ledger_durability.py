@@ -1,0 +1,423 @@
+"""The ledger keeps what it acknowledged, with real processes on real databases (no mocks).
+
+- ``kill -9`` on SQLite: ``wordsvc serve`` (master and both workers) is
+  SIGKILLed while referees submit rounds as fast as they can; after a restart
+  on the same file every acknowledged round is there exactly as acknowledged,
+  nothing else is, and ``wordsvc audit verify`` passes.
+- Two ``wordsvc serve`` processes on one PostgreSQL database, racing on the
+  same round at the same moment: one revision is stored, the other request
+  gets 409 (another play) or 200 with the same result (the same play).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from .conftest import REPO, _free_port, _stop, _wait_ready, _wordsvc_command, admin_token_for, wordsvc_cli
+from .postgres import create_database, drop_database
+
+PLAYERS = ["ann", "bob", "cy"]
+ROUNDS = range(1, 9)  # the standard ruleset's eight rounds; round n deals n + 2 cards
+TIMEOUT = 20.0  # seconds for any one HTTP request
+GONE_TIMEOUT = 10.0  # seconds for a killed server's processes to disappear
+
+
+# ---------------------------------------------------------------- servers
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+
+def _launch(database_url: str, log: Path) -> Server:
+    """``wordsvc serve --workers 2`` on a free port, in a process group of its own (not yet ready)."""
+    port = _free_port()
+    command = [_wordsvc_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
+    env = {**os.environ, "WORDSVC_DATABASE_URL": database_url}
+    with log.open("ab") as out:  # the child keeps its own copy of the descriptor
+        process = subprocess.Popen(command, cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True)
+    return Server(f"http://127.0.0.1:{port}", process, log)
+
+
+def _group_alive(pgid: int) -> list[int]:
+    """Live (not zombie) processes of the process group ``pgid``."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields_ = stat[stat.rindex(")") + 2 :].split()  # state, ppid, pgrp, ...
+        if int(fields_[2]) == pgid and fields_[0] not in "ZX":
+            alive.append(int(entry.name))
+    return alive
+
+
+def _wait_gone(server: Server) -> None:
+    deadline = time.monotonic() + GONE_TIMEOUT
+    while (alive := _group_alive(server.process.pid)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not alive, f"processes {alive} of the server's group {server.process.pid} outlived it"
+
+
+def _kill(server: Server) -> None:
+    """SIGKILL the server's whole process group, master and workers at once, and wait until none of them is left."""
+    os.killpg(server.process.pid, signal.SIGKILL)
+    server.process.wait(timeout=GONE_TIMEOUT)
+    _wait_gone(server)
+
+
+@contextmanager
+def serving(*database_urls: str, logs: Path) -> Iterator[list[Server]]:
+    """One ready ``wordsvc serve`` per URL (started side by side); each stopped, or killed, and gone when the block ends."""
+    logs.mkdir(parents=True, exist_ok=True)
+    with ExitStack() as stack:
+        servers = []
+        for i, url in enumerate(database_urls):
+            server = _launch(url, logs / f"server-{i}-{uuid.uuid4().hex[:6]}.log")
+            stack.callback(_wait_gone, server)
+            stack.callback(_stop, server.process)
+            servers.append(server)
+        for server in servers:
+            _wait_ready(server.url, server.process, server.log)
+        yield servers
+
+
+# ---------------------------------------------------------------- plays and events
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _deck(url: str) -> list[str]:
+    """The standard deck as a multiset of faces ("a" ten times, "qu" twice, ...): 118 cards."""
+    response = requests.get(f"{url}/rulesets/standard", timeout=TIMEOUT)
+    assert response.status_code == 200, response.text
+    cards = [card["face"].lower() for card in response.json()["deck"]["cards"] for _ in range(card["count"])]
+    assert len(cards) == 118
+    return cards
+
+
+def deal(rng: random.Random, deck: list[str], number: int) -> dict[str, Any]:
+    """A valid round-``number`` body: each player's n + 2 cards drawn without replacement, some laid as words (real or not), the rest unused."""
+    pool = deck[:]
+    rng.shuffle(pool)
+    players = []
+    for name in PLAYERS:
+        hand = [pool.pop() for _ in range(number + 2)]
+        words = []
+        while len(hand) >= 2 and rng.random() < 0.6:
+            size = rng.randint(2, min(5, len(hand)))
+            words.append(hand[:size])
+            hand = hand[size:]
+        players.append({"name": name, "words": words, "unused": hand, "went_out": False})
+    return {"players": players}
+
+
+def normalized(body: dict[str, Any]) -> dict[str, Any]:
+    """What the ledger stores of a body dealt by :func:`deal` (docs/ledger.md: cards as faces, no round number)."""
+    return {"players": body["players"], "challenges": [], "bonus_choice": None}
+
+
+def seat_event(url: str, admin: str, event: str, tables: list[str]) -> dict[str, str]:
+    """Create ``event`` with a three-player game per table; each table's referee token."""
+    referees = {}
+    with requests.Session() as session:
+        created = session.post(f"{url}/events", json={"name": f"durability {event}", "id": event, "ruleset": "standard"}, headers=_auth(admin), timeout=TIMEOUT)
+        assert created.status_code == 201, created.text
+        director = _auth(created.json()["director_token"]["token"])
+        for table in tables:
+            seated = session.put(f"{url}/events/{event}/games/{table}", json={"players": PLAYERS}, headers=director, timeout=TIMEOUT)
+            assert seated.status_code == 201, seated.text
+            issued = session.post(f"{url}/events/{event}/tokens", json={"role": "referee", "table": table}, headers=director, timeout=TIMEOUT)
+            assert issued.status_code == 201, issued.text
+            referees[table] = issued.json()["token"]
+    return referees
+
+
+def audit_verify(database_url: str, *event_ids: str) -> None:
+    done = wordsvc_cli(database_url, "audit", "verify", *event_ids)
+    assert done.returncode == 0, f"wordsvc audit verify {' '.join(event_ids)} exited {done.returncode}:\n{done.stdout}{done.stderr}"
+
+
+# ---------------------------------------------------------------- kill -9 on SQLite
+
+
+@dataclass
+class Wave:
+    """What the referees of one event sent and heard before the server was killed."""
+
+    event: str
+    tables: list[str]
+    seed: int
+    sent: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    acked: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    #: (table, round) -> when the request began, for requests that got no answer
+    unanswered: dict[tuple[str, int], float] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+    killed_at: float = float("inf")
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def in_flight(self) -> set[tuple[str, int]]:
+        """Rounds sent before the kill and never answered: the server had them in hand when it died."""
+        return {key for key, began in self.unanswered.items() if began < self.killed_at}
+
+
+def _referee(url: str, wave: Wave, table: str, token: str, deck: list[str], enough: threading.Event, kill_after: int) -> None:
+    """Submit rounds 1..8 of ``table`` in order, as fast as the server answers; stop at the first request without an answer."""
+    rng = random.Random(f"{wave.seed}/{wave.event}/{table}")
+    try:
+        with requests.Session() as session:
+            session.headers.update(_auth(token))
+            for number in ROUNDS:
+                key = (table, number)
+                body = deal(rng, deck, number)
+                with wave.lock:
+                    wave.sent[key] = body
+                began = time.monotonic()
+                try:
+                    response = session.put(f"{url}/events/{wave.event}/games/{table}/rounds/{number}", json=body, timeout=TIMEOUT)
+                except requests.RequestException:  # refused, reset, cut off mid-answer: the server is gone
+                    with wave.lock:
+                        wave.unanswered[key] = began
+                    return
+                with wave.lock:
+                    if response.status_code != 201:
+                        wave.failures.append(f"round {key}: {response.status_code} {response.text[:500]}")
+                        return
+                    wave.acked[key] = response.json()  # read whole by put(): an answer, or a failure of the test
+                    if len(wave.acked) >= kill_after:
+                        enough.set()
+    except Exception as err:  # the test fails on it, with what it was
+        with wave.lock:
+            wave.failures.append(f"table {table}: {err!r}")
+
+
+def submit_and_kill(server: Server, wave: Wave, referees: dict[str, str], deck: list[str], kill_after: int) -> None:
+    """One referee thread per table; SIGKILL the server once ``kill_after`` rounds are acknowledged, while the others are in flight."""
+    enough = threading.Event()
+    threads = [threading.Thread(target=_referee, args=(server.url, wave, t, referees[t], deck, enough, kill_after), daemon=True) for t in wave.tables]
+    for thread in threads:
+        thread.start()
+    while not enough.wait(0.005):
+        if not any(thread.is_alive() for thread in threads):
+            break
+    wave.killed_at = time.monotonic()
+    _kill(server)
+    for thread in threads:
+        thread.join(TIMEOUT + 5)
+    assert not any(thread.is_alive() for thread in threads), "a referee thread did not stop after the kill"
+    assert not wave.failures, f"seed {wave.seed}: {wave.failures}"
+
+
+def _stored_rounds(url: str, event: str, table: str) -> dict[tuple[str, int], dict[str, Any]]:
+    """Every round of ``table`` the server has (GET of each of rounds 1..8), checked against the table's own list."""
+    stored = {}
+    with requests.Session() as session:
+        game = session.get(f"{url}/events/{event}/games/{table}", timeout=TIMEOUT)
+        assert game.status_code == 200, game.text
+        listed = {view["round"] for view in game.json()["rounds"]}
+        for number in ROUNDS:
+            response = session.get(f"{url}/events/{event}/games/{table}/rounds/{number}", timeout=TIMEOUT)
+            assert response.status_code in (200, 404), f"round {number} of {table}: {response.status_code} {response.text[:500]}"
+            if response.status_code == 200:
+                stored[(table, number)] = response.json()
+        assert {number for _, number in stored} == listed, f"{table}: rounds found {sorted(stored)}, listed {sorted(listed)}"
+    return stored
+
+
+def check_survivors(url: str, wave: Wave) -> int:
+    """After a restart: every acknowledged round exactly as acknowledged, nothing never sent, every stored round whole. How many are stored."""
+    context = f"seed {wave.seed}, event {wave.event}"
+    stored: dict[tuple[str, int], dict[str, Any]] = {}
+    with ThreadPoolExecutor(8) as pool:
+        for rounds in pool.map(lambda table: _stored_rounds(url, wave.event, table), wave.tables):
+            stored |= rounds
+    never_sent = set(stored) - set(wave.sent)
+    assert not never_sent, f"{context}: rounds stored that were never sent: {sorted(never_sent)}"
+    lost = set(wave.acked) - set(stored)
+    assert not lost, f"{context}: acknowledged rounds lost in the kill: {sorted(lost)}"
+    for key, answer in wave.acked.items():
+        view = stored[key]
+        assert view["result"] == answer["result"], f"{context}: round {key} differs from what was acknowledged"
+        assert view == answer, f"{context}: round {key}'s view (etag, totals, history) differs from what was acknowledged"
+    for key, view in stored.items():
+        assert (view["revision"], view["revisions"], len(view["history"])) == (1, 1, 1), f"{context}: round {key}: {view}"
+        assert view["history"][0]["body"] == normalized(wave.sent[key]), f"{context}: round {key} holds a play that was not sent"
+        assert view["history"][0]["result"] == view["result"], f"{context}: round {key}"
+    # A round stored but never acknowledged can only be one whose request got no answer.
+    assert set(stored) - set(wave.acked) <= set(wave.unanswered), f"{context}: unacknowledged rounds stored that were answered otherwise"
+    return len(stored)
+
+
+def check_restart(url: str, database_url: str, waves: list[Wave]) -> None:
+    """Every event so far survived (:func:`check_survivors`), and ``wordsvc audit verify`` passes on them all and the admin tokens' chain."""
+    for wave in waves:
+        stored = check_survivors(url, wave)
+        print(f"seed {wave.seed}, event {wave.event}: {len(wave.acked)} acknowledged, {stored} stored after the restart")  # shown with -s
+    if waves:
+        audit_verify(database_url)
+
+
+def test_sigkill_loses_no_acknowledged_round_on_sqlite(tmp_path: Path) -> None:
+    """A SIGKILL of the whole server (master and workers) mid-stream loses no acknowledged round, stores nothing else, leaves the audit valid.
+
+    Proves that SQLite's commit comes before the answer (an acknowledged round
+    is on disk, as acknowledged, with revision 1) and that a write is all or
+    nothing (every stored round reads back whole, only sent plays are stored,
+    and ``wordsvc audit verify`` finds the rows and the chain in agreement).
+    The kill comes twice on the same file, the second time with three times
+    the referees, and each restart checks every event so far.
+    """
+    database_url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    seed = random.randrange(2**32)
+    logs = tmp_path / "logs"
+    admin = admin_token_for(database_url)
+    # 1. Eight tables, eight referees. 64 rounds take about 0.3 s here (two workers, one SQLite write lock),
+    #    so the kill is tied to progress, not to a clock: once half the rounds are acknowledged, every
+    #    referee still has rounds to go and one in flight.
+    # 2. Twenty-four tables: more referees than the two workers' sixteen app threads, so when the kill
+    #    comes the workers hold a full set of requests, most waiting on the write lock and one inside
+    #    a write transaction or its commit: the kill very likely lands mid-request, mid-transaction.
+    #    What the test asserts holds wherever it lands, so it cannot be flaky about that.
+    plan = [("e1", 8, 32), ("e2", 24, 48)]
+    waves: list[Wave] = []
+    for event, size, kill_after in plan:
+        with serving(database_url, logs=logs) as (server,):
+            check_restart(server.url, database_url, waves)  # after the previous kill, if any
+            deck = _deck(server.url)
+            wave = Wave(event, [f"t{i}" for i in range(1, size + 1)], seed)
+            referees = seat_event(server.url, admin, event, wave.tables)
+            submit_and_kill(server, wave, referees, deck, kill_after)
+        waves.append(wave)
+        context = f"seed {seed}, event {event}: {len(wave.acked)} acknowledged, {len(wave.in_flight())} in flight, {len(wave.sent)} sent"
+        print(context)  # shown with -s
+        assert len(wave.acked) >= kill_after, f"{context}: too few rounds acknowledged before the kill to prove anything"
+        assert wave.in_flight(), f"{context}: the kill came when no round was in flight"
+        assert len(wave.sent) < size * len(ROUNDS), f"{context}: every round was sent before the kill"
+    with serving(database_url, logs=logs) as (server,):
+        check_restart(server.url, database_url, waves)
+
+
+# ---------------------------------------------------------------- two servers racing on PostgreSQL
+
+
+@dataclass
+class Race:
+    """One (table, round) submitted through both servers at once."""
+
+    table: str
+    number: int
+    bodies: tuple[dict[str, Any], dict[str, Any]]
+    answers: list[tuple[int, dict[str, Any]] | None] = field(default_factory=lambda: [None, None])
+
+    @property
+    def same(self) -> bool:
+        return self.bodies[0] == self.bodies[1]
+
+
+def _racer(url: str, event: str, token: str, side: int, races: list[Race], barrier: threading.Barrier, failures: list[str]) -> None:
+    """Submit one side of each race of a table, each the moment the other side's thread is ready too."""
+    try:
+        with requests.Session() as session:
+            session.headers.update(_auth(token))
+            session.get(f"{url}/health", timeout=TIMEOUT)  # a connection already open: the race starts at the PUT
+            for race in races:
+                barrier.wait(timeout=TIMEOUT)
+                response = session.put(f"{url}/events/{event}/games/{race.table}/rounds/{race.number}", json=race.bodies[side], timeout=TIMEOUT)
+                race.answers[side] = (response.status_code, response.json())
+    except Exception as err:
+        barrier.abort()
+        failures.append(f"side {side}: {err!r}")
+
+
+def test_two_servers_racing_on_postgresql_store_one_revision(postgres_server_url: str, tmp_path: Path) -> None:
+    """Two server processes on one PostgreSQL database, each given the same round at the same moment, store exactly one revision.
+
+    Proves the cross-process serialization of round writes (the event's
+    advisory lock and the revisions key): with different plays exactly one
+    request gets 201 and the other 409; with the same play one gets 201 and
+    the other 200 with the identical result. Afterwards each round has one
+    revision holding the winner's play, one ``round.submitted`` audit entry,
+    and ``wordsvc audit verify`` passes.
+    """
+    name = f"durability_race_{uuid.uuid4().hex[:8]}"
+    database_url = create_database(postgres_server_url, name)
+    seed = random.randrange(2**32)
+    rng = random.Random(seed)
+    tables = [f"t{i}" for i in range(1, 9)]
+    try:
+        with serving(database_url, database_url, logs=tmp_path / "logs") as servers:
+            admin = admin_token_for(database_url)
+            referees = seat_event(servers[0].url, admin, "race", tables)
+            deck = _deck(servers[0].url)
+            by_table: dict[str, list[Race]] = {}
+            for i, table in enumerate(tables):
+                for number in ROUNDS:
+                    first = deal(rng, deck, number)
+                    second = first if (i + number) % 2 else deal(rng, deck, number)  # half the same play, half another
+                    assert (first == second) == bool((i + number) % 2)
+                    by_table.setdefault(table, []).append(Race(table, number, (first, second)))
+            failures: list[str] = []
+            threads = []
+            for table, races in by_table.items():
+                barrier = threading.Barrier(2)
+                for side, server in enumerate(servers):
+                    args = (server.url, "race", referees[table], side, races, barrier, failures)
+                    threads.append(threading.Thread(target=_racer, args=args, daemon=True))
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(TIMEOUT * len(ROUNDS))
+            assert not any(thread.is_alive() for thread in threads), "a racing thread did not finish"
+            assert not failures, f"seed {seed}: {failures}"
+
+            races = [race for races in by_table.values() for race in races]
+            assert sum(race.same for race in races) == len(races) // 2
+            with requests.Session() as session:
+                for race in races:
+                    context = f"seed {seed}, table {race.table} round {race.number} ({'same' if race.same else 'different'} plays)"
+                    answers = race.answers
+                    assert answers[0] is not None and answers[1] is not None, context
+                    statuses = sorted(status for status, _ in answers)
+                    assert statuses == ([200, 201] if race.same else [201, 409]), f"{context}: {answers}"
+                    winner = 0 if answers[0][0] == 201 else 1
+                    won, lost = answers[winner][1], answers[1 - winner][1]
+                    if race.same:
+                        assert lost["result"] == won["result"] and lost["etag"] == won["etag"], f"{context}: the repeat's answer differs"
+                    else:
+                        assert lost["status"] == 409, f"{context}: {lost}"
+                    for server in servers:  # each process reads the one stored revision, the winner's
+                        view = session.get(f"{server.url}/events/race/games/{race.table}/rounds/{race.number}", timeout=TIMEOUT)
+                        assert view.status_code == 200, f"{context}: {view.text[:500]}"
+                        stored = view.json()
+                        assert (stored["revision"], stored["revisions"], len(stored["history"])) == (1, 1, 1), f"{context}: {stored}"
+                        assert stored["history"][0]["body"] == normalized(race.bodies[winner]), f"{context}: the stored play is not the winner's"
+                        assert stored["result"] == won["result"], f"{context}: the stored result is not the winner's"
+                audit = session.get(f"{servers[1].url}/events/race/audit", timeout=TIMEOUT)
+                assert audit.status_code == 200, audit.text
+                submitted = sorted((e["payload"]["game"], e["payload"]["round"]) for e in audit.json()["entries"] if e["action"] == "round.submitted")
+                assert submitted == sorted((race.table, race.number) for race in races), f"seed {seed}: one round.submitted entry per round"
+            audit_verify(database_url, "race")
+    finally:
+        drop_database(postgres_server_url, name)
