@@ -1,0 +1,32 @@
+"""The README's ledger walkthrough, run as written by bash against a real server (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from .conftest import REPO, LedgerServer, _wordsvc_command
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def walkthrough() -> str:
+    section = README.split("## The ledger", 1)[1]
+    return re.search(r"```bash\n(.*?)```", section, flags=re.S).group(1)  # type: ignore[union-attr]
+
+
+def test_the_readme_walkthrough_runs_a_whole_event(ledger_server: LedgerServer, tmp_path: Path) -> None:
+    script = walkthrough().replace("http://127.0.0.1:8000", ledger_server.url).replace(".venv/bin/wordsvc", _wordsvc_command())
+    script = script.replace("curl -s ", "curl -s --fail-with-body ")  # a 4xx fails the script, not only the reader
+    env = {**os.environ, "WORDSVC_DATABASE_URL": ledger_server.database_url}
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "event club-dec: ok" in done.stdout
+    assert "rank,player,table,rounds,total\n1,Ann,t1,1," in done.stdout  # text mode reads CRLF as one newline
+    outputs = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    corrected = next(o for o in outputs if o.get("revision") == 2)
+    assert corrected["history"][1]["reason"] == "Bob laid TOP, not TO and P"
+    assert [p["total"] for p in corrected["result"]["players"]] == [35, 11]  # as /score-round scores the same play (the README says so above)

@@ -1,0 +1,360 @@
+"""Ledger benchmark: rounds stored per second on SQLite and on PostgreSQL, against stateless scoring, in one run.
+
+Starts ``wordsvc serve`` (:func:`common.start_server`, 2 workers unless
+``--workers``) twice: on a temporary SQLite ledger and on a temporary
+PostgreSQL database (:func:`api_tests.postgres.temporary_postgres`: a
+throwaway cluster, fsync on). Each server gets one event under the
+``standard`` ruleset with many three-player tables, seated before any
+timing, and ``--referees`` referees (8), each a client process with a
+keep-alive connection and an event-wide referee token. A referee works
+through tables of its own, one at a time, rounds 1..8 of each (a table has
+eight rounds only, hence the many tables): distinct valid plays, every
+player's n + 2 cards drawn from the 118-card deck without replacement, some
+laid as words, real or not.
+
+Three rows, ``--seconds`` each, in ``--rounds`` slices taken in turn so that
+a neighbour's load hits them alike:
+
+- ``POST /score-round`` on the SQLite server: the same plays, with
+  ``"ruleset": "standard"`` and the round, scored and not stored: the
+  stateless baseline;
+- ``PUT /events/{e}/games/{g}/rounds/{n}`` on SQLite: scored, stored with its
+  audit entry and committed (``synchronous=FULL``) before the 201;
+- the same on PostgreSQL (the writes of one event serialize on its advisory lock).
+
+It prints answers per second (rounds stored per second for the PUT rows), p50
+and p99 latency, errors, and each row's throughput as a share of the
+baseline's, then checks that the ledgers hold exactly the rounds answered
+201. Target (the ledger's issue): storing costs no more than a third of the
+stateless throughput on SQLite, i.e. SQLite ÷ stateless >= 0.67. The first
+and last lines time a fixed Python loop (:func:`common.machine_loop_ms`): how
+loaded the machine was.
+
+The clients share the machine with the servers and PostgreSQL, so the
+absolute figures are a floor.
+
+Run: ``.venv/bin/python bench/ledger.py [--seconds 10] [--referees 8] [--rounds 3] [--workers 2]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import math
+import multiprocessing as mp
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from typing import Any
+
+from common import HOST, ROOT, Server, Timer, machine_line, start_server, summary
+
+from api_tests.postgres import PostgresUnavailable, temporary_postgres
+
+TARGET = 0.67  # SQLite stored ÷ stateless throughput: storing costs at most a third of it
+PLAYERS = ["ann", "bob", "cy"]
+ROUNDS = range(1, 9)  # the standard ruleset's rounds; round n deals n + 2 cards
+EVENT = "bench"
+WARMUP_SECONDS = 1.0
+WARMUP_TABLES = 4  # per referee
+#: Tables seated per referee: this many times what the warm-up says a referee gets through in --seconds.
+HEADROOM = 3.0
+
+Work = list[tuple[str, bytes]]  # (path, body) in the order a referee sends them
+
+
+# ---------------------------------------------------------------- HTTP
+
+
+class Client:
+    """One keep-alive connection to a server on 127.0.0.1, opened again after the server closes it."""
+
+    def __init__(self, port: int, token: str | None = None):
+        self.port = port
+        self.headers = {"Content-Type": "application/json"}
+        if token:
+            self.headers["Authorization"] = f"Bearer {token}"
+        self.conn: http.client.HTTPConnection | None = None
+
+    def call(self, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
+        try:
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=30)
+            self.conn.request(method, path, body=body, headers=self.headers)
+            response = self.conn.getresponse()
+            data = response.read()
+        except OSError:
+            self.close()
+            raise
+        if response.will_close:
+            self.close()
+        return response.status, data
+
+    def json(self, method: str, path: str, body: Any, expect: int) -> Any:
+        status, data = self.call(method, path, None if body is None else json.dumps(body).encode())
+        if status != expect:
+            raise SystemExit(f"{method} {path}: {status}, expected {expect}: {data[:500]!r}")
+        return json.loads(data)
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def admin_token(database_url: str) -> str:
+    """``wordsvc token create --admin`` on the ledger at ``database_url``: the token."""
+    env = {**os.environ, "WORDSVC_DATABASE_URL": database_url}
+    command = [os.path.join(os.path.dirname(sys.executable), "wordsvc"), "token", "create", "--admin", "--label", "bench"]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"wordsvc token create --admin failed ({done.returncode}): {done.stderr}")
+    return str(json.loads(done.stdout)["token"])
+
+
+# ---------------------------------------------------------------- the ledgers and their plays
+
+
+def deal(rng: random.Random, deck: list[str], number: int) -> list[dict[str, Any]]:
+    """The players of a valid round ``number``: n + 2 cards each, without replacement; some laid as words, the rest unused."""
+    pool = deck[:]
+    rng.shuffle(pool)
+    players = []
+    for name in PLAYERS:
+        hand = [pool.pop() for _ in range(number + 2)]
+        words = []
+        while len(hand) >= 2 and rng.random() < 0.6:
+            size = rng.randint(2, min(5, len(hand)))
+            words.append(hand[:size])
+            hand = hand[size:]
+        players.append({"name": name, "words": words, "unused": hand, "went_out": False})
+    return players
+
+
+@dataclass
+class Ledger:
+    """A server's event: its director and referee tokens, and the tables seated so far."""
+
+    name: str
+    server: Server
+    director: str
+    referees: list[str]
+    deck: list[str]
+    tables: int = 0
+
+    def seat(self, count: int) -> list[str]:
+        """Seat ``count`` more tables (eight at a time): their ids."""
+        ids = [f"t{n:05d}" for n in range(self.tables + 1, self.tables + count + 1)]
+        self.tables += count
+
+        def one(chunk: list[str]) -> None:
+            client = Client(self.server.port, self.director)
+            for table in chunk:
+                client.json("PUT", f"/events/{EVENT}/games/{table}", {"players": PLAYERS}, 201)
+            client.close()
+
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(one, [ids[i::8] for i in range(8)]))
+        return ids
+
+    def work(self, tables: list[str], rng: random.Random) -> Work:
+        """Rounds 1..8 of each table in turn, each a new deal."""
+        return [
+            (f"/events/{EVENT}/games/{table}/rounds/{number}", json.dumps({"players": deal(rng, self.deck, number)}).encode())
+            for table in tables
+            for number in ROUNDS
+        ]
+
+
+def open_ledger(name: str, server: Server, database_url: str, referees: int) -> Ledger:
+    admin = Client(server.port, admin_token(database_url))
+    event = admin.json("POST", "/events", {"name": "ledger bench", "id": EVENT, "ruleset": "standard"}, 201)
+    admin.close()
+    director = event["director_token"]["token"]
+    client = Client(server.port, director)
+    tokens = [client.json("POST", f"/events/{EVENT}/tokens", {"role": "referee", "label": f"referee {i}"}, 201)["token"] for i in range(referees)]
+    rules = client.json("GET", "/rulesets/standard", None, 200)
+    client.close()
+    deck = [card["face"].lower() for card in rules["deck"]["cards"] for _ in range(card["count"])]
+    return Ledger(name, server, director, tokens, deck)
+
+
+def stateless(work: Work) -> Work:
+    """The same plays as ``POST /score-round`` bodies: the ruleset and the round added."""
+    plays = []
+    for path, body in work:
+        document = json.loads(body)
+        plays.append(("/score-round", json.dumps({"ruleset": "standard", "round": int(path.rsplit("/", 1)[1]), **document}).encode()))
+    return plays
+
+
+# ---------------------------------------------------------------- rows and their slices
+
+
+@dataclass
+class Row:
+    """A row of the table: what each referee sends, in order (``cycle``: over and over), and what came back."""
+
+    name: str
+    port: int
+    method: str
+    expect: int
+    tokens: list[str | None]
+    work: list[Work]
+    cycle: bool = False
+    done: list[int] = field(default_factory=list)  # per referee: requests sent so far
+    latencies: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    errors: int = 0
+    first_error: str = ""
+    ran_out: bool = False
+
+    def __post_init__(self) -> None:
+        self.done = [0] * len(self.tokens)
+
+    def answered(self) -> int:
+        return len(self.latencies) - self.errors
+
+
+def referee(index: int, port: int, token: str | None, method: str, expect: int, work: Work, start: int, cycle: bool, seconds: float, out: mp.Queue) -> None:  # type: ignore[type-arg]
+    """Send ``work`` from ``start`` on, each request once the last is answered, for ``seconds``; report what happened."""
+    client = Client(port, token)
+    latencies: list[float] = []
+    errors, first_error, sent = 0, "", 0
+    began = time.perf_counter()
+    end = began + seconds
+    while (cycle or start + sent < len(work)) and (started := time.perf_counter()) < end:
+        path, body = work[(start + sent) % len(work)]
+        sent += 1
+        try:
+            status, data = client.call(method, path, body)
+        except OSError as err:
+            status, data = 0, repr(err).encode()
+        latencies.append(time.perf_counter() - started)
+        if status != expect:
+            errors += 1
+            first_error = first_error or f"{method} {path}: {status} {data[:300]!r}"
+    client.close()
+    out.put((index, latencies, errors, first_error, sent, time.perf_counter() - began))
+
+
+def run_slice(row: Row, seconds: float) -> float:
+    """Every referee of ``row`` at once for ``seconds``, each going on from where it stopped: the longest a referee was busy."""
+    queue: mp.Queue = mp.Queue()  # type: ignore[type-arg]
+    procs = [
+        mp.Process(target=referee, args=(i, row.port, token, row.method, row.expect, row.work[i], row.done[i], row.cycle, seconds, queue))
+        for i, token in enumerate(row.tokens)
+    ]
+    for proc in procs:
+        proc.start()
+    busy = 0.0
+    for _ in procs:
+        index, latencies, errors, first_error, sent, elapsed = queue.get()
+        row.latencies += latencies
+        row.errors += errors
+        row.first_error = row.first_error or first_error
+        row.done[index] += sent
+        row.ran_out = row.ran_out or (not row.cycle and row.done[index] >= len(row.work[index]))
+        busy = max(busy, elapsed)
+    for proc in procs:
+        proc.join()
+    return busy
+
+
+# ---------------------------------------------------------------- the run
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="per row")
+    parser.add_argument("--referees", type=int, default=8, help="concurrent referees (client processes), each at a table of its own")
+    parser.add_argument("--rounds", type=int, default=3, help="turns each row takes (slices of seconds/rounds)")
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("WORDSVC_WORKERS", "2")))
+    parser.add_argument("--seed", type=int, default=1, help="of the plays")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+
+    with ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="wordsvc-bench-ledger-"))
+        try:
+            postgres_url = stack.enter_context(temporary_postgres())
+        except PostgresUnavailable as err:
+            raise SystemExit(f"PostgreSQL not available: {err.reason} (install Debian's postgresql package)") from None
+        urls = {"SQLite": f"sqlite:///{tmp}/ledger.sqlite3", "PostgreSQL": postgres_url}
+        ledgers = {}
+        for name, url in urls.items():
+            server = start_server(args.workers, env={"WORDSVC_DATABASE_URL": url})
+            stack.callback(server.stop)
+            ledgers[name] = open_ledger(name, server, url, args.referees)
+
+        # Warm-up: every path once hot, and how fast a referee stores rounds, to seat enough tables for the timed run.
+        rows: dict[str, Row] = {}
+        warmed: dict[str, int] = {}
+        for name, ledger in ledgers.items():
+            work = [ledger.work(ledger.seat(WARMUP_TABLES), rng) for _ in ledger.referees]
+            warm = Row(name, ledger.server.port, "PUT", 201, list(ledger.referees), work)
+            busy = run_slice(warm, WARMUP_SECONDS)
+            if warm.errors:
+                raise SystemExit(f"warm-up on {name}: {warm.errors} errors, the first: {warm.first_error}")
+            warmed[name] = warm.answered()
+            per_referee = warm.answered() / len(ledger.referees) / busy  # rounds per second
+            tables = math.ceil(per_referee * args.seconds * HEADROOM / len(ROUNDS)) + 1
+            with Timer() as seating:
+                work = [ledger.work(ledger.seat(tables), rng) for _ in ledger.referees]
+            print(f"{name}: warm-up {per_referee * len(ledger.referees):.0f} rounds/s; seated {tables * len(ledger.referees)} tables in {seating.seconds:.1f} s")
+            rows[f"PUT .../rounds/{{n}} on {name}"] = Row(name, ledger.server.port, "PUT", 201, list(ledger.referees), work)
+        sqlite_row = rows["PUT .../rounds/{n} on SQLite"]
+        baseline = Row("stateless", sqlite_row.port, "POST", 200, [None] * args.referees, [stateless(w) for w in sqlite_row.work], cycle=True)
+        run_slice(baseline, WARMUP_SECONDS)  # warm-up, then counting from zero
+        baseline = Row("stateless", baseline.port, "POST", 200, baseline.tokens, baseline.work, cycle=True)
+        rows = {"POST /score-round (stateless)": baseline, **rows}
+
+        print(machine_line())
+        print(
+            f"wordsvc ledger benchmark: {args.referees} referees (client processes, a table each at a time), {args.workers} workers per server, "
+            f"{args.seconds:g} s per row in {args.rounds} slice(s), {os.cpu_count()} CPUs"
+        )
+        for _ in range(args.rounds):
+            for row in rows.values():
+                run_slice(row, args.seconds / args.rounds)
+                row.seconds += args.seconds / args.rounds
+
+        print(f"\n{'row':<36} {'answers':>8} {'per s':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'vs stateless':>12}")
+        rates = {}
+        for label, row in rows.items():
+            s = summary(row.latencies)
+            rates[label] = row.answered() / row.seconds
+            share = rates[label] / rates["POST /score-round (stateless)"]
+            print(f"{label:<36} {row.answered():>8} {rates[label]:>7.0f} {s['p50']:>7.2f} {s['p99']:>7.2f} {row.errors:>6} {share:>12.2f}")
+        for label, row in rows.items():
+            if row.errors:
+                print(f"  {label}: first error: {row.first_error}")
+            if row.ran_out:
+                print(f"  {label}: a referee ran out of tables before the time was up: its rate is a floor")
+
+        for name, ledger in ledgers.items():  # the ledger holds exactly what was answered 201, warm-up included
+            event = Client(ledger.server.port).json("GET", f"/events/{EVENT}", None, 200)
+            stored = sum(game["rounds_played"] for game in event["games"])
+            answered = warmed[name] + rows[f"PUT .../rounds/{{n}} on {name}"].answered()
+            print(f"{name}: {stored} rounds in the ledger, {answered} answered 201 (warm-up included): {'the same' if stored == answered else 'MISMATCH'}")
+
+        ratio = rates["PUT .../rounds/{n} on SQLite"] / rates["POST /score-round (stateless)"]
+        pg_ratio = rates["PUT .../rounds/{n} on PostgreSQL"] / rates["POST /score-round (stateless)"]
+        verdict = "met" if ratio >= TARGET else "MISSED"
+        print(
+            f"\nstored ÷ stateless throughput: SQLite {ratio:.2f}, PostgreSQL {pg_ratio:.2f} "
+            f"(target: storing costs at most a third on SQLite, SQLite >= {TARGET:.2f}: {verdict})"
+        )
+        print(machine_line())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
