@@ -1,6 +1,6 @@
 # wordsvc: slim Python, non-root, lexicons compiled at image build, served by `wordsvc serve` (wordsvc/server/).
 #   docker build -t wordsvc .
-#   docker run --rm -p 8000:8000 wordsvc
+#   docker run --rm -p 8000:8000 -v wordsvc-ledger:/app/var wordsvc
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -28,7 +28,12 @@ RUN pip install -e . \
 COPY wordsvc/ wordsvc/
 COPY rulesets/ rulesets/
 COPY wordlists/ wordlists/
-RUN wordsvc build && chown -R wordsvc:wordsvc /app/build
+RUN wordsvc build && chown -R wordsvc:wordsvc /app/build \
+ && mkdir -p /app/var && chown wordsvc:wordsvc /app/var
+
+# The ledger's SQLite file (WORDSVC_DATABASE_URL unset): keep it on a volume, `docker run -v wordsvc-ledger:/app/var ...`;
+# several containers share a PostgreSQL instead (WORDSVC_DATABASE_URL=postgresql+psycopg://...).
+VOLUME /app/var
 
 USER wordsvc
 EXPOSE 8000

@@ -2,8 +2,11 @@
 
 With ``WORDSVC_URL`` set, the tests talk to that server. Otherwise the server
 is started as a subprocess with the command ``make serve`` runs
-(``wordsvc serve --host 127.0.0.1 --port <free port> --workers 2``), the
-fixture waits for ``GET /ready`` and stops the server when the session ends.
+(``wordsvc serve --host 127.0.0.1 --port <free port> --workers 2``) on a
+ledger of its own, the fixture waits for ``GET /ready`` and stops the server
+when the session ends; ``admin_token`` is an admin token of that ledger.
+``ledger_server`` runs the ledger's tests on a server with SQLite and on one
+with PostgreSQL.
 """
 
 from __future__ import annotations
@@ -99,14 +102,28 @@ def running_server(prefix: str, env: dict[str, str] | None = None) -> Iterator[t
 
 
 @pytest.fixture(scope="session")
-def base_url() -> Iterator[str]:
-    """Base URL of a running wordsvc, without a trailing slash."""
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str | None]]:
+    """The session's server: its URL (no trailing slash) and its ledger's database URL (``None`` for a server given by ``WORDSVC_URL``)."""
     given = os.environ.get("WORDSVC_URL", "").strip()
     if given:
-        yield given.rstrip("/")
+        yield given.rstrip("/"), None
         return
-    with running_server("wordsvc-api-tests-") as (url, _log):
-        yield url
+    database_url = f"sqlite:///{tmp_path_factory.mktemp('ledger')}/ledger.sqlite3"
+    with running_server("wordsvc-api-tests-", env={"WORDSVC_DATABASE_URL": database_url}) as (url, _log):
+        yield url, database_url
+
+
+@pytest.fixture(scope="session")
+def base_url(served: tuple[str, str | None]) -> str:
+    """Base URL of a running wordsvc, without a trailing slash."""
+    return served[0]
+
+
+@pytest.fixture(scope="session")
+def admin_token(served: tuple[str, str | None]) -> str | None:
+    """An admin token of the session's server: made with the CLI, or ``WORDSVC_ADMIN_TOKEN`` for a server given by ``WORDSVC_URL``."""
+    url, database_url = served
+    return admin_token_for(database_url) if database_url else os.environ.get("WORDSVC_ADMIN_TOKEN") or None
 
 
 @dataclass(frozen=True)

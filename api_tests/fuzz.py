@@ -39,7 +39,7 @@ expected-statuses = ["2xx", "404", "413", "431"]
 
 [checks.negative_data_rejection]
 # schemathesis's list, and the same limits on a whole request
-expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429", "431", "5xx"]
+expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "412", "413", "415", "422", "428", "429", "431", "5xx"]
 
 [[operations]]
 # the ruleset's player count and deal, cards of its deck, names given once, challenges naming laid words
@@ -62,6 +62,12 @@ include-name = "GET /anagrams"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "413", "431", "422"]
 
 [[operations]]
+# the ledger (sent with an admin token): events and tables that do not exist (404), a stored round or seating that
+# differs, an id taken (409), corrections without or with a stale If-Match (428, 412), and what the ledger checks
+# beyond the schema: seats, hand sizes, an import's audit chain (422)
+include-path-regex = "^/events"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "409", "412", "413", "422", "428", "431"]
+[[operations]]
 # ruleset ids are data (rulesets/*.yaml): ask for one that exists
 include-name = "GET /rulesets/{ruleset_id}"
 parameters = { ruleset_id = "standard" }
@@ -76,8 +82,9 @@ SEEDS: list[tuple[str, list[str], list[str]]] = [
 SEED_PROBABILITY = 0.7  # of a seeded parameter taking one of its seeds
 
 
-def config_toml(base_url: str) -> str:
-    """:data:`CONFIG`, with the live server's ruleset ids and language tags among the values tried (and :data:`SEEDS`)."""
+def config_toml(base_url: str, admin_token: str | None = None) -> str:
+    """:data:`CONFIG`, with the live server's ruleset ids and language tags among the values tried (and :data:`SEEDS`);
+    the ledger's operations are sent with ``admin_token`` (else they are refused 401, which the positive checks count as failures)."""
     import requests
 
     rulesets = [r["id"] for r in requests.get(f"{base_url}/rulesets", timeout=10).json()["rulesets"]]
@@ -88,24 +95,26 @@ def config_toml(base_url: str) -> str:
         lines.append(f"[dictionaries.{name}]\nvalues = {json.dumps(values, ensure_ascii=False)}\n")
     lines.append("[parameters]")
     lines.extend(f'"{where}" = {{ dictionary = "{name}", probability = {SEED_PROBABILITY} }}' for name, _, places in seeds for where in places)
+    if admin_token:
+        lines.append(f"[auth.openapi.bearer]\nbearer = {json.dumps(admin_token)}")
     return "\n".join(lines) + "\n"
 
 
-def config(base_url: str) -> Any:
+def config(base_url: str, admin_token: str | None = None) -> Any:
     """:func:`config_toml` as a ``schemathesis.config.SchemathesisConfig``, for the pytest integration."""
     from schemathesis.config import SchemathesisConfig
 
-    return SchemathesisConfig.from_str(config_toml(base_url))
+    return SchemathesisConfig.from_str(config_toml(base_url, admin_token))
 
 
 MAX_EXAMPLES = 300  # per operation and phase: 14 operations come to about 3,500 cases
 
 
-def run(base_url: str, options: list[str]) -> int:
+def run(base_url: str, options: list[str], admin_token: str | None = None) -> int:
     """``schemathesis run`` against ``base_url`` with every check and :func:`config_toml`; its exit status."""
     with tempfile.TemporaryDirectory(prefix="wordsvc-fuzz-") as tmp:
         config_file = Path(tmp) / "schemathesis.toml"
-        config_file.write_text(config_toml(base_url), encoding="utf-8")
+        config_file.write_text(config_toml(base_url, admin_token), encoding="utf-8")
         command = [
             sys.executable, "-m", "schemathesis.cli", "--config-file", str(config_file), "run", f"{base_url}/openapi.json",
             "--checks", "all", "--workers", "1", "--max-examples", str(MAX_EXAMPLES), "--generation-database", "none",
@@ -116,13 +125,15 @@ def run(base_url: str, options: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    from .conftest import running_server
+    from .conftest import admin_token_for, running_server
 
     given = os.environ.get("WORDSVC_URL", "").strip()
     if given:
-        return run(given.rstrip("/"), argv)
-    with running_server("wordsvc-fuzz-server-") as (url, log):
-        status = run(url, argv)
+        return run(given.rstrip("/"), argv, os.environ.get("WORDSVC_ADMIN_TOKEN") or None)
+    with tempfile.TemporaryDirectory(prefix="wordsvc-fuzz-ledger-") as ledger, running_server(
+        "wordsvc-fuzz-server-", env={"WORDSVC_DATABASE_URL": f"sqlite:///{ledger}/ledger.sqlite3"}
+    ) as (url, log):
+        status = run(url, argv, admin_token_for(f"sqlite:///{ledger}/ledger.sqlite3"))
         if status != 0:
             print(f"the server's log: {log.read_text(errors='replace')[-4000:]}", file=sys.stderr)
     return status

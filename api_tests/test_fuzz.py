@@ -22,12 +22,12 @@ from schemathesis.generation import GenerationMode  # noqa: E402
 
 from .fuzz import config  # noqa: E402
 
-CASES = 15  # per operation and mode: 14 operations, two modes, about 400 requests in some 10 s
+CASES = 15  # per operation and mode: 29 operations, two modes, about 800 requests in some 20 s
 
 
 @pytest.fixture(scope="module")
-def api_schema(base_url: str) -> Any:
-    return schemathesis.openapi.from_url(f"{base_url}/openapi.json", config=config(base_url))
+def api_schema(base_url: str, admin_token: str | None) -> Any:
+    return schemathesis.openapi.from_url(f"{base_url}/openapi.json", config=config(base_url, admin_token))
 
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=lambda mode: mode.value)

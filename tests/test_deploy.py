@@ -243,3 +243,14 @@ def test_replicas_autoscaling_and_disruption_budget_agree() -> None:
         assert 0 < pdb["spec"]["minAvailable"] < spec["minReplicas"]
     else:
         assert pdb["spec"]["maxUnavailable"] >= 1
+
+
+def test_replicas_share_a_postgresql_ledger_from_a_secret() -> None:
+    """Several pods cannot share the default SQLite file (and the root filesystem is read-only): the URL comes from a Secret."""
+    deployment = _one("Deployment")
+    assert deployment["spec"]["replicas"] > 1
+    env = {e["name"]: e for e in _container(deployment)["env"]}
+    source = env["WORDSVC_DATABASE_URL"]
+    assert "value" not in source  # never a password in the manifest
+    assert source["valueFrom"]["secretKeyRef"] == {"name": "wordsvc-database", "key": "url"}
+    assert "kubectl create secret generic wordsvc-database --from-literal=url=" in (DEPLOY / "README.md").read_text(encoding="utf-8")

@@ -7,6 +7,7 @@ The design, the schema and the audit format are in docs/ledger.md.
 
 from __future__ import annotations
 
+from .access import require_admin, require_director, require_read, require_referee
 from .database import connect, describe, upgrade
 from .errors import Conflict, Forbidden, LedgerError, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
 from .ledger import EXPORT_FORMAT, LOCAL, Ledger, Submitted
@@ -28,5 +29,9 @@ __all__ = [
     "Unauthorized",
     "connect",
     "describe",
+    "require_admin",
+    "require_director",
+    "require_read",
+    "require_referee",
     "upgrade",
 ]

@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import fields, post_load, validate
 
-from ..core.ids import EXPORT_FORMAT, ID_PATTERN
+from ..core.ids import EXPORT_FORMAT, ID_PATTERN, RESERVED_IDS
 from ..core.scoring import RoundPlay
 from .common import MAX_PLAYERS, BoundedList, LexiconStamp, Strict, StrictBoolean, WordField, check_text, lang_field, name_field, ruleset_field
 from .rounds import MAX_ROUNDS, RoundBody, RoundResultOut
@@ -25,6 +25,7 @@ def id_field(required: bool = False, **kwargs: Any) -> fields.String:
         validate=[
             validate.Length(max=64),
             validate.Regexp(ID_PATTERN, error="must be 1 to 64 lowercase letters, digits, - or _ (starting with a letter or digit)"),
+            validate.NoneOf(sorted(RESERVED_IDS), error="is reserved: {values}"),
         ],
         **kwargs,
     )

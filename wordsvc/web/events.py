@@ -3,7 +3,9 @@
 Every view reads its bearer token (``Authorization: Bearer wsv_...``) and
 hands the :class:`~wordsvc.ledger.Principal` to the ledger, which decides
 what the role may do; this module only maps HTTP onto it: paths, bodies,
-``ETag`` and ``If-Match``, CSV for standings.
+``ETag`` and ``If-Match``, CSV for standings. A write's token is checked
+before its body is read, so a request without one is a 401 whatever it
+sends, and one with the wrong role a 403.
 """
 
 from __future__ import annotations
@@ -14,15 +16,26 @@ import threading
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.routing import BaseConverter
 
 from ..core.errors import InvalidRequest
-from ..ledger import Ledger, Principal, Unauthorized
+from ..core.ids import RESERVED_IDS
+from ..ledger import Ledger, Principal, Unauthorized, require_admin, require_director, require_referee
 from ..schemas.events import AuditQuery, EventBody, GameBody, ImportBody, JudgeBody, RoundSubmission, StandingsQuery, TokenBody
 from .requests import query_args, read_json, service
 
 __all__ = ["bp", "ledger"]
 
 bp = Blueprint("events", __name__)
+
+
+class EventId(BaseConverter):
+    """An event's path segment: anything but a reserved word (``/events/import`` is the import, never an event)."""
+
+    regex = "(?!(?:" + "|".join(sorted(RESERVED_IDS)) + ")$)[^/]+"
+
+
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("event", EventId))  # before the routes below are added
 
 EVENT_BODY, GAME_BODY, ROUND_BODY, TOKEN_BODY, JUDGE_BODY = EventBody(), GameBody(), RoundSubmission(), TokenBody(), JudgeBody()
 AUDIT_QUERY, STANDINGS_QUERY, IMPORT_BODY = AuditQuery(), StandingsQuery(), ImportBody()
@@ -51,6 +64,14 @@ def principal() -> Principal | None:
     return ledger().authenticate(token.strip())
 
 
+def writer() -> Principal:
+    """The principal of a write, checked before its body is read: every write needs a token (401 first, then the body's 422)."""
+    actor = principal()
+    if actor is None:
+        raise Unauthorized("Writes to the ledger need a bearer token: Authorization: Bearer wsv_...", {"authorization": ["missing"]})
+    return actor
+
+
 def _created(body: dict[str, Any], location: str) -> Response:
     response = jsonify(body)
     response.status_code = 201
@@ -60,7 +81,7 @@ def _created(body: dict[str, Any], location: str) -> Response:
 
 @bp.post("/events")
 def create_event() -> Response:
-    actor = principal()
+    actor = require_admin(writer())
     body = EVENT_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
     event = ledger().create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"])
@@ -69,34 +90,34 @@ def create_event() -> Response:
 
 @bp.post("/events/import")
 def import_event() -> Response:
-    actor = principal()
+    actor = require_admin(writer())
     request.max_content_length = max(current_app.extensions["wordsvc.settings"].max_import_body, current_app.config["MAX_CONTENT_LENGTH"])
     document = IMPORT_BODY.load(read_json())
     event = ledger().import_event(actor, document)
     return _created(event, f"/events/{event['id']}")
 
 
-@bp.get("/events/<event>")
+@bp.get("/events/<event:event>")
 def show_event(event: str) -> Response:
     return jsonify(ledger().event(principal(), event))
 
 
-@bp.put("/events/<event>/games/<game>")
+@bp.put("/events/<event:event>/games/<game>")
 def put_game(event: str, game: str) -> Response:
-    actor = principal()
+    actor = require_director(writer(), event)
     body = GAME_BODY.load(read_json())
     created, view = ledger().put_game(actor, event, game, body["players"])
     return _created(view, f"/events/{event}/games/{game}") if created else jsonify(view)
 
 
-@bp.get("/events/<event>/games/<game>")
+@bp.get("/events/<event:event>/games/<game>")
 def show_game(event: str, game: str) -> Response:
     return jsonify(ledger().game(principal(), event, game))
 
 
-@bp.put("/events/<event>/games/<game>/rounds/<int:number>")
+@bp.put("/events/<event:event>/games/<game>/rounds/<int:number>")
 def put_round(event: str, game: str, number: int) -> Response:
-    actor = principal()
+    actor = require_referee(writer(), event, game)  # a correction also needs a director: the ledger checks that once it has read the body
     body = ROUND_BODY.load(read_json())
     play = body["play"]
     if play.round is not None and play.round != number:
@@ -110,7 +131,7 @@ def put_round(event: str, game: str, number: int) -> Response:
     return response
 
 
-@bp.get("/events/<event>/games/<game>/rounds/<int:number>")
+@bp.get("/events/<event:event>/games/<game>/rounds/<int:number>")
 def show_round(event: str, game: str, number: int) -> Response:
     view = ledger().round(principal(), event, game, number)
     response = jsonify(view)
@@ -118,7 +139,7 @@ def show_round(event: str, game: str, number: int) -> Response:
     return response
 
 
-@bp.get("/events/<event>/standings")
+@bp.get("/events/<event:event>/standings")
 def standings(event: str) -> Response:
     query = STANDINGS_QUERY.load(query_args())
     table = ledger().standings(principal(), event)
@@ -135,43 +156,43 @@ def standings(event: str) -> Response:
     return response
 
 
-@bp.get("/events/<event>/export")
+@bp.get("/events/<event:event>/export")
 def export_event(event: str) -> Response:
     return jsonify(ledger().export(principal(), event))
 
 
-@bp.post("/events/<event>/judge")
+@bp.post("/events/<event:event>/judge")
 def judge_play(event: str) -> Response:
-    actor = principal()
+    actor = writer()
     body = JUDGE_BODY.load(read_json())
     return jsonify(ledger().judge(actor, event, body["table"], body["round"], body["words"]))
 
 
-@bp.get("/events/<event>/audit")
+@bp.get("/events/<event:event>/audit")
 def audit_log(event: str) -> Response:
     query = AUDIT_QUERY.load(query_args())
     return jsonify(ledger().audit_entries(principal(), event, query["after"], query["limit"]))
 
 
-@bp.post("/events/<event>/lexicon")
+@bp.post("/events/<event:event>/lexicon")
 def accept_lexicon(event: str) -> Response:
-    actor = principal()
+    actor = writer()
     return jsonify(ledger().accept_lexicon(actor, event))
 
 
-@bp.post("/events/<event>/tokens")
+@bp.post("/events/<event:event>/tokens")
 def issue_token(event: str) -> Response:
-    actor = principal()
+    actor = require_director(writer(), event)
     body = TOKEN_BODY.load(read_json())
     issued = ledger().issue_token(actor, event, body["role"], body["table"], body["label"])
     return _created(issued, f"/events/{event}/tokens/{issued['id']}")
 
 
-@bp.get("/events/<event>/tokens")
+@bp.get("/events/<event:event>/tokens")
 def list_tokens(event: str) -> Response:
     return jsonify({"tokens": ledger().list_tokens(principal(), event)})
 
 
-@bp.delete("/events/<event>/tokens/<token_id>")
+@bp.delete("/events/<event:event>/tokens/<token_id>")
 def revoke_token(event: str, token_id: str) -> Response:
-    return jsonify(ledger().revoke_token(principal(), event, token_id))
+    return jsonify(ledger().revoke_token(writer(), event, token_id))
