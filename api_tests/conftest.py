@@ -122,7 +122,7 @@ def base_url(served: tuple[str, str | None]) -> str:
 @pytest.fixture(scope="session")
 def admin_token(served: tuple[str, str | None]) -> str | None:
     """An admin token of the session's server: made with the CLI, or ``WORDSVC_ADMIN_TOKEN`` for a server given by ``WORDSVC_URL``."""
-    url, database_url = served
+    database_url = served[1]
     return admin_token_for(database_url) if database_url else os.environ.get("WORDSVC_ADMIN_TOKEN") or None
 
 
