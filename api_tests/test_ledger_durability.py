@@ -260,7 +260,7 @@ def check_survivors(url: str, wave: Wave) -> int:
     for key, answer in wave.acked.items():
         view = stored[key]
         assert view["result"] == answer["result"], f"{context}: round {key} differs from what was acknowledged"
-        assert view == answer, f"{context}: round {key}'s view (etag, totals, history) differs from what was acknowledged"
+        assert {k: v for k, v in view.items() if k != "history"} == answer, f"{context}: round {key}'s view (etag, totals) differs from what was acknowledged"
     for key, view in stored.items():
         assert (view["revision"], view["revisions"], len(view["history"])) == (1, 1, 1), f"{context}: round {key}: {view}"
         assert view["history"][0]["body"] == normalized(wave.sent[key]), f"{context}: round {key} holds a play that was not sent"

@@ -28,5 +28,6 @@ def test_the_readme_walkthrough_runs_a_whole_event(ledger_server: LedgerServer, 
     assert "rank,player,table,rounds,total\n1,Ann,t1,1," in done.stdout  # text mode reads CRLF as one newline
     outputs = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     corrected = next(o for o in outputs if o.get("revision") == 2)
-    assert corrected["history"][1]["reason"] == "Bob laid TOP, not TO and P"
     assert [p["total"] for p in corrected["result"]["players"]] == [35, 11]  # as /score-round scores the same play (the README says so above)
+    audit = next(o for o in outputs if "entries" in o)["entries"]
+    assert [e["payload"].get("reason") for e in audit if e["action"] == "round.corrected"] == ["Bob laid TOP, not TO and P"]

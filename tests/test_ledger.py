@@ -92,10 +92,8 @@ def test_the_migrations_make_the_schema_the_code_describes(database_url: str) ->
         engine.dispose()
 
 
-def test_sqlite_runs_in_wal_mode_with_full_sync(database_url: str) -> None:
-    if not database_url.startswith("sqlite"):
-        pytest.skip("a SQLite setting")
-    engine = connect(database_url)
+def test_sqlite_runs_in_wal_mode_with_full_sync(tmp_path) -> None:
+    engine = connect(f"sqlite:///{tmp_path / 'ledger.sqlite3'}")
     with engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
@@ -322,6 +320,11 @@ def _tamper(ledger: Ledger, change: Callable) -> None:
             "role or table differs",
         ),
         ("the event's lexicon swapped", lambda ev: lambda c: c.execute(update(events).where(events.c.id == ev).values(lexicon_json="{}")), "lexicon differs"),
+        (
+            "the totals standings add up edited",
+            lambda ev: lambda c: c.execute(update(revisions).where(revisions.c.event_id == ev).values(totals_json='{"ann":99,"bob":0,"cy":0}')),
+            "its totals (what standings add up) differ",
+        ),
     ],
 )
 def test_verify_names_the_first_sign_of_tampering(ledger: Ledger, event: dict, what: str, change: Callable, named: str) -> None:

@@ -11,7 +11,8 @@ from marshmallow import ValidationError
 
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.schemas.common import CONTROL as _CONTROL
-from wordsvc.schemas.rounds import RoundRequest, _read_round, load_round_request
+from wordsvc.schemas.events import RoundSubmission, load_round_submission, read_round_submission
+from wordsvc.schemas.rounds import RoundRequest, load_round_request, read_round
 from wordsvc.schemas.validate import ValidateQuery, _read_query, load_validate_query
 
 GOOD_WORDS = [["QU", "I", "Z"], "t(o)p", "(th)ing", ["C", "L", "O", "W", "N"], "jade"]
@@ -75,7 +76,17 @@ def rounds(draw):
 @settings(max_examples=800, deadline=None)
 @given(data=rounds())
 def test_the_direct_reader_accepts_only_what_the_schema_accepts_and_reads_it_the_same(data):
-    assert_agrees(data, RoundRequest(), _read_round, load_round_request)
+    assert_agrees(data, RoundRequest(), read_round, load_round_request)
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=rounds(), extra=st.sampled_from([{}, {"correction": {"reason": "slip"}}, {"ruleset": "standard"}, {"correction": None}]))
+def test_a_ledger_submission_is_read_directly_only_as_the_schema_reads_it(data, extra):
+    data = {**data, **extra}
+    data.pop("ruleset", None) if "ruleset" not in extra else None
+    data.pop("lang", None)
+
+    assert_agrees(data, RoundSubmission(), read_round_submission, load_round_submission)
 
 
 def assert_agrees(data, schema, direct_reader, loader):
@@ -102,7 +113,7 @@ def test_a_plain_round_is_read_directly_into_the_same_objects():
         "ruleset": "standard",
         "lang": None,
     }
-    assert _read_round(data) == expected == RoundRequest().load(data)
+    assert read_round(data) == expected == RoundRequest().load(data)
 
 
 def test_a_round_the_direct_reader_is_unsure_of_gets_the_schemas_errors():

@@ -124,6 +124,8 @@ def _row_problems(records: Records) -> list[str]:
             problems.append(f"{where}: its play differs from audit entry {entry['seq']}")
         if sha256_of(row["result"]) != p["result_sha256"]:
             problems.append(f"{where}: its result differs from audit entry {entry['seq']}")
+        elif "totals" in row and row["totals"] != {player["name"]: player["total"] for player in row["result"]["players"]}:
+            problems.append(f"{where}: its totals (what standings add up) differ from its result")
         if row.get("reason") != p.get("reason") or row.get("actor") != entry["actor"]["token"]:
             problems.append(f"{where}: its reason or actor differs from audit entry {entry['seq']}")
     for key, entry in rounds.items():

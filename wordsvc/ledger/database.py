@@ -1,20 +1,31 @@
-"""Opening the ledger's database: the engine for a URL, its pragmas, and its migrations.
+"""Opening the ledger's database: the engine for a URL, its pragmas, its migrations, and how writes run.
 
 SQLite (the default) runs in WAL mode with ``synchronous=FULL``: a commit is
 on disk before the answer leaves. Write transactions begin with ``BEGIN
-IMMEDIATE``, so writers from several worker processes wait (``busy_timeout``)
-for the one write lock instead of failing when a read turns into a write.
+IMMEDIATE``, so a read never turns into a write that fails half-way.
 PostgreSQL serializes the writes of one event with an advisory lock
 (:func:`lock_chain`); writes to different events run side by side.
+
+On SQLite every write goes through the process's :class:`Writer`: one
+thread that takes every write waiting, runs each in a savepoint of one
+transaction and commits them together, so a batch costs one fsync (group
+commit). The processes of a server take turns with an ``flock`` on a file
+beside the database, which wakes the next one the moment it is released
+(SQLite's own busy handler sleeps and polls).
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import os
+import queue
 import sqlite3
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
@@ -24,12 +35,15 @@ from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-__all__ = ["BUSY_TIMEOUT_S", "connect", "current_revision", "describe", "head_revision", "lock_chain", "upgrade", "writing"]
+__all__ = ["BUSY_TIMEOUT_S", "Writer", "connect", "current_revision", "describe", "head_revision", "lock_chain", "upgrade", "writing"]
 
 #: Seconds a SQLite writer waits for another process's write lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _WRITE = "wordsvc_write"
+#: Writes one SQLite transaction takes at most.
+BATCH = 64
+T = TypeVar("T")
 
 
 def connect(url: str) -> Engine:
@@ -78,6 +92,87 @@ def lock_chain(conn: Connection, chain: str) -> None:
     if conn.dialect.name == "postgresql":
         key = int.from_bytes(hashlib.sha256(chain.encode("utf-8")).digest()[:8], "big", signed=True)
         conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+class Writer:
+    """Runs the ledger's write transactions: ``run(chain, work)`` calls ``work(conn)`` in a transaction holding ``chain``'s lock.
+
+    ``work`` is all there or not at all: it raises to undo its own writes
+    (its savepoint is rolled back, the others in the batch are kept), and its
+    result is returned only once the commit that holds it is on disk.
+    """
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        database = engine.url.database if engine.dialect.name == "sqlite" else None
+        self.lock_path = Path(f"{database}.lock") if database else None
+        self._queue: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self._thread_pid = 0  # the process whose writer thread runs: a forked child starts its own
+        self._starting = threading.Lock()
+
+    def run(self, chain: str, work: Callable[[Connection], T]) -> T:
+        if self.lock_path is None:
+            with writing(self.engine) as conn:
+                lock_chain(conn, chain)
+                return work(conn)
+        self._ensure_thread()
+        job = _Job(work)
+        self._queue.put(job)
+        job.done.wait()
+        if job.error is not None:
+            raise job.error
+        return job.result  # type: ignore[no-any-return]
+
+    def _ensure_thread(self) -> None:
+        if self._thread_pid != os.getpid():
+            with self._starting:
+                if self._thread_pid != os.getpid():
+                    threading.Thread(target=self._loop, name="wordsvc-ledger-writer", daemon=True).start()
+                    self._thread_pid = os.getpid()
+
+    def _loop(self) -> None:
+        assert self.lock_path is not None
+        with open(self.lock_path, "a+b") as lock:
+            while True:
+                batch = [self._queue.get()]
+                while len(batch) < BATCH:
+                    try:
+                        batch.append(self._queue.get_nowait())
+                    except queue.Empty:
+                        break
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                try:
+                    self._commit(batch)
+                finally:
+                    fcntl.flock(lock, fcntl.LOCK_UN)
+                for job in batch:
+                    job.done.set()
+
+    def _commit(self, batch: list[_Job]) -> None:
+        try:
+            with writing(self.engine) as conn:
+                cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+                for job in batch:
+                    cursor.execute("SAVEPOINT job")  # on the driver: SQLAlchemy's own savepoints cost more than the writes they guard
+                    try:
+                        job.result = job.work(conn)
+                    except Exception as err:  # this write is undone; the batch goes on
+                        cursor.execute("ROLLBACK TO job")
+                        job.error = err
+                    cursor.execute("RELEASE job")
+        except Exception as err:  # the commit failed: nothing of the batch is stored, and no one is told otherwise
+            for job in batch:
+                if job.error is None:
+                    job.error = err
+
+
+class _Job:
+    __slots__ = ("done", "error", "result", "work")
+
+    def __init__(self, work: Callable[[Connection], Any]):
+        self.work, self.done = work, threading.Event()
+        self.result: Any = None
+        self.error: BaseException | None = None
 
 
 def _alembic(conn: Connection) -> Config:

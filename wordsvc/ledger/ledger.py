@@ -1,10 +1,11 @@
 """The ledger's operations: events, games, rounds, tokens, judge rulings, export, import, verify.
 
-Every write runs in one transaction that first locks its event's audit
-chain (:func:`~wordsvc.ledger.database.lock_chain`), re-reads what it
-depends on, writes its rows and appends its audit entry: so a write is
-all there or not at all, and two processes racing on one round store one
-revision. Scoring happens before the transaction; it needs no lock.
+Every write runs in one transaction (:class:`~wordsvc.ledger.database.Writer`)
+that holds its event's audit chain (:func:`~wordsvc.ledger.database.lock_chain`),
+re-reads what it depends on, writes its rows and appends its audit entry:
+so a write is all there or not at all, and two processes racing on one
+round store one revision. Scoring happens before the transaction; it needs
+no lock.
 
 Who may do what is checked here too (:mod:`.access`), so the CLI and the
 web layer cannot disagree.
@@ -12,13 +13,14 @@ web layer cannot disagree.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..core.budget import MemoryBudget
@@ -32,9 +34,10 @@ from ..data.rulesets import ruleset_document, ruleset_from_document
 from .access import require_admin, require_director, require_read, require_referee
 from .audit import GENESIS, HOUSE, Records, make_entry, verify, verify_chain
 from .canonical import canonical, now, sha256_of
-from .database import connect, lock_chain, upgrade, writing
+from .database import Writer, connect, upgrade
 from .errors import Conflict, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
 from .plays import play_document, play_from_document
+from .prepared import Prepared, Readers
 from .schema import audit, events, games, revisions, tokens
 from .tokens import Principal, hash_token, matches, new_token, token_id
 
@@ -59,6 +62,8 @@ class Ledger:
 
     def __init__(self, engine: Engine, lexicons: Callable[[str], Lexicon], budget: MemoryBudget | None = None):
         self.engine = engine
+        self.writer = Writer(engine)
+        self.readers = Readers(engine)
         self.lexicons = lexicons
         self.budget = budget
         self._rulesets: dict[str, Ruleset] = {}
@@ -76,8 +81,7 @@ class Ledger:
     def authenticate(self, token: str) -> Principal:
         """The principal of a bearer token; :class:`Unauthorized` (one answer for every failure) if it is not a live token."""
         tid = token_id(token)
-        with self.engine.connect() as conn:
-            row = conn.execute(select(tokens).where(tokens.c.id == tid)).first() if tid else None
+        row = self.readers.read(lambda reader: _TOKEN.first(reader, {"id": tid})) if tid else None
         stored = row.secret_sha256 if row is not None else None
         if not matches(token, stored) or row is None or row.revoked_at is not None:
             raise Unauthorized("The bearer token is not valid.", {"authorization": ["not a valid token"]})
@@ -85,53 +89,61 @@ class Ledger:
 
     def create_admin_token(self, label: str | None = None, actor: Principal = LOCAL) -> tuple[str, str]:
         """``(id, token)`` of a new admin token; the token is shown once and never stored."""
-        with writing(self.engine) as conn:
-            lock_chain(conn, HOUSE)
+
+        def work(conn: Connection) -> tuple[str, str]:
             tid, token = self._insert_token(conn, "admin", None, None, label)
             self._append(conn, HOUSE, actor, "token.issued", {"id": tid, "role": "admin", "table": None})
-        return tid, token
+            return tid, token
+
+        return self.writer.run(HOUSE, work)
 
     def issue_token(self, actor: Principal | None, event_id: str, role: str, table: str | None = None, label: str | None = None) -> dict[str, Any]:
         """A director's (or admin's) new director, referee or viewer token for the event; ``token`` is in the answer only."""
-        event = self._event_row(event_id)
+        self._event_row(event_id)
         actor = require_director(actor, event_id)
-        with writing(self.engine) as conn:
-            lock_chain(conn, event_id)
+
+        def work(conn: Connection) -> tuple[str, str]:
             if table is not None and self._game_row(conn, event_id, table) is None:
                 raise InvalidRequest(f"Event {event_id} has no table {table!r}.", {"table": [f"no table {table!r} in event {event_id}"]})
-            tid, token = self._insert_token(conn, role, event.id, table, label)
+            tid, token = self._insert_token(conn, role, event_id, table, label)
             self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": role, "table": table})
+            return tid, token
+
+        tid, token = self.writer.run(event_id, work)
         return {"id": tid, "token": token, "role": role, "event": event_id, "table": table, "label": label}
 
     def revoke_token(self, actor: Principal | None, event_id: str, tid: str) -> dict[str, Any]:
         self._event_row(event_id)
         actor = require_director(actor, event_id)
-        with writing(self.engine) as conn:
-            lock_chain(conn, event_id)
+
+        def work(conn: Connection) -> None:
             row = conn.execute(select(tokens).where(tokens.c.id == tid, tokens.c.event_id == event_id)).first()
             if row is None:
                 raise NotFound(f"Event {event_id} has no token {tid!r}.", {"token": [f"no token {tid!r} in event {event_id}"]})
             if row.revoked_at is None:
                 conn.execute(update(tokens).where(tokens.c.id == tid).values(revoked_at=now()))
                 self._append(conn, event_id, actor, "token.revoked", {"id": tid})
+
+        self.writer.run(event_id, work)
         return self._token_view(self._token_row(tid))
 
     def list_tokens(self, actor: Principal | None, event_id: str) -> list[dict[str, Any]]:
         self._event_row(event_id)
-        actor = require_director(actor, event_id)
+        require_director(actor, event_id)
         with self.engine.connect() as conn:
             rows = conn.execute(select(tokens).where(tokens.c.event_id == event_id).order_by(tokens.c.created_at, tokens.c.id)).all()
         return [self._token_view(row) for row in rows]
 
     def revoke_admin_token(self, tid: str, actor: Principal = LOCAL) -> None:
-        with writing(self.engine) as conn:
-            lock_chain(conn, HOUSE)
+        def work(conn: Connection) -> None:
             row = conn.execute(select(tokens).where(tokens.c.id == tid, tokens.c.role == "admin")).first()
             if row is None:
                 raise NotFound(f"No admin token {tid!r}.", {"token": [f"no admin token {tid!r}"]})
             if row.revoked_at is None:
                 conn.execute(update(tokens).where(tokens.c.id == tid).values(revoked_at=now()))
                 self._append(conn, HOUSE, actor, "token.revoked", {"id": tid})
+
+        self.writer.run(HOUSE, work)
 
     def token_event(self, tid: str) -> str | None:
         """The event a token belongs to (``None`` for an admin token); :class:`NotFound` if there is no such token."""
@@ -160,14 +172,17 @@ class Ledger:
             "lexicon_json": canonical(lexicon.info.stamp()),
             "created_at": now(),
         }
-        with writing(self.engine) as conn:
-            lock_chain(conn, event_id)
+
+        def work(conn: Connection) -> tuple[str, str]:
             if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is not None:
                 raise Conflict(f"There is already an event {event_id!r}.", {"id": ["taken"]})
             conn.execute(insert(events).values(row))
             self._append(conn, event_id, actor, "event.created", _event_payload(row))
             tid, token = self._insert_token(conn, "director", event_id, None, "director")
             self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": "director", "table": None})
+            return tid, token
+
+        tid, token = self.writer.run(event_id, work)
         view = self.event(actor, event_id)
         view["director_token"] = {"id": tid, "token": token}
         return view
@@ -178,17 +193,17 @@ class Ledger:
         with self.engine.connect() as conn:
             game_rows = conn.execute(select(games).where(games.c.event_id == event_id).order_by(games.c.created_at, games.c.id)).all()
             rounds = conn.execute(select(revisions.c.game_id, revisions.c.round).where(revisions.c.event_id == event_id).distinct()).all()
+            snapshot = json.loads(_RULESET_JSON.first(conn, {"event": event_id})[0])
         played: dict[str, int] = {}
         for game_id, _ in rounds:
             played[game_id] = played.get(game_id, 0) + 1
-        ruleset = json.loads(row.ruleset_json)
         return {
             "id": row.id,
             "name": row.name,
-            "private": row.private,
+            "private": bool(row.private),
             "status": "open",
             "created_at": row.created_at,
-            "ruleset": {"id": row.ruleset_id, "sha256": row.ruleset_sha256, "rounds": ruleset["rounds"], "snapshot": ruleset},
+            "ruleset": {"id": row.ruleset_id, "sha256": row.ruleset_sha256, "rounds": snapshot["rounds"], "snapshot": snapshot},
             "lexicon": json.loads(row.lexicon_json),
             "games": [{"id": g.id, "players": json.loads(g.players_json), "rounds_played": played.get(g.id, 0)} for g in game_rows],
         }
@@ -197,13 +212,15 @@ class Ledger:
         """Move the event to the lexicon loaded now (a director's audited decision); nothing happens if it is the same."""
         row = self._event_row(event_id)
         actor = require_director(actor, event_id)
-        old = json.loads(row.lexicon_json)
-        new = self.lexicons(old["id"]).info.stamp()
-        if new != old:
-            with writing(self.engine) as conn:
-                lock_chain(conn, event_id)
+        new = self.lexicons(json.loads(row.lexicon_json)["id"]).info.stamp()
+
+        def work(conn: Connection) -> None:
+            old = json.loads(conn.execute(select(events.c.lexicon_json).where(events.c.id == event_id)).scalar_one())
+            if new != old:
                 conn.execute(update(events).where(events.c.id == event_id).values(lexicon_json=canonical(new)))
                 self._append(conn, event_id, actor, "lexicon.accepted", {"from": old, "to": new})
+
+        self.writer.run(event_id, work)
         return self.event(actor, event_id)
 
     # --- games ------------------------------------------------------------------------------------
@@ -223,19 +240,21 @@ class Ledger:
                 problems.add(f"players.{i}", f"duplicate player name {name!r} (also seat {seen[name]})")
             seen.setdefault(name, i)
         problems.raise_if_any("The table cannot be seated; see errors.")
-        created = False
-        with writing(self.engine) as conn:
-            lock_chain(conn, event_id)
+
+        def work(conn: Connection) -> bool:
             row = self._game_row(conn, event_id, game_id)
             if row is None:
                 conn.execute(insert(games).values(event_id=event_id, id=game_id, players_json=canonical(list(players)), created_at=now()))
                 self._append(conn, event_id, actor, "game.created", {"game": game_id, "players": list(players)})
-                created = True
-            elif json.loads(row.players_json) != list(players):
+                return True
+            if json.loads(row.players_json) != list(players):
                 raise Conflict(
                     f"Table {game_id} of event {event_id} is seated with other players: {', '.join(json.loads(row.players_json))}.",
                     {"players": ["differ from the stored seating"]},
                 )
+            return False
+
+        created = self.writer.run(event_id, work)
         return created, self.game(actor, event_id, game_id)
 
     def game(self, actor: Principal | None, event_id: str, game_id: str) -> dict[str, Any]:
@@ -247,8 +266,9 @@ class Ledger:
                 raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
             history = self._history(conn, event_id, game_id)
         players = json.loads(row.players_json)
-        rounds = [self._round_view(event_id, game_id, players, history, n) for n in sorted(history)]
-        return {"event": event_id, "id": game_id, "players": players, "rounds": rounds, "totals": _totals(players, history, None)}
+        totals = _current_totals(history)
+        rounds = [self._round_view(event_id, game_id, players, history[n], totals, n) for n in sorted(history)]
+        return {"event": event_id, "id": game_id, "players": players, "rounds": rounds, "totals": _running(players, totals, None)}
 
     # --- rounds -----------------------------------------------------------------------------------
 
@@ -262,25 +282,31 @@ class Ledger:
         correction: str | None = None,
         if_match: str | None = None,
     ) -> Submitted:
-        """Store round ``number`` of a table (201), answer a repeat of the current play (200), or apply a director's correction."""
-        event = self._event_row(event_id)
+        """Store round ``number`` of a table (201), answer a repeat of the current play (200), or apply a director's correction.
+
+        The hot path of the ledger: a few prepared statements, the play scored
+        before the write, the write batched with others (:class:`~wordsvc.ledger.database.Writer`),
+        the answer built from what the write read.
+        """
         if correction is None:
             actor = require_referee(actor, event_id, game_id)
         else:
             actor = require_director(actor, event_id, "correct a round")
-        with self.engine.connect() as conn:
-            game_row = self._game_row(conn, event_id, game_id)
-            if game_row is None:
-                raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
-            current = self._current(conn, event_id, game_id, number)
-        players = json.loads(game_row.players_json)
+        where = {"event": event_id, "game": game_id, "round": number}
+        event, current = self.readers.read(lambda reader: (_EVENT_GAME.first(reader, where), _CURRENT.first(reader, where)))
+        if event is None:
+            raise NotFound(f"No event {event_id!r}.", {"event": [f"no event {event_id!r}"]})
+        if event.players_json is None:
+            raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
+        players = json.loads(event.players_json)
         ruleset = self._ruleset(event)
         play = RoundPlay(play.players, number, play.challenges, play.bonus_choice)
-        _check_play(play, players, ruleset, game_id)
+        _check_play(play, players, ruleset, game_id, rules=current is not None)  # a first submission's rules: score_round checks them
         body = play_document(play)
-        body_sha = sha256_of(body)
+        body_text = canonical(body)
+        body_sha = _sha(body_text)
         if correction is None and current is not None and current.body_sha256 == body_sha:
-            return Submitted(200, self.round(actor, event_id, game_id, number))
+            return Submitted(200, self._stored_round(event_id, game_id, players, number))
         if correction is not None:
             _check_correction(current, if_match, body_sha, game_id, number)
         elif current is not None:
@@ -288,20 +314,60 @@ class Ledger:
 
         lexicon = self._event_lexicon(event)
         result = score_round(play, ruleset, lexicon).to_dict()
-        with writing(self.engine) as conn:
-            lock_chain(conn, event_id)
-            latest = self._current(conn, event_id, game_id, number)  # what another process stored meanwhile
+        result_text = canonical(result)
+        totals = {p["name"]: p["total"] for p in result["players"]}
+        totals_text = canonical(totals)
+
+        def work(conn: Connection) -> tuple[int, int, dict[int, tuple[int, dict[str, int]]]]:
+            """What another process stored meanwhile decides: store the next revision, or answer as the stored one."""
+            latest = _CURRENT.first(conn, where)
             if correction is None and latest is not None:
                 if latest.body_sha256 != body_sha:
                     raise _differs(game_id, number, latest)
-                status = 200
-            else:
-                if correction is not None:
-                    _check_correction(latest, if_match, body_sha, game_id, number)
-                revision = 1 if latest is None else latest.revision + 1
-                self._store_revision(conn, actor, event_id, game_id, number, revision, body, body_sha, result, correction)
-                status = 201 if correction is None else 200
-        return Submitted(status, self.round(actor, event_id, game_id, number))
+                return 200, 0, {}
+            if correction is not None:
+                _check_correction(latest, if_match, body_sha, game_id, number)
+            revision = 1 if latest is None else latest.revision + 1
+            _INSERT_REVISION.execute(
+                conn,
+                {
+                    "event_id": event_id,
+                    "game_id": game_id,
+                    "round": number,
+                    "revision": revision,
+                    "body_json": body_text,
+                    "body_sha256": body_sha,
+                    "result_json": result_text,
+                    "totals_json": totals_text,
+                    "reason": correction,
+                    "actor": actor.token,
+                    "created_at": now(),
+                },
+            )
+            payload: dict[str, Any] = {"game": game_id, "round": number, "revision": revision, "body": body, "body_sha256": body_sha, "result_sha256": _sha(result_text)}
+            if correction is not None:
+                payload["reason"] = correction
+            self._append(conn, event_id, actor, "round.corrected" if correction is not None else "round.submitted", payload)
+            brief = {row.round: (row.revision, json.loads(row.totals_json)) for row in _BRIEF.all(conn, where)}  # the last revision wins
+            return (201 if correction is None else 200), revision, brief
+
+        try:
+            status, revision, brief = self.writer.run(event_id, work)
+        except IntegrityError:  # only if a writer bypassed the chain lock; the key keeps one revision anyway
+            raise Conflict(f"Round {number} of table {game_id} was stored by another request just now; read it and retry.") from None
+        if not brief:  # another request stored this very play first
+            return Submitted(200, self._stored_round(event_id, game_id, players, number))
+        view = {
+            "event": event_id,
+            "game": game_id,
+            "round": number,
+            "revision": revision,
+            "revisions": revision,
+            "etag": _etag(body_sha),
+            "result": result,
+            "running_totals": _running(players, {n: t for n, (_, t) in brief.items()}, number),
+        }
+        return Submitted(status, view)
 
     def round(self, actor: Principal | None, event_id: str, game_id: str, number: int) -> dict[str, Any]:
         """A round's current revision, its result and the running totals through it, and every revision kept."""
@@ -314,7 +380,7 @@ class Ledger:
             history = self._history(conn, event_id, game_id)
         if number not in history:
             raise NotFound(f"Round {number} of table {game_id} has not been submitted.", {"round": ["not submitted"]})
-        view = self._round_view(event_id, game_id, json.loads(row.players_json), history, number)
+        view = self._round_view(event_id, game_id, json.loads(row.players_json), history[number], _current_totals(history), number)
         view["history"] = [
             {"revision": r.revision, "at": r.created_at, "actor": r.actor, "reason": r.reason, "body": json.loads(r.body_json), "result": json.loads(r.result_json)}
             for r in history[number]
@@ -326,21 +392,19 @@ class Ledger:
         event = self._event_row(event_id)
         require_read(actor, event_id, event.private)
         with self.engine.connect() as conn:
-            game_rows = conn.execute(select(games).where(games.c.event_id == event_id)).all()
-            rows = conn.execute(
-                select(revisions.c.game_id, revisions.c.round, revisions.c.revision, revisions.c.result_json)
-                .where(revisions.c.event_id == event_id)
-                .order_by(revisions.c.game_id, revisions.c.round, revisions.c.revision)
-            ).all()
-        current: dict[tuple[str, int], str] = {(r.game_id, r.round): r.result_json for r in rows}  # the last revision wins
+            game_rows = conn.execute(select(games).where(games.c.event_id == event_id).order_by(games.c.created_at, games.c.id)).all()
+            rows = _EVENT_TOTALS.all(conn, {"event": event_id})
+        current: dict[tuple[str, int], str] = {(r.game_id, r.round): r.totals_json for r in rows}  # ordered by revision: the last one wins
+        per_game: dict[str, list[dict[str, int]]] = {}
+        for (gid, _), text in current.items():
+            per_game.setdefault(gid, []).append(json.loads(text))
         lines = []
         for game in game_rows:
-            results = [json.loads(text) for (gid, _), text in current.items() if gid == game.id]
+            results = per_game.get(game.id, [])
             for name in json.loads(game.players_json):
-                total = sum(p["total"] for result in results for p in result["players"] if p["name"] == name)
-                lines.append({"player": name, "table": game.id, "rounds": len(results), "total": total})
+                lines.append({"player": name, "table": game.id, "rounds": len(results), "total": sum(totals.get(name, 0) for totals in results)})
         lines.sort(key=lambda line: (-line["total"], line["player"], line["table"]))
-        ranked = []
+        ranked: list[dict[str, Any]] = []
         for i, line in enumerate(lines):
             rank = ranked[-1]["rank"] if ranked and ranked[-1]["total"] == line["total"] else i + 1
             ranked.append({"rank": rank, **line})
@@ -363,9 +427,8 @@ class Ledger:
         lexicon = self._event_lexicon(event)
         acceptable = all(judge(word, ruleset, lexicon).valid for word in words)
         ruling = {"acceptable": acceptable, "count": len(words), "ruleset": event.ruleset_id, "lexicon": lexicon.info.stamp()}
-        with writing(self.engine) as conn:
-            lock_chain(conn, event_id)
-            entry = self._append(conn, event_id, actor, "judge.ruling", {"table": table, "round": round_number, "words": list(words), **ruling})
+        payload = {"table": table, "round": round_number, "words": list(words), **ruling}
+        entry = self.writer.run(event_id, lambda conn: self._append(conn, event_id, actor, "judge.ruling", payload))
         return {**ruling, "table": table, "round": round_number, "audit_seq": entry["seq"]}
 
     # --- audit, export, import, verify ------------------------------------------------------------
@@ -375,13 +438,13 @@ class Ledger:
         require_read(actor, event_id, event.private)
         with self.engine.connect() as conn:
             rows = conn.execute(select(audit).where(audit.c.chain == event_id, audit.c.seq > after).order_by(audit.c.seq).limit(limit)).all()
-            head = conn.execute(select(audit.c.seq, audit.c.hash).where(audit.c.chain == event_id).order_by(audit.c.seq.desc()).limit(1)).first()
+            head = _LAST_ENTRY.first(conn, {"chain": event_id})
         return {"event": event_id, "head": {"seq": head.seq, "hash": head.hash} if head else None, "entries": [_entry(row) for row in rows]}
 
     def export(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
         """Everything needed to rebuild the event elsewhere, as one JSON document (no token secrets or hashes)."""
         self._event_row(event_id)
-        actor = require_director(actor, event_id, "export the event")
+        require_director(actor, event_id, "export the event")
         records = self._records(event_id)
         return {
             "format": EXPORT_FORMAT,
@@ -402,34 +465,38 @@ class Ledger:
         event = records.event
         event_id = event["id"]
         _check_id(event_id, "event.id")
-        with writing(self.engine) as conn:
-            lock_chain(conn, event_id)
+
+        def work(conn: Connection) -> tuple[str, str]:
             if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is not None:
                 raise Conflict(f"There is already an event {event_id!r}.", {"event.id": ["taken"]})
             conn.execute(insert(events).values(_event_row_of(event)))
             for game in records.games:
                 conn.execute(insert(games).values(event_id=event_id, id=game["id"], players_json=canonical(game["players"]), created_at=game["created_at"]))
             for r in records.revisions:
-                conn.execute(
-                    insert(revisions).values(
-                        event_id=event_id,
-                        game_id=r["game"],
-                        round=r["round"],
-                        revision=r["revision"],
-                        body_json=canonical(r["body"]),
-                        body_sha256=r["body_sha256"],
-                        result_json=canonical(r["result"]),
-                        reason=r.get("reason"),
-                        actor=r["actor"],
-                        created_at=r["created_at"],
-                    )
+                _INSERT_REVISION.execute(
+                    conn,
+                    {
+                        "event_id": event_id,
+                        "game_id": r["game"],
+                        "round": r["round"],
+                        "revision": r["revision"],
+                        "body_json": canonical(r["body"]),
+                        "body_sha256": r["body_sha256"],
+                        "result_json": canonical(r["result"]),
+                        "totals_json": canonical(_totals_of(r["result"])),
+                        "reason": r.get("reason"),
+                        "actor": r["actor"],
+                        "created_at": r["created_at"],
+                    },
                 )
             for e in records.audit:
                 conn.execute(insert(audit).values(_audit_row(e)))
-            head = records.audit[-1]
-            self._append(conn, event_id, actor, "event.imported", {"entries": len(records.audit), "head": head["hash"]})
+            self._append(conn, event_id, actor, "event.imported", {"entries": len(records.audit), "head": records.audit[-1]["hash"]})
             tid, token = self._insert_token(conn, "director", event_id, None, "director")
             self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": "director", "table": None})
+            return tid, token
+
+        tid, token = self.writer.run(event_id, work)
         view = self.event(actor, event_id)
         view["director_token"] = {"id": tid, "token": token}
         return view
@@ -440,7 +507,7 @@ class Ledger:
         return verify(self._records(event_id))
 
     def verify_house(self) -> list[str]:
-        """The admin tokens' chain: the same checks as an event's chain."""
+        """The admin tokens' chain: the same checks as an event's chain (it has no rows to compare)."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(audit).where(audit.c.chain == HOUSE).order_by(audit.c.seq)).all()
         return verify_chain(HOUSE, [_entry(row) for row in rows]) if rows else []
@@ -480,6 +547,7 @@ class Ledger:
                     "body": json.loads(r.body_json),
                     "body_sha256": r.body_sha256,
                     "result": json.loads(r.result_json),
+                    "totals": json.loads(r.totals_json),
                     "reason": r.reason,
                     "actor": r.actor,
                     "created_at": r.created_at,
@@ -492,88 +560,47 @@ class Ledger:
 
     def _event_row(self, event_id: str) -> Any:
         with self.engine.connect() as conn:
-            row = conn.execute(select(events).where(events.c.id == event_id)).first()
+            row = _EVENT.first(conn, {"event": event_id})
         if row is None:
             raise NotFound(f"No event {event_id!r}.", {"event": [f"no event {event_id!r}"]})
         return row
 
     def _game_row(self, conn: Connection, event_id: str, game_id: str) -> Any:
-        return conn.execute(select(games).where(games.c.event_id == event_id, games.c.id == game_id)).first()
+        return _GAME.first(conn, {"event": event_id, "game": game_id})
 
     def _token_row(self, tid: str) -> Any:
         with self.engine.connect() as conn:
             return conn.execute(select(tokens).where(tokens.c.id == tid)).first()
 
-    def _current(self, conn: Connection, event_id: str, game_id: str, number: int) -> Any:
-        return conn.execute(
-            select(revisions)
-            .where(revisions.c.event_id == event_id, revisions.c.game_id == game_id, revisions.c.round == number)
-            .order_by(revisions.c.revision.desc())
-            .limit(1)
-        ).first()
-
     def _history(self, conn: Connection, event_id: str, game_id: str) -> dict[int, list[Any]]:
         """Round number -> its revisions, oldest first."""
-        rows = conn.execute(
-            select(revisions).where(revisions.c.event_id == event_id, revisions.c.game_id == game_id).order_by(revisions.c.round, revisions.c.revision)
-        ).all()
         history: dict[int, list[Any]] = {}
-        for row in rows:
+        for row in _HISTORY.all(conn, {"event": event_id, "game": game_id}):
             history.setdefault(row.round, []).append(row)
         return history
 
-    def _round_view(self, event_id: str, game_id: str, players: list[str], history: dict[int, list[Any]], number: int) -> dict[str, Any]:
-        current = history[number][-1]
+    def _stored_round(self, event_id: str, game_id: str, players: list[str], number: int) -> dict[str, Any]:
+        with self.engine.connect() as conn:
+            history = self._history(conn, event_id, game_id)
+        return self._round_view(event_id, game_id, players, history[number], _current_totals(history), number)
+
+    def _round_view(self, event_id: str, game_id: str, players: list[str], revs: list[Any], totals: dict[int, dict[str, int]], number: int) -> dict[str, Any]:
+        current = revs[-1]
         return {
             "event": event_id,
             "game": game_id,
             "round": number,
             "revision": current.revision,
-            "revisions": len(history[number]),
+            "revisions": len(revs),
             "etag": _etag(current.body_sha256),
             "result": json.loads(current.result_json),
-            "running_totals": _totals(players, history, number),
+            "running_totals": _running(players, totals, number),
         }
-
-    def _store_revision(
-        self,
-        conn: Connection,
-        actor: Principal,
-        event_id: str,
-        game_id: str,
-        number: int,
-        revision: int,
-        body: dict[str, Any],
-        body_sha: str,
-        result: dict[str, Any],
-        reason: str | None,
-    ) -> None:
-        try:
-            conn.execute(
-                insert(revisions).values(
-                    event_id=event_id,
-                    game_id=game_id,
-                    round=number,
-                    revision=revision,
-                    body_json=canonical(body),
-                    body_sha256=body_sha,
-                    result_json=canonical(result),
-                    reason=reason,
-                    actor=actor.token,
-                    created_at=now(),
-                )
-            )
-        except IntegrityError:  # only if a writer bypassed the chain lock; the key keeps one revision anyway
-            raise Conflict(f"Round {number} of table {game_id} was stored by another request just now; read it and retry.") from None
-        payload: dict[str, Any] = {"game": game_id, "round": number, "revision": revision, "body": body, "body_sha256": body_sha, "result_sha256": sha256_of(result)}
-        if reason is not None:
-            payload["reason"] = reason
-        self._append(conn, event_id, actor, "round.corrected" if reason is not None else "round.submitted", payload)
 
     def _insert_token(self, conn: Connection, role: str, event_id: str | None, table: str | None, label: str | None) -> tuple[str, str]:
         while True:
             tid, token = new_token()
-            if conn.execute(select(tokens.c.id).where(tokens.c.id == tid)).first() is None:
+            if _TOKEN.first(conn, {"id": tid}) is None:
                 break
         conn.execute(
             insert(tokens).values(id=tid, secret_sha256=hash_token(token), role=role, event_id=event_id, table_id=table, label=label, created_at=now())
@@ -584,18 +611,20 @@ class Ledger:
         return {"id": row.id, "role": row.role, "event": row.event_id, "table": row.table_id, "label": row.label, "created_at": row.created_at, "revoked_at": row.revoked_at}
 
     def _append(self, conn: Connection, chain: str, actor: Principal, action: str, payload: dict[str, Any]) -> dict[str, Any]:
-        """Append an audit entry to ``chain``; the caller holds the chain's lock, in the same transaction as its write."""
-        last = conn.execute(select(audit.c.seq, audit.c.hash).where(audit.c.chain == chain).order_by(audit.c.seq.desc()).limit(1)).first()
+        """Append an audit entry to ``chain``, in the write's own transaction (which holds the chain's lock)."""
+        last = _LAST_ENTRY.first(conn, {"chain": chain})
         seq, prev = (last.seq + 1, last.hash) if last else (1, GENESIS)
         entry = make_entry(chain, seq, prev, actor.actor(), action, payload, now())
-        conn.execute(insert(audit).values(_audit_row(entry)))
+        _INSERT_ENTRY.execute(conn, _audit_row(entry))
         return entry
 
     def _ruleset(self, event: Any) -> Ruleset:
-        """The event's ruleset, rebuilt from its snapshot (never from the YAML on disk)."""
+        """The event's ruleset, rebuilt from its snapshot (never from the YAML on disk) and remembered by its sha256."""
         ruleset = self._rulesets.get(event.ruleset_sha256)
         if ruleset is None:
-            ruleset = ruleset_from_document(event.ruleset_id, json.loads(event.ruleset_json))
+            with self.engine.connect() as conn:
+                snapshot = json.loads(_RULESET_JSON.first(conn, {"event": event.id})[0])
+            ruleset = ruleset_from_document(event.ruleset_id, snapshot)
             if self.budget is not None:
                 ruleset.deck.share_budget(self.budget)
             if len(self._rulesets) >= _SNAPSHOTS_KEPT:
@@ -615,6 +644,36 @@ class Ledger:
                 {"lexicon": [f"event: {canonical(stamp)}", f"loaded: {canonical(loaded)}"]},
             )
         return lexicon
+
+
+# Statements of the busy paths, written once in Core and run on the driver's cursor (:mod:`.prepared`).
+_b = bindparam
+_TOKEN = Prepared(
+    select(tokens.c.id, tokens.c.secret_sha256, tokens.c.role, tokens.c.event_id, tokens.c.table_id, tokens.c.revoked_at).where(tokens.c.id == _b("id"))
+)
+_EVENT_COLUMNS = (events.c.id, events.c.name, events.c.private, events.c.ruleset_id, events.c.ruleset_sha256, events.c.lexicon_json, events.c.created_at)
+_EVENT = Prepared(select(*_EVENT_COLUMNS).where(events.c.id == _b("event")))
+_EVENT_GAME = Prepared(
+    select(*_EVENT_COLUMNS, games.c.players_json)
+    .select_from(events.outerjoin(games, and_(games.c.event_id == events.c.id, games.c.id == _b("game"))))
+    .where(events.c.id == _b("event"))
+)
+_RULESET_JSON = Prepared(select(events.c.ruleset_json).where(events.c.id == _b("event")))
+_GAME = Prepared(select(games.c.event_id, games.c.id, games.c.players_json, games.c.created_at).where(games.c.event_id == _b("event"), games.c.id == _b("game")))
+_OF_GAME = (revisions.c.event_id == _b("event"), revisions.c.game_id == _b("game"))
+_CURRENT = Prepared(
+    select(revisions.c.revision, revisions.c.body_sha256).where(*_OF_GAME, revisions.c.round == _b("round")).order_by(revisions.c.revision.desc()).limit(1)
+)
+_HISTORY = Prepared(select(*revisions.c).where(*_OF_GAME).order_by(revisions.c.round, revisions.c.revision))
+_BRIEF = Prepared(select(revisions.c.round, revisions.c.revision, revisions.c.totals_json).where(*_OF_GAME).order_by(revisions.c.round, revisions.c.revision))
+_EVENT_TOTALS = Prepared(
+    select(revisions.c.game_id, revisions.c.round, revisions.c.totals_json)
+    .where(revisions.c.event_id == _b("event"))
+    .order_by(revisions.c.game_id, revisions.c.round, revisions.c.revision)
+)
+_LAST_ENTRY = Prepared(select(audit.c.seq, audit.c.hash).where(audit.c.chain == _b("chain")).order_by(audit.c.seq.desc()).limit(1))
+_INSERT_REVISION = Prepared(insert(revisions).values({c.name: _b(c.name) for c in revisions.c}))
+_INSERT_ENTRY = Prepared(insert(audit).values({c.name: _b(c.name) for c in audit.c}))
 
 
 def _event_payload(row: dict[str, Any]) -> dict[str, Any]:
@@ -697,10 +756,9 @@ def _check_id(value: str, field: str) -> None:
         raise InvalidRequest(f"{field} must be 1 to 64 lowercase letters, digits, - or _.", {field: ["must match " + ID_PATTERN]})
 
 
-def _check_play(play: RoundPlay, seated: list[str], ruleset: Ruleset, game_id: str) -> None:
-    """The round's own rules and the table's seating: every problem at once (422)."""
+def _check_play(play: RoundPlay, seated: list[str], ruleset: Ruleset, game_id: str, rules: bool = True) -> None:
+    """The table's seating and (with ``rules``, or when the seating is wrong) the round's own rules: every problem at once (422)."""
     problems = Problems()
-    check_round(play, ruleset, problems)
     names = [p.name for p in play.players]
     for i, name in enumerate(names):
         if name not in seated:
@@ -708,6 +766,13 @@ def _check_play(play: RoundPlay, seated: list[str], ruleset: Ruleset, game_id: s
     for name in seated:
         if name not in names:
             problems.add("players", f"{name} is seated at table {game_id} but has no entry in this round")
+    if rules or problems:
+        seating = problems.items
+        problems = Problems()
+        check_round(play, ruleset, problems)
+        for path, messages in seating.items():
+            for message in messages:
+                problems.add(path, message)
     problems.raise_if_any("The round does not add up; see errors.")
 
 
@@ -739,12 +804,24 @@ def _etag(body_sha: str) -> str:
     return f'"{body_sha}"'
 
 
-def _totals(players: list[str], history: dict[int, list[Any]], through: int | None) -> list[dict[str, Any]]:
-    """Each seated player's total over the current revisions of the rounds up to ``through`` (all when ``None``)."""
-    totals = dict.fromkeys(players, 0)
-    for number, revs in history.items():
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _totals_of(result: dict[str, Any]) -> dict[str, int]:
+    """A round result's totals by player: what standings and running totals add up (audit verify holds them to the result)."""
+    return {p["name"]: p["total"] for p in result["players"]}
+
+
+def _current_totals(history: dict[int, list[Any]]) -> dict[int, dict[str, int]]:
+    return {number: json.loads(revs[-1].totals_json) for number, revs in history.items()}
+
+
+def _running(players: list[str], totals: dict[int, dict[str, int]], through: int | None) -> list[dict[str, Any]]:
+    """Each seated player's total over the rounds up to ``through`` (all when ``None``)."""
+    sums = dict.fromkeys(players, 0)
+    for number, by_name in totals.items():
         if through is None or number <= through:
-            for player in json.loads(revs[-1].result_json)["players"]:
-                if player["name"] in totals:
-                    totals[player["name"]] += player["total"]
-    return [{"name": name, "total": total} for name, total in totals.items()]
+            for name in sums:
+                sums[name] += by_name.get(name, 0)
+    return [{"name": name, "total": total} for name, total in sums.items()]

@@ -47,6 +47,7 @@ revisions = Table(
     Column("body_json", Text, nullable=False),
     Column("body_sha256", String(64), nullable=False),
     Column("result_json", Text, nullable=False),
+    Column("totals_json", Text, nullable=False),
     Column("reason", Text, nullable=True),
     Column("actor", String(16), nullable=False),
     Column("created_at", String(32), nullable=False),

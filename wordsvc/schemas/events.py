@@ -9,7 +9,7 @@ from marshmallow import fields, post_load, validate
 from ..core.ids import EXPORT_FORMAT, ID_PATTERN, RESERVED_IDS
 from ..core.scoring import RoundPlay
 from .common import MAX_PLAYERS, BoundedList, LexiconStamp, Strict, StrictBoolean, WordField, check_text, lang_field, name_field, ruleset_field
-from .rounds import MAX_ROUNDS, RoundBody, RoundResultOut
+from .rounds import MAX_ROUNDS, RoundBody, RoundResultOut, read_round
 from .validate import MAX_VERDICTS
 
 #: Longest correction reason, event name and token label.
@@ -60,6 +60,28 @@ class RoundSubmission(RoundBody):
     def _make(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
         play = RoundPlay(tuple(data["players"]), data["round"], tuple(data["challenges"]), data["bonus_choice"])
         return {"play": play, "correction": data["correction"]["reason"] if data["correction"] else None}
+
+
+_SUBMISSION_KEYS = frozenset(RoundSubmission().fields)
+
+
+def load_round_submission(data: Any, schema: RoundSubmission | None = None) -> dict[str, Any]:
+    """What ``RoundSubmission().load(data)`` gives, read directly when it is plainly well formed (as :func:`load_round_request`).
+
+    A plain round with no correction, no ruleset or language and no
+    challenges is read by the same direct reader as ``/score-round``; any
+    other body goes to the schema, which names every problem.
+    """
+    direct = read_round_submission(data)
+    return direct if direct is not None else (schema or RoundSubmission()).load(data)  # type: ignore[no-any-return]
+
+
+def read_round_submission(data: Any) -> dict[str, Any] | None:
+    """The direct reading of :func:`load_round_submission`; ``None`` when unsure."""
+    if type(data) is not dict or "correction" in data or "ruleset" in data or "lang" in data or not data.keys() <= _SUBMISSION_KEYS:
+        return None
+    direct = read_round(data)
+    return None if direct is None else {"play": direct["play"], "correction": None}
 
 
 class TokenBody(Strict):

@@ -89,13 +89,14 @@ def load_round_request(data: Any, schema: RoundRequest | None = None) -> dict[st
     request it is unsure of (an unknown key, a wrong type, challenges) goes
     to the schema, which names every problem, so errors have one source.
     """
-    direct = _read_round(data)
+    direct = read_round(data)
     if direct is not None:
         return direct
     return (schema or RoundRequest()).load(data)  # type: ignore[no-any-return]
 
 
-def _read_round(data: Any) -> dict[str, Any] | None:
+def read_round(data: Any) -> dict[str, Any] | None:
+    """The direct reading of a plainly well-formed round (see :func:`load_round_request`); ``None`` when unsure."""
     if type(data) is not dict or not data.keys() <= _ROUND_KEYS:
         return None
     ruleset = data.get("ruleset", "standard")

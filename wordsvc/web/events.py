@@ -21,7 +21,7 @@ from werkzeug.routing import BaseConverter
 from ..core.errors import InvalidRequest
 from ..core.ids import RESERVED_IDS
 from ..ledger import Ledger, Principal, Unauthorized, require_admin, require_director, require_referee
-from ..schemas.events import AuditQuery, EventBody, GameBody, ImportBody, JudgeBody, RoundSubmission, StandingsQuery, TokenBody
+from ..schemas.events import AuditQuery, EventBody, GameBody, ImportBody, JudgeBody, RoundSubmission, StandingsQuery, TokenBody, load_round_submission
 from .requests import query_args, read_json, service
 
 __all__ = ["bp", "ledger"]
@@ -118,7 +118,7 @@ def show_game(event: str, game: str) -> Response:
 @bp.put("/events/<event:event>/games/<game>/rounds/<int:number>")
 def put_round(event: str, game: str, number: int) -> Response:
     actor = require_referee(writer(), event, game)  # a correction also needs a director: the ledger checks that once it has read the body
-    body = ROUND_BODY.load(read_json())
+    body = load_round_submission(read_json(), ROUND_BODY)
     play = body["play"]
     if play.round is not None and play.round != number:
         raise InvalidRequest(f"The body says round {play.round}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]})

@@ -213,7 +213,7 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
     ("put", "/events/{event}/games/{game}/rounds/{round}", "Submit a round",
      "Referee or director token. The body of /score-round without ruleset or language. First time 201; the same play again 200 with the stored result; "
      "another play 409, unless a director sends `correction` with If-Match: the round's ETag (a stale one is 412, none is 428).",
-     [EVENT, GAME, ROUND, IF_MATCH], "RoundSubmission", {201: "RoundDetail", 200: "RoundDetail"}, (400, 401, 403, 404, 409, 412, 413, 415, 422, 428), TOKEN),
+     [EVENT, GAME, ROUND, IF_MATCH], "RoundSubmission", {201: "Round", 200: "Round"}, (400, 401, 403, 404, 409, 412, 413, 415, 422, 428), TOKEN),
     ("get", "/events/{event}/games/{game}/rounds/{round}", "A round", "Its current revision with ETag, running totals and every revision kept.",
      [EVENT, GAME, ROUND], None, {200: "RoundDetail"}, (401, 403, 404), PUBLIC),
     ("get", "/events/{event}/standings", "Standings", "Rank, player, table, rounds played, total; equal totals share a rank. CSV with Accept: text/csv or format=csv.",

@@ -44,6 +44,7 @@ def upgrade() -> None:
         sa.Column("body_json", sa.Text, nullable=False),
         sa.Column("body_sha256", sa.String(64), nullable=False),
         sa.Column("result_json", sa.Text, nullable=False),
+        sa.Column("totals_json", sa.Text, nullable=False),
         sa.Column("reason", sa.Text, nullable=True),
         sa.Column("actor", sa.String(16), nullable=False),
         sa.Column("created_at", sa.String(32), nullable=False),
