@@ -29,6 +29,7 @@ SERVED = {
     "/lexicons/diff": {"get"},
     "/openapi.json": {"get"},
     "/docs": {"get"},
+    "/deal": {"get"},
     "/events": {"post"},
     "/events/import": {"post"},
     "/events/{event}": {"get"},

@@ -29,6 +29,7 @@ from ..core.ids import ID_PATTERN
 from ..schemas import best_meld as solver_schemas
 from ..schemas import common, rounds, validate
 from ..schemas import events as ledger_schemas
+from ..schemas.deals import DealOut, DealQuery
 from ..schemas.lexicons import MAX_DIFF_LIMIT, DiffQuery, LexiconDiffOut
 from ..schemas.words import AnagramsQuery, SuggestQuery, WordsQuery
 from . import words as search
@@ -150,6 +151,18 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
         None,
         "LexiconDiff",
         (400, 404, 422, 503),
+    ),
+    (
+        "get",
+        "/deal",
+        "Deal a round from a seed",
+        "The round's hands (seat order; the dealer passes left each round), face-up card and draw pile, dealt by the q1 specification "
+        "(docs/deals.md) that any language can reproduce: SHA-256 counter stream, rejection sampling, Fisher-Yates. "
+        "Too many players for the deck, a round the ruleset does not have or a malformed seed: 422 naming the field.",
+        [_q("ruleset", "Ruleset id (default `standard`): its deck and hand sizes."), _q("players", "Seats.", True), _q("round", "Round, 1 first.", True), _q("seed", "64 hex digits; random when left out.")],
+        None,
+        "Deal",
+        (400, 404, 422),
     ),
     ("get", "/health", "Process is up", "Constant answer; also the bare endpoint of the HTTP benchmark.", [], None, "Health", ()),
     (
@@ -324,6 +337,7 @@ QUERY_SCHEMAS: dict[str, type[Schema]] = {
     "/anagrams": AnagramsQuery,
     "/suggest": SuggestQuery,
     "/lexicons/diff": DiffQuery,
+    "/deal": DealQuery,
 }
 
 
@@ -391,6 +405,7 @@ def spec() -> dict[str, Any]:
         ("GameResult", rounds.GameResultOut),
         ("Problem", common.ProblemOut),
         ("LexiconDiff", LexiconDiffOut),
+        ("Deal", DealOut),
         ("EventBody", ledger_schemas.EventBody),
         ("GameBody", ledger_schemas.GameBody),
         ("RoundSubmission", ledger_schemas.RoundSubmission),
