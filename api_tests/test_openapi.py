@@ -35,6 +35,8 @@ SERVED = {
     "/events/{event}": {"get"},
     "/events/{event}/games/{game}": {"get", "put"},
     "/events/{event}/games/{game}/rounds/{round}": {"get", "put"},
+    "/events/{event}/games/{game}/rounds/{round}/deal": {"get"},
+    "/events/{event}/close": {"post"},
     "/events/{event}/standings": {"get"},
     "/events/{event}/export": {"get"},
     "/events/{event}/judge": {"post"},

@@ -1,4 +1,4 @@
-"""``wordsvc db``, ``wordsvc event``, ``wordsvc token``, ``wordsvc audit``: the ledger from a shell (docs/ledger.md).
+"""``wordsvc db``, ``event``, ``token``, ``audit``, ``deal``: the ledger from a shell (docs/ledger.md, docs/deals.md).
 
 The commands open the database ``WORDSVC_DATABASE_URL`` names and act as the
 machine's own administrator (actor ``local`` in the audit): whoever can run
@@ -15,6 +15,8 @@ from typing import Any
 
 from ..config import Settings
 from ..ledger import LOCAL, Ledger, connect, describe, upgrade
+from ..ledger.deals import verify_deals
+from ..ledger.ledger import records_of
 from ..schemas.events import EventBody, TokenBody
 from ..service import Service
 from .common import CliError, print_json, read_text
@@ -57,6 +59,11 @@ def add_parsers(sub: Any) -> None:
     revoke = token.add_parser("revoke", help="revoke a token by its id")
     revoke.add_argument("id")
     revoke.set_defaults(run=_token_revoke)
+
+    dealing = sub.add_parser("deal", help="seeded deals (docs/deals.md)").add_subparsers(dest="deal_command", required=True)
+    check = dealing.add_parser("verify", help="regenerate and check every deal of an exported, closed seeded event; exit 1 naming the first problem")
+    check.add_argument("file", help="an export document (wordsvc event export, GET /events/{event}/export), - for stdin")
+    check.set_defaults(run=_deal_verify)
 
     audit = sub.add_parser("audit", help="the audit trail").add_subparsers(dest="audit_command", required=True)
     verify = audit.add_parser("verify", help="recompute the hash chain and check the tables against it; exit 1 naming the first problem")
@@ -141,6 +148,19 @@ def _token_revoke(args: argparse.Namespace) -> int:
     else:
         ledger.revoke_token(LOCAL, event, args.id)
     print(f"token {args.id} revoked", file=sys.stderr)
+    return 0
+
+
+def _deal_verify(args: argparse.Namespace) -> int:
+    try:
+        document = json.loads(read_text(args.file))
+    except ValueError as err:
+        raise CliError(f"{args.file}: not valid JSON: {err}") from None
+    problems, checked = verify_deals(records_of(document))
+    if problems:
+        print(f"FAILED: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+        return 1
+    print(f"ok: {checked} deal(s) of event {document['event']['id']} are the revealed seed's, and the seed is the one committed to")
     return 0
 
 

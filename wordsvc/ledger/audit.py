@@ -9,6 +9,7 @@ verify`` and ``POST /events/import`` run the same check.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,6 +95,14 @@ def _row_problems(records: Records) -> list[str]:
             problems.append(f"event {event['id']}: {key} differs from audit entry {created['seq']} and the lexicon acceptances after it")
     if sha256_of(event.get("ruleset")) != event.get("ruleset_sha256"):
         problems.append(f"event {event['id']}: the ruleset snapshot does not match its sha256")
+    closed = (by_action.get("event.closed") or [None])[0]
+    if (closed is not None) != (event.get("status", "open") == "closed"):
+        problems.append(f"event {event['id']}: its status differs from the audit (closed only by an event.closed entry)")
+    elif closed is not None and event.get("deal_seed") is not None:
+        if event["deal_seed"] != closed["payload"]["seed"]:
+            problems.append(f"event {event['id']}: its seed differs from the one revealed in audit entry {closed['seq']}")
+        elif hashlib.sha256(bytes.fromhex(event["deal_seed"])).hexdigest() != event.get("deal_commitment"):
+            problems.append(f"event {event['id']}: the revealed seed does not match the commitment published at creation")
 
     games = {entry["payload"]["game"]: entry for entry in by_action.get("game.created", [])}
     seen_games = set()
@@ -126,6 +135,8 @@ def _row_problems(records: Records) -> list[str]:
             problems.append(f"{where}: its result differs from audit entry {entry['seq']}")
         elif "totals" in row and row["totals"] != {player["name"]: player["total"] for player in row["result"]["players"]}:
             problems.append(f"{where}: its totals (what standings add up) differ from its result")
+        if row.get("deal_digest") != p.get("deal_digest"):
+            problems.append(f"{where}: its deal differs from audit entry {entry['seq']}")
         if row.get("reason") != p.get("reason") or row.get("actor") != entry["actor"]["token"]:
             problems.append(f"{where}: its reason or actor differs from audit entry {entry['seq']}")
     for key, entry in rounds.items():

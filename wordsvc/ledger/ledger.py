@@ -24,6 +24,7 @@ from sqlalchemy import Connection, Engine, and_, bindparam, insert, select, upda
 from sqlalchemy.exc import IntegrityError
 
 from ..core.budget import MemoryBudget
+from ..core.deal import Deal, DealError, commitment, deal, new_seed, table_seed
 from ..core.errors import InvalidRequest, Problems
 from ..core.ids import EXPORT_FORMAT, ID_PATTERN, is_id
 from ..core.lexicon import Lexicon
@@ -35,7 +36,7 @@ from .access import require_admin, require_director, require_read, require_refer
 from .audit import GENESIS, HOUSE, Records, make_entry, verify, verify_chain
 from .canonical import canonical, now, sha256_of
 from .database import Writer, connect, upgrade
-from .errors import Conflict, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
+from .errors import Conflict, Forbidden, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
 from .plays import play_document, play_from_document
 from .prepared import Prepared, Readers
 from .schema import audit, events, games, revisions, tokens
@@ -155,12 +156,28 @@ class Ledger:
     # --- events ---------------------------------------------------------------------------------
 
     def create_event(
-        self, actor: Principal | None, ruleset: Ruleset, lexicon: Lexicon, name: str, event_id: str | None = None, private: bool = False
+        self,
+        actor: Principal | None,
+        ruleset: Ruleset,
+        lexicon: Lexicon,
+        name: str,
+        event_id: str | None = None,
+        private: bool = False,
+        deals: str = "none",
+        duplicate: bool = False,
     ) -> dict[str, Any]:
-        """A new event under a snapshot of ``ruleset`` and ``lexicon``'s stamp; the answer carries the director token, once."""
+        """A new event under a snapshot of ``ruleset`` and ``lexicon``'s stamp; the answer carries the director token, once.
+
+        With ``deals="seeded"`` the service draws the event's secret seed and
+        publishes its commitment (docs/deals.md, section 8); a ``duplicate``
+        event deals every table the same cards.
+        """
         actor = require_admin(actor)
         event_id = event_id or f"e{secrets.token_hex(4)}"
         _check_id(event_id, "id")
+        if duplicate and deals != "seeded":
+            raise InvalidRequest("A duplicate event needs the service's deals: send \"deals\": \"seeded\".", {"duplicate": ['needs "deals": "seeded"']})
+        seed = new_seed() if deals == "seeded" else None
         document = ruleset_document(ruleset)
         row = {
             "id": event_id,
@@ -171,6 +188,11 @@ class Ledger:
             "ruleset_sha256": sha256_of(document),
             "lexicon_json": canonical(lexicon.info.stamp()),
             "created_at": now(),
+            "deals": deals,
+            "duplicate": duplicate,
+            "deal_seed": seed,
+            "deal_commitment": commitment(seed) if seed else None,
+            "status": "open",
         }
 
         def work(conn: Connection) -> tuple[str, str]:
@@ -201,12 +223,69 @@ class Ledger:
             "id": row.id,
             "name": row.name,
             "private": bool(row.private),
-            "status": "open",
+            "status": row.status,
             "created_at": row.created_at,
             "ruleset": {"id": row.ruleset_id, "sha256": row.ruleset_sha256, "rounds": snapshot["rounds"], "snapshot": snapshot},
             "lexicon": json.loads(row.lexicon_json),
+            "deals": self._deals_view(row),
             "games": [{"id": g.id, "players": json.loads(g.players_json), "rounds_played": played.get(g.id, 0)} for g in game_rows],
         }
+
+    def close_event(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
+        """Close the event (a director's audited decision): no more rounds, and a seeded event's seed is revealed."""
+        self._event_row(event_id)
+        actor = require_director(actor, event_id, "close the event")
+
+        def work(conn: Connection) -> None:
+            row = conn.execute(select(events.c.status, events.c.deal_seed).where(events.c.id == event_id)).one()
+            if row.status != "closed":
+                conn.execute(update(events).where(events.c.id == event_id).values(status="closed", closed_at=now()))
+                self._append(conn, event_id, actor, "event.closed", {"seed": row.deal_seed})
+
+        self.writer.run(event_id, work)
+        return self.event(actor, event_id)
+
+    def round_deal(self, actor: Principal | None, event_id: str, game_id: str, number: int) -> dict[str, Any]:
+        """The cards a seeded event deals a table in round ``number`` (docs/deals.md).
+
+        Before the event is closed: a referee of the table gets the round once
+        the round before it is stored (round 1 at once), a director any
+        round, nobody else anything; the deal id (which holds the table's
+        seed) is left out. After closing: anyone who may read the event, with
+        the deal id.
+        """
+        event = self._event_row(event_id)
+        if event.deals != "seeded":
+            raise NotFound(f"Event {event_id} has no seeded deals; it was created without \"deals\": \"seeded\".", {"event": ["no seeded deals"]})
+        closed = event.status == "closed"
+        if closed:
+            require_read(actor, event_id, event.private)
+        else:
+            actor = require_referee(actor, event_id, game_id)
+        with self.engine.connect() as conn:
+            game = self._game_row(conn, event_id, game_id)
+            if game is None:
+                raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
+            played = {row.round for row in _BRIEF.all(conn, {"event": event_id, "game": game_id})}
+        if not closed and actor.role == "referee" and number > 1 and number - 1 not in played:
+            raise Forbidden(f"Round {number} is dealt once round {number - 1} of table {game_id} is stored; a director may ask sooner.", {"round": ["not yet"]})
+        players = json.loads(game.players_json)
+        try:
+            dealt = self._deal(event, game_id, len(players), number)
+        except DealError as err:
+            raise InvalidRequest(f"No deal: {err}.", {err.field: [str(err)]}) from None
+        view = {
+            "event": event_id,
+            "game": game_id,
+            "round": number,
+            "dealer": dealt.dealer,
+            "seats": [{"player": name, "hand": [face.upper() for face in hand]} for name, hand in zip(players, dealt.hands, strict=True)],
+            "face_up": dealt.face_up.upper(),
+            "draw_pile": [face.upper() for face in dealt.draw_pile],
+            "digest": dealt.digest(),
+            "deal_id": dealt.id if closed else None,
+        }
+        return view
 
     def accept_lexicon(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
         """Move the event to the lexicon loaded now (a director's audited decision); nothing happens if it is the same."""
@@ -243,6 +322,13 @@ class Ledger:
 
         def work(conn: Connection) -> bool:
             row = self._game_row(conn, event_id, game_id)
+            if row is None and event.duplicate:
+                seated = {len(json.loads(text)) for (text,) in conn.execute(select(games.c.players_json).where(games.c.event_id == event_id))}
+                if seated and seated != {len(players)}:
+                    raise InvalidRequest(
+                        f"Every table of duplicate event {event_id} seats {seated.pop()} players, so that each seat gets the same cards.",
+                        {"players": ["must be as many as at the other tables"]},
+                    )
             if row is None:
                 conn.execute(insert(games).values(event_id=event_id, id=game_id, players_json=canonical(list(players)), created_at=now()))
                 self._append(conn, event_id, actor, "game.created", {"game": game_id, "players": list(players)})
@@ -298,6 +384,8 @@ class Ledger:
             raise NotFound(f"No event {event_id!r}.", {"event": [f"no event {event_id!r}"]})
         if event.players_json is None:
             raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
+        if event.status == "closed":
+            raise Conflict(f"Event {event_id} is closed: its rounds can no longer change.", {"event": ["closed"]})
         players = json.loads(event.players_json)
         ruleset = self._ruleset(event)
         play = RoundPlay(play.players, number, play.challenges, play.bonus_choice)
@@ -317,6 +405,7 @@ class Ledger:
         result_text = canonical(result)
         totals = {p["name"]: p["total"] for p in result["players"]}
         totals_text = canonical(totals)
+        dealt = self._deal(event, game_id, len(players), number) if event.deals == "seeded" else None
 
         def work(conn: Connection) -> tuple[int, int, dict[int, tuple[int, dict[str, int]]]]:
             """What another process stored meanwhile decides: store the next revision, or answer as the stored one."""
@@ -342,9 +431,13 @@ class Ledger:
                     "reason": correction,
                     "actor": actor.token,
                     "created_at": now(),
+                    "deal_digest": dealt.digest() if dealt else None,
+                    "deal_id": dealt.id if dealt else None,
                 },
             )
             payload: dict[str, Any] = {"game": game_id, "round": number, "revision": revision, "body": body, "body_sha256": body_sha, "result_sha256": _sha(result_text)}
+            if dealt is not None:
+                payload["deal_digest"] = dealt.digest()
             if correction is not None:
                 payload["reason"] = correction
             self._append(conn, event_id, actor, "round.corrected" if correction is not None else "round.submitted", payload)
@@ -366,6 +459,7 @@ class Ledger:
             "etag": _etag(body_sha),
             "result": result,
             "running_totals": _running(players, {n: t for n, (_, t) in brief.items()}, number),
+            "deal_digest": dealt.digest() if dealt else None,
         }
         return Submitted(status, view)
 
@@ -403,12 +497,16 @@ class Ledger:
             results = per_game.get(game.id, [])
             for name in json.loads(game.players_json):
                 lines.append({"player": name, "table": game.id, "rounds": len(results), "total": sum(totals.get(name, 0) for totals in results)})
-        lines.sort(key=lambda line: (-line["total"], line["player"], line["table"]))
-        ranked: list[dict[str, Any]] = []
-        for i, line in enumerate(lines):
-            rank = ranked[-1]["rank"] if ranked and ranked[-1]["total"] == line["total"] else i + 1
-            ranked.append({"rank": rank, **line})
-        return {"event": event_id, "standings": ranked}
+        answer: dict[str, Any] = {"event": event_id, "standings": _ranked(lines, "total")}
+        if event.duplicate:
+            answer["duplicate"] = _ranked(_matchpoints(game_rows, current), "matchpoints")
+        return answer
+
+    def scoring_context(self, actor: Principal | None, event_id: str) -> tuple[Ruleset, Lexicon]:
+        """The event's snapshot ruleset and its lexicon (409 if the loaded lexicon is no longer the event's): what its rounds are scored under."""
+        event = self._event_row(event_id)
+        require_read(actor, event_id, event.private)
+        return self._ruleset(event), self._event_lexicon(event)
 
     # --- judge ------------------------------------------------------------------------------------
 
@@ -458,7 +556,7 @@ class Ledger:
     def import_event(self, actor: Principal | None, document: dict[str, Any]) -> dict[str, Any]:
         """Rebuild an exported event; refused (422) unless its chain and rows verify, 409 if the id is taken. Gives a new director token."""
         actor = require_admin(actor)
-        records = _records_of(document)
+        records = records_of(document)
         problems = verify(records)
         if problems:
             raise InvalidRequest(f"The export does not verify: {problems[0]}.", {"audit": problems[:50]})
@@ -487,6 +585,8 @@ class Ledger:
                         "reason": r.get("reason"),
                         "actor": r["actor"],
                         "created_at": r["created_at"],
+                        "deal_digest": r.get("deal_digest"),
+                        "deal_id": r.get("deal_id"),
                     },
                 )
             for e in records.audit:
@@ -504,7 +604,7 @@ class Ledger:
     def verify(self, event_id: str) -> list[str]:
         """Problems that show the event's rows or audit chain were edited, deleted or reordered (``[]``: it verifies)."""
         self._event_row(event_id)
-        return verify(self._records(event_id))
+        return verify(self._records(event_id, reveal=True))
 
     def verify_house(self) -> list[str]:
         """The admin tokens' chain: the same checks as an event's chain (it has no rows to compare)."""
@@ -518,7 +618,8 @@ class Ledger:
 
     # --- internals -------------------------------------------------------------------------------
 
-    def _records(self, event_id: str) -> Records:
+    def _records(self, event_id: str, reveal: bool = False) -> Records:
+        """The event as an export holds it; the seed and the deal ids (which hold it) only once the event is closed, or with ``reveal``."""
         with self.engine.connect() as conn:
             row = conn.execute(select(events).where(events.c.id == event_id)).one()
             game_rows = conn.execute(select(games).where(games.c.event_id == event_id).order_by(games.c.created_at, games.c.id)).all()
@@ -537,6 +638,11 @@ class Ledger:
                 "ruleset_sha256": row.ruleset_sha256,
                 "lexicon": json.loads(row.lexicon_json),
                 "created_at": row.created_at,
+                "deals": row.deals,
+                "duplicate": bool(row.duplicate),
+                "deal_commitment": row.deal_commitment,
+                "status": row.status,
+                "deal_seed": row.deal_seed if row.status == "closed" or reveal else None,
             },
             games=[{"id": g.id, "players": json.loads(g.players_json), "created_at": g.created_at} for g in game_rows],
             revisions=[
@@ -551,6 +657,8 @@ class Ledger:
                     "reason": r.reason,
                     "actor": r.actor,
                     "created_at": r.created_at,
+                    "deal_digest": r.deal_digest,
+                    "deal_id": r.deal_id if row.status == "closed" or reveal else None,
                 }
                 for r in rev_rows
             ],
@@ -595,6 +703,7 @@ class Ledger:
             "etag": _etag(current.body_sha256),
             "result": json.loads(current.result_json),
             "running_totals": _running(players, totals, number),
+            "deal_digest": current.deal_digest,
         }
 
     def _insert_token(self, conn: Connection, role: str, event_id: str | None, table: str | None, label: str | None) -> tuple[str, str]:
@@ -617,6 +726,17 @@ class Ledger:
         entry = make_entry(chain, seq, prev, actor.actor(), action, payload, now())
         _INSERT_ENTRY.execute(conn, _audit_row(entry))
         return entry
+
+    def _deals_view(self, event: Any) -> dict[str, Any]:
+        seed = None
+        if event.deals == "seeded" and event.status == "closed":
+            seed = self.readers.read(lambda reader: _SEED.first(reader, {"event": event.id}))[0]
+        return {"mode": event.deals, "duplicate": bool(event.duplicate), "commitment": event.deal_commitment, "seed": seed}
+
+    def _deal(self, event: Any, game_id: str, players: int, number: int) -> Deal:
+        """Round ``number`` of a table of a seeded event, from the event's secret seed (docs/deals.md, section 8)."""
+        seed = self.readers.read(lambda reader: _SEED.first(reader, {"event": event.id}))[0]
+        return deal(self._ruleset(event), players, number, table_seed(seed, None if event.duplicate else game_id))
 
     def _ruleset(self, event: Any) -> Ruleset:
         """The event's ruleset, rebuilt from its snapshot (never from the YAML on disk) and remembered by its sha256."""
@@ -651,7 +771,20 @@ _b = bindparam
 _TOKEN = Prepared(
     select(tokens.c.id, tokens.c.secret_sha256, tokens.c.role, tokens.c.event_id, tokens.c.table_id, tokens.c.revoked_at).where(tokens.c.id == _b("id"))
 )
-_EVENT_COLUMNS = (events.c.id, events.c.name, events.c.private, events.c.ruleset_id, events.c.ruleset_sha256, events.c.lexicon_json, events.c.created_at)
+_EVENT_COLUMNS = (
+    events.c.id,
+    events.c.name,
+    events.c.private,
+    events.c.ruleset_id,
+    events.c.ruleset_sha256,
+    events.c.lexicon_json,
+    events.c.created_at,
+    events.c.deals,
+    events.c.duplicate,
+    events.c.deal_commitment,
+    events.c.status,
+)
+_SEED = Prepared(select(events.c.deal_seed).where(events.c.id == _b("event")))
 _EVENT = Prepared(select(*_EVENT_COLUMNS).where(events.c.id == _b("event")))
 _EVENT_GAME = Prepared(
     select(*_EVENT_COLUMNS, games.c.players_json)
@@ -677,6 +810,7 @@ _INSERT_ENTRY = Prepared(insert(audit).values({c.name: _b(c.name) for c in audit
 
 
 def _event_payload(row: dict[str, Any]) -> dict[str, Any]:
+    """What the audit records of a new event: everything but the secret seed (its commitment is public)."""
     return {
         "id": row["id"],
         "name": row["name"],
@@ -685,6 +819,9 @@ def _event_payload(row: dict[str, Any]) -> dict[str, Any]:
         "ruleset": json.loads(row["ruleset_json"]),
         "ruleset_sha256": row["ruleset_sha256"],
         "lexicon": json.loads(row["lexicon_json"]),
+        "deals": row["deals"],
+        "duplicate": row["duplicate"],
+        "deal_commitment": row["deal_commitment"],
     }
 
 
@@ -698,6 +835,11 @@ def _event_row_of(event: dict[str, Any]) -> dict[str, Any]:
         "ruleset_sha256": event["ruleset_sha256"],
         "lexicon_json": canonical(event["lexicon"]),
         "created_at": event["created_at"],
+        "deals": event.get("deals", "none"),
+        "duplicate": event.get("duplicate", False),
+        "deal_seed": event.get("deal_seed"),
+        "deal_commitment": event.get("deal_commitment"),
+        "status": event.get("status", "open"),
     }
 
 
@@ -728,7 +870,7 @@ def _audit_row(entry: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _records_of(document: Any) -> Records:
+def records_of(document: Any) -> Records:
     """An export document as :class:`Records`, or a 422 naming what is missing."""
     problems = Problems()
     if not isinstance(document, dict):
@@ -802,6 +944,36 @@ def _differs(game_id: str, number: int, current: Any) -> Conflict:
 
 def _etag(body_sha: str) -> str:
     return f'"{body_sha}"'
+
+
+def _ranked(lines: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """``lines`` by ``key``, highest first; equal values share a rank (1, 2, 2, 4)."""
+    lines = sorted(lines, key=lambda line: (-line[key], line["player"], line["table"]))
+    ranked: list[dict[str, Any]] = []
+    for i, line in enumerate(lines):
+        rank = ranked[-1]["rank"] if ranked and ranked[-1][key] == line[key] else i + 1
+        ranked.append({"rank": rank, **line})
+    return ranked
+
+
+def _matchpoints(game_rows: Sequence[Any], current: dict[tuple[str, int], str]) -> list[dict[str, Any]]:
+    """Duplicate scoring: in each round, each player against everyone who held the same seat's cards: 2 per player beaten, 1 per tie."""
+    held: dict[tuple[int, int], list[tuple[str, str, int]]] = {}  # (round, seat) -> (table, player, round total)
+    for game in game_rows:
+        for seat, name in enumerate(json.loads(game.players_json)):
+            for (gid, number), text in current.items():
+                if gid == game.id:
+                    held.setdefault((number, seat), []).append((game.id, name, json.loads(text).get(name, 0)))
+    points: dict[tuple[str, str], list[int]] = {}
+    for game in game_rows:
+        for seat, name in enumerate(json.loads(game.players_json)):
+            points[(game.id, name)] = [seat, 0, 0]  # seat, matchpoints, rounds
+    for group in held.values():
+        for table, name, total in group:
+            mine = points[(table, name)]
+            mine[1] += sum(2 if total > other else 1 if total == other else 0 for t, n, other in group if (t, n) != (table, name))
+            mine[2] += 1
+    return [{"player": name, "table": table, "seat": seat, "rounds": rounds, "matchpoints": mp} for (table, name), (seat, mp, rounds) in points.items()]
 
 
 def _sha(text: str) -> str:

@@ -8,7 +8,7 @@ test compares the two.
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, ForeignKeyConstraint, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import Boolean, Column, ForeignKeyConstraint, Index, Integer, MetaData, String, Table, Text, false
 
 __all__ = ["audit", "events", "games", "metadata", "revisions", "tokens"]
 
@@ -25,6 +25,13 @@ events = Table(
     Column("ruleset_sha256", String(64), nullable=False),
     Column("lexicon_json", Text, nullable=False),
     Column("created_at", String(32), nullable=False),
+    # 0002: seeded deals (docs/deals.md), duplicate events, closing
+    Column("deals", String(16), nullable=False, server_default="none"),
+    Column("duplicate", Boolean, nullable=False, server_default=false()),
+    Column("deal_seed", String(64), nullable=True),  # secret until the event is closed
+    Column("deal_commitment", String(64), nullable=True),
+    Column("status", String(16), nullable=False, server_default="open"),
+    Column("closed_at", String(32), nullable=True),
 )
 
 games = Table(
@@ -51,6 +58,8 @@ revisions = Table(
     Column("reason", Text, nullable=True),
     Column("actor", String(16), nullable=False),
     Column("created_at", String(32), nullable=False),
+    Column("deal_digest", String(64), nullable=True),  # 0002: the deal the round was played from
+    Column("deal_id", String(300), nullable=True),
     ForeignKeyConstraint(["event_id", "game_id"], ["games.event_id", "games.id"], name="revisions_game_fk"),
 )
 

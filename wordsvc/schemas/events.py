@@ -41,6 +41,12 @@ class EventBody(Strict):
     ruleset = ruleset_field()
     lang = lang_field()
     private = StrictBoolean(load_default=False, metadata={"description": "Games, standings and the audit need a token of the event."})
+    deals = fields.String(
+        load_default="none",
+        validate=validate.OneOf(("none", "seeded")),
+        metadata={"description": "`seeded`: the service deals every round from a secret seed it commits to now and reveals on close (docs/deals.md)."},
+    )
+    duplicate = StrictBoolean(load_default=False, metadata={"description": "Every table gets the same deal, seat for seat (needs seeded deals); standings add matchpoints."})
 
 
 class GameBody(Strict):
@@ -142,6 +148,13 @@ class RulesetSnapshotOut(Strict):
     snapshot = fields.Dict(required=True, metadata={"description": "The resolved ruleset the event scores under, as a ruleset file would write it."})
 
 
+class DealsOut(Strict):
+    mode = fields.String(required=True, metadata={"description": "`none` or `seeded`."})
+    duplicate = fields.Boolean(required=True)
+    commitment = fields.String(allow_none=True, required=True, metadata={"description": "SHA-256 of the secret event seed, published at creation."})
+    seed = fields.String(allow_none=True, required=True, metadata={"description": "The event seed, revealed when the event is closed."})
+
+
 class EventOut(Strict):
     id = fields.String(required=True)
     name = fields.String(required=True)
@@ -151,6 +164,7 @@ class EventOut(Strict):
     ruleset = fields.Nested(RulesetSnapshotOut, required=True)
     lexicon = fields.Nested(LexiconStamp, required=True)
     games = fields.List(fields.Nested(EventGameOut), required=True)
+    deals = fields.Nested(DealsOut, required=True)
     director_token = fields.Nested(SecretTokenOut, metadata={"description": "Only in the answer that created (or imported) the event."})
 
 
@@ -163,6 +177,7 @@ class RoundOut(Strict):
     etag = fields.String(required=True, metadata={"description": "The current revision's ETag: If-Match of a correction."})
     result = fields.Nested(RoundResultOut, required=True)
     running_totals = fields.List(fields.Nested(TotalOut), required=True, metadata={"description": "Each seated player's total through this round."})
+    deal_digest = fields.String(allow_none=True, required=True, metadata={"description": "In a seeded event: the digest of the deal the round was played from."})
 
 
 class RevisionOut(Strict):
@@ -194,9 +209,36 @@ class StandingOut(Strict):
     total = fields.Integer(required=True)
 
 
+class MatchpointOut(Strict):
+    rank = fields.Integer(required=True)
+    player = fields.String(required=True)
+    table = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    rounds = fields.Integer(required=True)
+    matchpoints = fields.Integer(required=True, metadata={"description": "2 for each player beaten, 1 for each tie, among those who held the same seat's cards in a round, summed."})
+
+
 class StandingsOut(Strict):
     event = fields.String(required=True)
     standings = fields.List(fields.Nested(StandingOut), required=True)
+    duplicate = fields.List(fields.Nested(MatchpointOut), metadata={"description": "A duplicate event's ranking by matchpoints, beside the totals."})
+
+
+class SeatDealOut(Strict):
+    player = fields.String(required=True)
+    hand = fields.List(fields.String(), required=True)
+
+
+class RoundDealOut(Strict):
+    event = fields.String(required=True)
+    game = fields.String(required=True)
+    round = fields.Integer(required=True)
+    dealer = fields.Integer(required=True, metadata={"description": "The dealer's seat; the first card goes to the next seat."})
+    seats = fields.List(fields.Nested(SeatDealOut), required=True)
+    face_up = fields.String(required=True)
+    draw_pile = fields.List(fields.String(), required=True, metadata={"description": "Top card first."})
+    digest = fields.String(required=True)
+    deal_id = fields.String(allow_none=True, required=True, metadata={"description": "Once the event is closed: the q1 deal id that reproduces the deal."})
 
 
 class TokenOut(Strict):

@@ -84,7 +84,7 @@ def create_event() -> Response:
     actor = require_admin(writer())
     body = EVENT_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
-    event = ledger().create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"])
+    event = ledger().create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"])
     return _created(event, f"/events/{event['id']}")
 
 
@@ -137,6 +137,16 @@ def show_round(event: str, game: str, number: int) -> Response:
     response = jsonify(view)
     response.headers["ETag"] = view["etag"]
     return response
+
+
+@bp.get("/events/<event:event>/games/<game>/rounds/<int:number>/deal")
+def round_deal(event: str, game: str, number: int) -> Response:
+    return jsonify(ledger().round_deal(principal(), event, game, number))
+
+
+@bp.post("/events/<event:event>/close")
+def close_event(event: str) -> Response:
+    return jsonify(ledger().close_event(require_director(writer(), event, "close the event"), event))
 
 
 @bp.get("/events/<event:event>/standings")

@@ -229,6 +229,12 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
      [EVENT, GAME, ROUND, IF_MATCH], "RoundSubmission", {201: "Round", 200: "Round"}, (400, 401, 403, 404, 409, 412, 413, 415, 422, 428), TOKEN),
     ("get", "/events/{event}/games/{game}/rounds/{round}", "A round", "Its current revision with ETag, running totals and every revision kept.",
      [EVENT, GAME, ROUND], None, {200: "RoundDetail"}, (401, 403, 404), PUBLIC),
+    ("get", "/events/{event}/games/{game}/rounds/{round}/deal", "A seeded event's deal",
+     "The round's cards by seat, face-up card and draw pile (docs/deals.md). Before the event is closed: the table's referee once the round "
+     "before is stored, a director at any time; after closing: anyone who may read the event, with the deal id.",
+     [EVENT, GAME, ROUND], None, {200: "RoundDeal"}, (401, 403, 404, 422), PUBLIC),
+    ("post", "/events/{event}/close", "Close an event", "Director token. No more rounds; a seeded event's seed is revealed (audited).",
+     [EVENT], None, {200: "Event"}, (401, 403, 404), TOKEN),
     ("get", "/events/{event}/standings", "Standings", "Rank, player, table, rounds played, total; equal totals share a rank. CSV with Accept: text/csv or format=csv.",
      [EVENT], None, {200: "Standings"}, (400, 401, 403, 404, 422), PUBLIC),
     ("get", "/events/{event}/export", "Export an event", "Director token. Everything needed to rebuild the event elsewhere (no token secrets).",
@@ -423,6 +429,7 @@ def spec() -> dict[str, Any]:
         ("Audit", ledger_schemas.AuditOut),
         ("ExportDocument", ledger_schemas.ExportOut),
         ("ImportBody", ledger_schemas.ImportBody),
+        ("RoundDeal", ledger_schemas.RoundDealOut),
     ]:
         api.components.schema(name, schema=schema)
     for name, body in EXTRA_SCHEMAS.items():

@@ -1,0 +1,66 @@
+"""Post-round analysis: ``POST /analyse-round`` and ``GET /events/{event}/games/{game}/rounds/{n}/analysis``.
+
+Each player's best possible play with the cards they ended with, against what
+they scored (:mod:`wordsvc.service.analysis`). The first reads a
+``/score-round`` body and solves under the loaded ruleset; the second
+analyses a stored round's current revision under the event's snapshot
+ruleset and lexicon, readable by whoever may read the event. Both run the
+solver once per player, so both are heavy requests (:func:`~.admission.heavy`),
+and a lexicon without an anagram index answers 503, as ``/best-meld`` does.
+
+Register with ``app.register_blueprint(bp)``; it registers the ``event`` path
+converter itself, so it does not depend on coming after :mod:`.events`.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, g, jsonify
+
+from ..data.anagram_index import AnagramIndexError
+from ..ledger.plays import play_from_document
+from ..schemas.analysis import RoundRequest, load_round_request
+from ..service.analysis import SnapshotSolvers, analyse_round
+from .admission import heavy
+from .best_meld import solvers
+from .events import EventId, ledger, principal
+from .problems import problem
+from .requests import read_json
+
+__all__ = ["bp", "snapshot_solvers"]
+
+bp = Blueprint("analysis", __name__)
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("event", EventId))  # before the routes below are added
+
+ROUND_REQUEST = RoundRequest()
+
+
+def snapshot_solvers() -> SnapshotSolvers:
+    """The app's solvers for event snapshots, made on first use over :func:`.best_meld.solvers`."""
+    extensions = current_app.extensions
+    found = extensions.get("wordsvc.snapshot_solvers")
+    if found is None:
+        found = extensions.setdefault("wordsvc.snapshot_solvers", SnapshotSolvers(solvers()))
+    return found  # type: ignore[no-any-return]
+
+
+@bp.post("/analyse-round")
+@heavy
+def analyse() -> Response:
+    body = load_round_request(read_json(), ROUND_REQUEST)
+    return jsonify(analyse_round(body["play"], solvers().get(body["ruleset"], body["lang"])).to_dict())
+
+
+@bp.get("/events/<event:event>/games/<game>/rounds/<int:number>/analysis")
+@heavy
+def stored_round(event: str, game: str, number: int) -> Response:
+    actor = principal()
+    stored = ledger().round(actor, event, game, number)
+    ruleset, lexicon = ledger().scoring_context(actor, event)
+    analysis = analyse_round(play_from_document(stored["history"][-1]["body"], number), snapshot_solvers().get(ruleset, lexicon))
+    return jsonify({"event": event, "game": game, "revision": stored["revision"], **analysis.to_dict()})
+
+
+@bp.errorhandler(AnagramIndexError)
+def _no_index(err: AnagramIndexError) -> Response:
+    current_app.logger.error("analysis: %s", err)
+    return problem(503, f"The solver has no word index for this lexicon: {err}", {}, getattr(g, "locale", "en"))
