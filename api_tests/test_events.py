@@ -10,6 +10,7 @@ the OpenAPI document.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import itertools
 import json
@@ -361,3 +362,37 @@ def test_an_export_imports_into_another_ledger(api: Api, tmp_path: Any) -> None:
     shown = wordsvc_cli(elsewhere, "event", "show", event, "--standings")
     assert json.loads(shown.stdout)["standings"] == api("GET", f"/events/{event}/standings", expect=200).json()["standings"]
     assert wordsvc_cli(elsewhere, "audit", "verify", event).returncode == 0
+
+
+def test_a_seeded_event_deals_when_due_and_reveals_on_close(api: Api, tmp_path: Any) -> None:
+    event, director = _event(api, deals="seeded")
+    created = api("GET", f"/events/{event}", expect=200).json()
+    commitment = created["deals"]["commitment"]
+    api("PUT", f"/events/{event}/games/t1", director, expect=201, json={"players": TABLES["t1"]})
+    referee = api("POST", f"/events/{event}/tokens", director, expect=201, json={"role": "referee", "table": "t1"}).json()["token"]
+    seen = []
+    first = api("GET", f"/events/{event}/games/t1/rounds/1/deal", referee, expect=200).json()
+    api("GET", f"/events/{event}/games/t1/rounds/2/deal", referee, expect=403)
+    api("GET", f"/events/{event}/games/t1/rounds/1/deal", expect=401)
+    play = {"players": [{"name": s["player"], "unused": s["hand"]} for s in first["seats"]]}
+    stored = api("PUT", f"/events/{event}/games/t1/rounds/1", referee, expect=201, json=play).json()
+    assert stored["deal_digest"] == first["digest"] and first["deal_id"] is None
+    seen += [first, stored, api("GET", f"/events/{event}/games/t1", expect=200).json(), api("GET", f"/events/{event}/audit", expect=200).json()]
+    seen.append(api("GET", f"/events/{event}/games/t1/rounds/2/deal", referee, expect=200).json())
+    seen.append(api("GET", f"/events/{event}/export", director, expect=200).json())
+
+    closed = api("POST", f"/events/{event}/close", director, expect=200).json()
+    seed = closed["deals"]["seed"]
+    assert closed["status"] == "closed" and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
+    table = hashlib.sha256(b"wordsvc-table-q1\x00" + bytes.fromhex(seed) + b"t1").hexdigest()  # docs/deals.md, section 8
+    assert seed not in json.dumps(seen) and table not in json.dumps(seen)  # nothing before the reveal gives the seeds away
+    api("PUT", f"/events/{event}/games/t1/rounds/2", referee, expect=409, json=play)
+    for number in (1, 2, 3):
+        public = api("GET", f"/events/{event}/games/t1/rounds/{number}/deal", expect=200).json()
+        stateless = api("GET", f"/deal?ruleset=standard&players=3&round={number}&seed={table}", expect=200).json()
+        assert public["deal_id"] == stateless["deal_id"] and public["digest"] == stateless["digest"]
+        assert [s["hand"] for s in public["seats"]] == stateless["hands"]
+    export = tmp_path / "seeded.json"
+    export.write_text(api("GET", f"/events/{event}/export", director, expect=200).text)
+    done = wordsvc_cli(api.server.database_url, "deal", "verify", str(export))
+    assert done.returncode == 0 and "ok: 1 deal(s)" in done.stdout, done.stdout + done.stderr

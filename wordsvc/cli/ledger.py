@@ -35,6 +35,8 @@ def add_parsers(sub: Any) -> None:
     create.add_argument("--lang", default=None, help="lexicon (default: the ruleset's language)")
     create.add_argument("--id", default=None, help="the event's id in URLs (default: random)")
     create.add_argument("--private", action="store_true", help="games, standings and audit need a token of the event")
+    create.add_argument("--deals", choices=("none", "seeded"), default="none", help="seeded: the service deals every round from a committed seed")
+    create.add_argument("--duplicate", action="store_true", help="every table gets the same deal (needs --deals seeded)")
     create.set_defaults(run=_event_create)
     show = event.add_parser("show", help="an event: snapshot, tables, status; --standings adds the standings")
     show.add_argument("event")
@@ -90,10 +92,11 @@ def _upgrade(args: argparse.Namespace) -> int:
 
 
 def _event_create(args: argparse.Namespace) -> int:
-    body = EventBody().load({k: v for k, v in {"name": args.name, "ruleset": args.ruleset, "lang": args.lang, "id": args.id, "private": args.private}.items() if v is not None})
+    given = {"name": args.name, "ruleset": args.ruleset, "lang": args.lang, "id": args.id, "private": args.private, "deals": args.deals, "duplicate": args.duplicate}
+    body = EventBody().load({k: v for k, v in given.items() if v is not None})
     service = Service.from_settings()
     ruleset, lexicon = service.resolve(body["ruleset"], body["lang"])
-    print_json(_ledger(service).create_event(LOCAL, ruleset, lexicon, body["name"], body["id"], body["private"]))
+    print_json(_ledger(service).create_event(LOCAL, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"]))
     return 0
 
 
