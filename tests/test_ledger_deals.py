@@ -166,3 +166,14 @@ def test_a_duplicate_event_of_four_tables_deals_every_table_alike_and_ranks_by_m
     assert all(line["rounds"] == 3 for line in standings["duplicate"])
     assert {(line["table"], line["player"]): line["total"] for line in standings["standings"]} == {k: sum(v) for k, v in scores.items()}
     assert ledger.verify(event) == []
+
+
+def test_an_open_seeded_event_imported_elsewhere_keeps_its_secret_and_cannot_deal(ledger: Ledger, rulesets, tmp_path: Path) -> None:
+    event, director = _event(ledger, rulesets, {"t1": ["ann", "bob"]})
+    document = ledger.export(director, event)
+    assert document["event"]["deal_seed"] is None
+    elsewhere = Ledger.open(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}", lambda lang: LEXICON)
+    elsewhere.import_event(LOCAL, document)
+    with pytest.raises(Conflict, match="without its seed"):
+        elsewhere.round_deal(LOCAL, event, "t1", 1)
+    elsewhere.engine.dispose()

@@ -736,6 +736,8 @@ class Ledger:
     def _deal(self, event: Any, game_id: str, players: int, number: int) -> Deal:
         """Round ``number`` of a table of a seeded event, from the event's secret seed (docs/deals.md, section 8)."""
         seed = self.readers.read(lambda reader: _SEED.first(reader, {"event": event.id}))[0]
+        if seed is None:  # imported from an export taken before the reveal, which leaves the seed out
+            raise Conflict(f"Event {event.id} was imported without its seed (exported while open): it cannot deal.", {"event": ["no seed"]})
         return deal(self._ruleset(event), players, number, table_seed(seed, None if event.duplicate else game_id))
 
     def _ruleset(self, event: Any) -> Ruleset:
