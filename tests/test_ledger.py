@@ -54,7 +54,7 @@ def lexicons() -> Lexicons:
 def ledger(database_url: str, lexicons: Lexicons) -> Iterator[Ledger]:
     opened = Ledger.open(database_url, lexicons)
     yield opened
-    opened.engine.dispose()
+    opened.close()
 
 
 @pytest.fixture
@@ -275,8 +275,8 @@ def test_export_then_import_rebuilds_the_event(ledger: Ledger, event: dict, data
     document["revisions"][0]["result"]["players"][0]["total"] += 1
     with pytest.raises(InvalidRequest, match="does not verify"):
         third.import_event(LOCAL, document)
-    elsewhere.engine.dispose()
-    third.engine.dispose()
+    elsewhere.close()
+    third.close()
 
 
 def _tamper(ledger: Ledger, change: Callable) -> None:

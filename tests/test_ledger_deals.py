@@ -40,7 +40,7 @@ def rulesets():
 def ledger(database_url: str) -> Iterator[Ledger]:
     opened = Ledger.open(database_url, lambda lang: LEXICON)
     yield opened
-    opened.engine.dispose()
+    opened.close()
 
 
 def _event(ledger: Ledger, rulesets, tables: dict[str, list[str]], duplicate: bool = False) -> tuple[str, object]:
@@ -176,4 +176,4 @@ def test_an_open_seeded_event_imported_elsewhere_keeps_its_secret_and_cannot_dea
     elsewhere.import_event(LOCAL, document)
     with pytest.raises(Conflict, match="without its seed"):
         elsewhere.round_deal(LOCAL, event, "t1", 1)
-    elsewhere.engine.dispose()
+    elsewhere.close()

@@ -77,6 +77,11 @@ class Ledger:
         engine.dispose()
         return cls(engine, lexicons, budget)
 
+    def close(self) -> None:
+        """Close the ledger's connections (its threads' readers and the pool)."""
+        self.readers.close()
+        self.engine.dispose()
+
     # --- tokens --------------------------------------------------------------------------------
 
     def authenticate(self, token: str) -> Principal:

@@ -44,6 +44,16 @@ class Readers:
     def __init__(self, engine: Engine):
         self.engine = engine
         self._local = threading.local()
+        self._open: list[Reader] = []  # every thread's, so that close() reaches them all
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        """Close every thread's reader (the next read opens a new one)."""
+        with self._lock:
+            readers, self._open = self._open, []
+        for reader in readers:
+            reader.pooled.close()
+        self._local = threading.local()
 
     def read(self, query: Callable[[Any], Any]) -> Any:
         """``query(reader)``; once more on a fresh connection if the kept one has gone (a restarted database)."""
@@ -52,10 +62,15 @@ class Readers:
             reader = getattr(self._local, "reader", None)
             if reader is None:
                 reader = self._local.reader = Reader(self.engine)
+                with self._lock:
+                    self._open.append(reader)
             try:
                 return query(reader)
             except errors:
                 self._local.reader = None
+                with self._lock:
+                    if reader in self._open:
+                        self._open.remove(reader)
                 reader.close()
                 if attempt == 2:
                     raise

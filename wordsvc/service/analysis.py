@@ -151,8 +151,9 @@ class SnapshotSolvers:
         document = ruleset_document(ruleset)
         service = self.solvers.service
         loaded = service.rulesets.rulesets.get(ruleset.id)
-        if loaded is not None and service.languages.lexicons.get(lexicon.info.id) is lexicon and ruleset_document(loaded) == document:
-            solver = self.solvers.get(ruleset.id, lexicon.info.id)
+        tag = next((key for key, known in service.languages.lexicons.items() if known is lexicon), None)
+        if loaded is not None and tag is not None and ruleset_document(loaded) == document:
+            solver = self.solvers.get(ruleset.id, tag)
             if solver.lexicon is lexicon:
                 return solver
         digest = hashlib.sha256(json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
