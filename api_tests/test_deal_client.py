@@ -26,6 +26,12 @@ VECTORS = REPO / "tests" / "deal_vectors.json"
 RULESETS = ("standard", "islenska", "eesti")  # English, Icelandic and Estonian decks
 SEEDS_PER_CASE = 2  # each ruleset x player count x round, plus the edge seeds below
 EDGE_SEEDS = ("00" * 32, "ff" * 32)
+# Seeds whose round-1 stream makes section 4 reject a draw while shuffling a 118-card deck (about 1 seed in 1.35 million
+# does; found by search): no vector exercises the rejection, these make the server and deal.mjs both take it.
+REJECTING_SEEDS = (
+    "608e3861e4aa5a94f91369477792567e6c09d55d1690b92f7799cefc7aebcaa5",  # rejects x = 4294967286 drawing below 79
+    "e2d42b6314fabcdf589e7c1110b006bebf848bf6d2cbf37225962338b39affff",  # rejects x = 4294967261 drawing below 49
+)
 MIN_DEALS = 200
 
 # Reads [[name, ...args], ...] on stdin, calls deal.mjs's export `name` with args, prints the answers as one JSON list.
@@ -116,6 +122,8 @@ def test_js_deals_match_the_server_on_every_ruleset_player_count_and_round(base_
                 seeds = [_seed(ruleset, players, round_, i) for i in range(SEEDS_PER_CASE)]
                 if round_ in (1, len(rules["rounds"])):
                     seeds += EDGE_SEEDS
+                if round_ == 1 and size == 118:
+                    seeds += REJECTING_SEEDS
                 cases += [(ruleset, players, round_, seed) for seed in seeds]
     assert len(cases) >= MIN_DEALS, f"only {len(cases)} deals to compare"
 
@@ -147,6 +155,18 @@ def test_js_deals_match_the_server_on_every_ruleset_player_count_and_round(base_
         if differing:
             mismatches.append(f"{what}: {', '.join(differing)}")
     assert not mismatches, f"{len(mismatches)} of {len(cases)} deals differ:\n" + "\n".join(mismatches[:20])
+
+
+def test_the_rejecting_seeds_do_reject_a_draw_in_round_1() -> None:
+    """Walks section 5's draws over the stream deal.mjs gives: each seed must meet an x >= limit at least once."""
+    answers = _js([["firstUint32", seed, 1, 200] for seed in REJECTING_SEEDS])
+    for seed, answer in zip(REJECTING_SEEDS, answers, strict=True):
+        stream = iter(_ok(answer, f"firstUint32({seed})"))
+        rejected = 0
+        for n in range(118, 1, -1):  # draws below i + 1 for i = 117 .. 1
+            while next(stream) >= 2**32 - 2**32 % n:
+                rejected += 1
+        assert rejected >= 1, seed
 
 
 def test_the_vectors_decks_are_the_servers_decks(rulesets: dict[str, dict[str, Any]]) -> None:

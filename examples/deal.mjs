@@ -114,7 +114,7 @@ export function deal({ cards, handSizes, players, round, seed }) {
   const faceUp = shuffled[h * players];
   const drawPile = shuffled.slice(h * players + 1);
   // Section 7.
-  const dealId = `${SPEC}.${fingerprint(deck)}.${players}.${round}.${seed.toLowerCase()}`;
+  const dealId = `${SPEC}.${fingerprint(deck)}.${players}.${h}.${round}.${seed.toLowerCase()}`;
   return { dealId, dealer, hands, faceUp, drawPile, digest: digest({ hands, faceUp, drawPile }) };
 }
 

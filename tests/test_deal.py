@@ -29,6 +29,7 @@ CASES = [
     ("eesti", 6, 7, "fedcba9876543210" * 4),
     ("standard", 3, 3, table_seed("11" * 32, "t1")),
     ("standard", 3, 3, table_seed("11" * 32, None)),
+    ("standard", 2, 1, "608e3861e4aa5a94f91369477792567e6c09d55d1690b92f7799cefc7aebcaa5"),  # rejects one draw (x = 4294967286 below 79)
 ]
 
 
@@ -94,7 +95,7 @@ def test_a_deal_lays_out_the_shuffled_deck_as_the_specification_says(rulesets) -
     assert dealt.dealer == 1 and all(len(h) == hand for h in dealt.hands)
     every = [face for h in dealt.hands for face in h] + [dealt.face_up, *dealt.draw_pile]
     assert Counter(every) == Counter(canonical_deck(standard.deck))  # every card exactly once
-    assert dealt.id == f"q1.{fingerprint(canonical_deck(standard.deck))}.3.2.{'ab' * 32}"
+    assert dealt.id == f"q1.{fingerprint(canonical_deck(standard.deck))}.3.{hand}.2.{'ab' * 32}"
     assert dealt.digest() == deal_digest(dealt.hands, dealt.face_up, dealt.draw_pile)
     from wordsvc.core.deal import shuffled
 

@@ -39,6 +39,7 @@ class Deal:
     seed: str
     round: int
     players: int
+    hand_size: int
     dealer: int
     hands: tuple[tuple[str, ...], ...]
     face_up: str
@@ -47,7 +48,7 @@ class Deal:
 
     @property
     def id(self) -> str:
-        return f"{SPEC}.{self.fingerprint}.{self.players}.{self.round}.{self.seed}"
+        return f"{SPEC}.{self.fingerprint}.{self.players}.{self.hand_size}.{self.round}.{self.seed}"
 
     def digest(self) -> str:
         return deal_digest(self.hands, self.face_up, self.draw_pile)
@@ -119,7 +120,7 @@ def deal(ruleset: Ruleset, players: int, round_number: int, seed: str) -> Deal:
     hands: list[list[str]] = [[] for _ in range(players)]
     for c in range(hand * players):
         hands[(dealer + 1 + c) % players].append(order[c])
-    return Deal(seed, round_number, players, dealer, tuple(map(tuple, hands)), order[hand * players], tuple(order[hand * players + 1 :]), fingerprint(cards))
+    return Deal(seed, round_number, players, hand, dealer, tuple(map(tuple, hands)), order[hand * players], tuple(order[hand * players + 1 :]), fingerprint(cards))
 
 
 def table_seed(event_seed: str, table: str | None) -> str:

@@ -29,7 +29,7 @@ class DeckPrintOut(Strict):
 
 class DealOut(Strict):
     spec = fields.String(required=True, metadata={"description": f"The deal specification: {SPEC}."})
-    deal_id = fields.String(required=True, metadata={"description": "q1.<fingerprint>.<players>.<round>.<seed>: reproduces the deal."})
+    deal_id = fields.String(required=True, metadata={"description": "q1.<fingerprint>.<players>.<hand size>.<round>.<seed>: reproduces the deal."})
     ruleset = fields.String(required=True)
     players = fields.Integer(required=True)
     round = fields.Integer(required=True)
