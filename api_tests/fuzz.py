@@ -42,8 +42,9 @@ expected-statuses = ["2xx", "404", "413", "431"]
 expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "412", "413", "415", "422", "428", "429", "431", "5xx"]
 
 [[operations]]
-# the ruleset's player count and deal, cards of its deck, names given once, challenges naming laid words
-include-name = ["POST /score-round", "POST /score-game"]
+# the ruleset's player count and deal, cards of its deck, names given once, challenges naming laid words; a deal's round
+# and player count within the ruleset's
+include-name = ["POST /score-round", "POST /score-game", "POST /analyse-round", "GET /deal"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "413", "431", "422"]
 
 [[operations]]

@@ -30,6 +30,8 @@ SERVED = {
     "/openapi.json": {"get"},
     "/docs": {"get"},
     "/deal": {"get"},
+    "/analyse-round": {"post"},
+    "/events/{event}/games/{game}/rounds/{round}/analysis": {"get"},
     "/events": {"post"},
     "/events/import": {"post"},
     "/events/{event}": {"get"},

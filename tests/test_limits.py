@@ -277,10 +277,12 @@ def embed(path: tuple[str | int, ...], value: Any) -> Any:
 
 def text(node: dict[str, Any], length: int) -> str:
     """A string of ``length`` characters the node's pattern takes, of one card or letter (white space pads it)."""
-    for first, pad in (("a", " "), ("a", "a"), ("ordinary", " ")):
+    for first, pad in (("a", " "), ("a", "a"), ("ordinary", " "), ("0", "0")):  # "0"s: a hex seed (/deal)
         candidate = (first + pad * length)[:length] if length >= len(first) else "a" * length
         if "pattern" not in node or re.fullmatch(node["pattern"], candidate):
             return candidate
+    if length > node.get("maxLength", length):  # past the length limit no string fits a pattern that fixes the length (a seed): any will do
+        return "0" * length
     raise AssertionError(f"no probe string fits the pattern {node['pattern']!r}: add one to text()")
 
 

@@ -107,7 +107,7 @@ def analyse_round(play: RoundPlay, solver: Solver) -> RoundAnalysis:
 def _analyse(player: PlayerPlay, score: PlayerScore, solver: Solver) -> PlayerAnalysis:
     cards = tuple(chain(*player.words, player.unused))
     played = score.word_points - score.unused_points
-    best = solver.solve(cards).best if cards else _NOTHING  # the solver needs a card
+    best = solver.solve(cards, discard=False).best if cards else _NOTHING  # laid as it is; the solver needs a card
     if played > best.score:
         own = _valid_part(score, cards, solver.ruleset)
         if own.score > best.score:

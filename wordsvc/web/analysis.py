@@ -4,7 +4,10 @@ Each player's best possible play with the cards they ended with, against what
 they scored (:mod:`wordsvc.service.analysis`). The first reads a
 ``/score-round`` body and solves under the loaded ruleset; the second
 analyses a stored round's current revision under the event's snapshot
-ruleset and lexicon, readable by whoever may read the event. Both run the
+ruleset and lexicon, readable by whoever may read the event; its ``played``
+is rescored from the stored play under that lexicon (the stored result's,
+unless a director has accepted another lexicon since), so that the best play
+and the play it is measured against are judged alike. Both run the
 solver once per player, so both are heavy requests (:func:`~.admission.heavy`),
 and a lexicon without an anagram index answers 503, as ``/best-meld`` does.
 

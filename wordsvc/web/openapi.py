@@ -26,6 +26,7 @@ from marshmallow import Schema, fields
 from .. import __version__
 from ..config import SETTINGS
 from ..core.ids import ID_PATTERN
+from ..schemas import analysis as analysis_schemas
 from ..schemas import best_meld as solver_schemas
 from ..schemas import common, rounds, validate
 from ..schemas import events as ledger_schemas
@@ -153,6 +154,19 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
         (400, 404, 422, 503),
     ),
     (
+        "post",
+        "/analyse-round",
+        "Analyse a round",
+        "For each player, in order: the cards they ended with (their words' cards, then their unused cards), `played` (what they scored from them: "
+        "the round's word_points - unused_points, before bonuses, the floor and challenge penalties), `best` (the exact solver's best play of exactly "
+        "those cards, no discard), `missed` (best - played; 0 when an unchallenged invalid word scored more) and `could_go_out` (the best play lays "
+        "every card). The body of /score-round; a heavy request.",
+        [],
+        "RoundRequest",
+        "RoundAnalysis",
+        (400, 404, 413, 415, 422, 503),
+    ),
+    (
         "get",
         "/deal",
         "Deal a round from a seed",
@@ -233,6 +247,10 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
      "The round's cards by seat, face-up card and draw pile (docs/deals.md). Before the event is closed: the table's referee once the round "
      "before is stored, a director at any time; after closing: anyone who may read the event, with the deal id.",
      [EVENT, GAME, ROUND], None, {200: "RoundDeal"}, (401, 403, 404, 422), PUBLIC),
+    ("get", "/events/{event}/games/{game}/rounds/{round}/analysis", "Analyse a stored round",
+     "The /analyse-round answer for the round's current revision (with event, game, revision), under the event's ruleset snapshot and lexicon; "
+     "played is rescored from the stored play under that lexicon. 409 while the loaded lexicon is not the event's. A heavy request.",
+     [EVENT, GAME, ROUND], None, {200: "EventRoundAnalysis"}, (401, 403, 404, 409, 503), PUBLIC),
     ("post", "/events/{event}/close", "Close an event", "Director token. No more rounds; a seeded event's seed is revealed (audited).",
      [EVENT], None, {200: "Event"}, (401, 403, 404), TOKEN),
     ("get", "/events/{event}/standings", "Standings", "Rank, player, table, rounds played, total; equal totals share a rank. CSV with Accept: text/csv or format=csv.",
@@ -412,6 +430,8 @@ def spec() -> dict[str, Any]:
         ("Problem", common.ProblemOut),
         ("LexiconDiff", LexiconDiffOut),
         ("Deal", DealOut),
+        ("RoundAnalysis", analysis_schemas.RoundAnalysisOut),
+        ("EventRoundAnalysis", analysis_schemas.EventRoundAnalysisOut),
         ("EventBody", ledger_schemas.EventBody),
         ("GameBody", ledger_schemas.GameBody),
         ("RoundSubmission", ledger_schemas.RoundSubmission),
