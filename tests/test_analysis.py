@@ -384,3 +384,20 @@ def test_a_lexicon_without_an_anagram_index_answers_503(rulesets, lexicon, tmp_p
     app.extensions["wordsvc.solvers"] = Solvers.from_data_dir(service, tmp_path)
     response = app.test_client().post("/analyse-round", json={"players": [{"name": "ann", "words": ["cat"]}]})
     assert response.status_code == 503 and "no word index" in response.get_json()["detail"]
+
+
+def test_a_seeded_event_adds_the_best_play_of_the_dealt_cards_for_those_who_may_see_the_deal(app, client, reference, admin):
+    bearer = {"Authorization": f"Bearer {admin}"}
+    created = client.post("/events", json={"name": "seeded", "id": "analysed-seeded", "deals": "seeded"}, headers=bearer).get_json()
+    director = {"Authorization": f"Bearer {created['director_token']['token']}"}
+    assert client.put("/events/analysed-seeded/games/t1", json={"players": ["ann", "bob"]}, headers=director).status_code == 201
+    dealt = client.get("/events/analysed-seeded/games/t1/rounds/2/deal", headers=director).get_json()
+    body = {"players": [{"name": s["player"], "unused": s["hand"]} for s in dealt["seats"]]}  # nobody laid a word: every card unused
+    assert client.put("/events/analysed-seeded/games/t1/rounds/2", json=body, headers=director).status_code == 201
+    seen = client.get("/events/analysed-seeded/games/t1/rounds/2/analysis", headers=director).get_json()
+    assert EventRoundAnalysisOut().validate(seen) == {}
+    for seat, mine in zip(dealt["seats"], seen["dealt"], strict=True):
+        solution = reference.solve([face.lower() for face in seat["hand"]], "standard", None, discard=False)
+        assert (mine["name"], mine["cards"], mine["best"]) == (seat["player"], seat["hand"], solution.best.score)
+    public = client.get("/events/analysed-seeded/games/t1/rounds/2/analysis").get_json()
+    assert "dealt" not in public  # before the reveal only the table's referee and the director see a deal

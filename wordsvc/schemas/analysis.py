@@ -43,7 +43,19 @@ class RoundAnalysisOut(Strict):
     lexicon = fields.Nested(LexiconStamp, required=True)
 
 
+class DealtAnalysisOut(Strict):
+    name = fields.String(required=True)
+    cards = fields.List(fields.String(), required=True, metadata={"description": "The cards the seat was dealt."})
+    best = fields.Integer(required=True, metadata={"description": "The best score of the dealt cards as dealt, no draw and no discard."})
+    best_words = fields.List(fields.Nested(SolverWordOut), required=True)
+    best_unused = fields.List(fields.String(), required=True)
+
+
 class EventRoundAnalysisOut(RoundAnalysisOut):
+    dealt = fields.List(
+        fields.Nested(DealtAnalysisOut),
+        metadata={"description": "A seeded event's: each seat's dealt cards and their best play, to whoever may see the round's deal."},
+    )
     event = fields.String(required=True)
     game = fields.String(required=True)
     revision = fields.Integer(required=True, metadata={"description": "The round's current revision, the one analysed."})

@@ -4,7 +4,9 @@ Each player's best possible play with the cards they ended with, against what
 they scored (:mod:`wordsvc.service.analysis`). The first reads a
 ``/score-round`` body and solves under the loaded ruleset; the second
 analyses a stored round's current revision under the event's snapshot
-ruleset and lexicon, readable by whoever may read the event; its ``played``
+ruleset and lexicon, readable by whoever may read the event (in a seeded
+event, to whoever may see the round's deal, it adds ``dealt``: the best play
+of each seat's dealt cards); its ``played``
 is rescored from the stored play under that lexicon (the stored result's,
 unless a director has accepted another lexicon since), so that the best play
 and the play it is measured against are judged alike. Both run the
@@ -17,9 +19,13 @@ converter itself, so it does not depend on coming after :mod:`.events`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, current_app, g, jsonify
 
+from ..core.solver.solver import Solver
 from ..data.anagram_index import AnagramIndexError
+from ..ledger import Forbidden, NotFound, Principal, Unauthorized
 from ..ledger.plays import play_from_document
 from ..schemas.analysis import RoundRequest, load_round_request
 from ..service.analysis import SnapshotSolvers, analyse_round
@@ -59,8 +65,28 @@ def stored_round(event: str, game: str, number: int) -> Response:
     actor = principal()
     stored = ledger().round(actor, event, game, number)
     ruleset, lexicon = ledger().scoring_context(actor, event)
-    analysis = analyse_round(play_from_document(stored["history"][-1]["body"], number), snapshot_solvers().get(ruleset, lexicon))
-    return jsonify({"event": event, "game": game, "revision": stored["revision"], **analysis.to_dict()})
+    solver = snapshot_solvers().get(ruleset, lexicon)
+    analysis = analyse_round(play_from_document(stored["history"][-1]["body"], number), solver)
+    answer = {"event": event, "game": game, "revision": stored["revision"], **analysis.to_dict()}
+    dealt = _dealt(actor, event, game, number)
+    if dealt is not None:
+        answer["dealt"] = [
+            {"name": seat["player"], "cards": seat["hand"], **_best(solver, tuple(face.lower() for face in seat["hand"]))} for seat in dealt["seats"]
+        ]
+    return jsonify(answer)
+
+
+def _dealt(actor: Principal | None, event: str, game: str, number: int) -> dict[str, Any] | None:
+    """The round's deal in a seeded event, to whoever may see it (its table's referee and the director before the reveal, readers after)."""
+    try:
+        return ledger().round_deal(actor, event, game, number)
+    except (NotFound, Forbidden, Unauthorized):
+        return None
+
+
+def _best(solver: Solver, cards: tuple[str, ...]) -> dict[str, Any]:
+    best = solver.solve(cards, discard=False).best
+    return {"best": best.score, "best_words": [word.to_dict() for word in best.words], "best_unused": [face.upper() for face in best.unused]}
 
 
 @bp.errorhandler(AnagramIndexError)
