@@ -13,7 +13,7 @@ from functools import cached_property
 
 from .cards import Deck
 
-__all__ = ["BONUS_KINDS", "BonusTie", "Floor", "LongestMeasure", "Ruleset", "TwoPlayers", "WordCheck"]
+__all__ = ["BONUS_KINDS", "BonusTie", "Floor", "LongestMeasure", "Ruleset", "TwoPlayers", "Unused", "WordCheck"]
 
 BONUS_KINDS = ("longest_word", "most_words")
 
@@ -59,6 +59,13 @@ class Floor(StrEnum):
     NONE = "none"
 
 
+class Unused(StrEnum):
+    """``subtract``: cards left over cost their value (every source but one); ``ignore``: they are neither added nor subtracted (Quiddler Junior)."""
+
+    SUBTRACT = "subtract"
+    IGNORE = "ignore"
+
+
 @dataclass(frozen=True)
 class Ruleset:
     id: str
@@ -81,6 +88,22 @@ class Ruleset:
     bonus_tie: BonusTie = BonusTie.NOBODY
     two_players: TwoPlayers = TwoPlayers.BOTH
     floor: Floor = Floor.TOTAL
+    unused: Unused = Unused.SUBTRACT
+    #: ``(letters, points)`` ascending: a counted word of at least ``letters`` letters scores ``points`` more (the
+    #: largest that applies; the daily puzzle's 5: +2 ... 10: +40); ``()`` for none.
+    length_bonus: tuple[tuple[int, int], ...] = ()
+
+    def word_bonus(self, letters: int) -> int:
+        """The length bonus of a word of ``letters`` letters."""
+        points = 0
+        for at_least, bonus in self.length_bonus:
+            if letters >= at_least:
+                points = bonus
+        return points
+
+    def unused_cost(self, value: int) -> int:
+        """What a card of ``value`` left over costs."""
+        return value if self.unused is Unused.SUBTRACT else 0
 
     @cached_property
     def max_hand(self) -> int:

@@ -1,8 +1,9 @@
 """Scoring a round, exactly per the rules and the ruleset's knobs.
 
-Each player scores the points of the words that count minus the value of the
-cards left over (plus, in automatic mode, the cards of words that are not
-valid), then the round's bonuses, then the floor. Challenges (rules-et.txt):
+Each player scores the points of the words that count (their cards' values,
+plus the ruleset's length bonus) minus the value of the cards left over (plus,
+in automatic mode, the cards of words that are not valid; nothing under
+``unused: ignore``), then the round's bonuses, then the floor. Challenges (rules-et.txt):
 a valid challenged word costs the challenger its value; an invalid one counts
 as unused cards for its owner.
 
@@ -52,10 +53,11 @@ class RoundPlay:
 class WordScore:
     cards: Cards
     verdict: Verdict
-    points: int
+    points: int  # the cards' values plus the ruleset's length bonus
     counted: bool
     letters: int  # letters on the cards (the longest-word measure)
     challenged_by: str | None = None
+    length_bonus: int = 0
 
     def to_dict(self, locale: str = DEFAULT_LOCALE) -> dict[str, object]:
         reasons = self.verdict.reasons
@@ -64,6 +66,7 @@ class WordScore:
             "cards": [face.upper() for face in self.cards],
             "letters": self.letters,
             "points": self.points,
+            "length_bonus": self.length_bonus,
             "valid": self.verdict.valid,
             "counted": self.counted,
             "reason": reasons[0].to_dict(locale) if reasons else None,
@@ -147,8 +150,10 @@ def score_round(play: RoundPlay, ruleset: Ruleset, lexicon: Lexicon) -> RoundRes
             if verdict is None:
                 verdict = verdicts[cards] = judge_cards(cards, ruleset, lexicon)
             counted = True if challenge_mode else verdict.valid
-            words.append(WordScore(cards, verdict, deck.points(cards), counted, sum(map(len, cards))))
-        scores[player.name] = PlayerScore(player.name, words, 0, deck.points(player.unused))
+            letters = sum(map(len, cards))
+            bonus = ruleset.word_bonus(letters) if ruleset.length_bonus else 0
+            words.append(WordScore(cards, verdict, deck.points(cards) + bonus, counted, letters, None, bonus))
+        scores[player.name] = PlayerScore(player.name, words, 0, ruleset.unused_cost(deck.points(player.unused)))
 
     for challenge in play.challenges:
         word = scores[challenge.player].words[challenge.word]
@@ -160,7 +165,7 @@ def score_round(play: RoundPlay, ruleset: Ruleset, lexicon: Lexicon) -> RoundRes
 
     for player, score in zip(play.players, scores.values(), strict=True):
         score.word_points = sum(w.points for w in score.words if w.counted)
-        score.unused_points += sum(w.points for w in score.words if not w.counted)
+        score.unused_points += ruleset.unused_cost(sum(w.points - w.length_bonus for w in score.words if not w.counted))
         if player.went_out:
             score.went_out_valid = not player.unused and all(w.counted and w.verdict.valid for w in score.words)
 

@@ -25,7 +25,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from ..core.cards import Card, Deck
 from ..core.errors import RulesetError, UnknownRuleset
 from ..core.lexicon import KNOWN_CLASSES
-from ..core.ruleset import BonusTie, Floor, LongestMeasure, Ruleset, TwoPlayers, WordCheck
+from ..core.ruleset import BonusTie, Floor, LongestMeasure, Ruleset, TwoPlayers, Unused, WordCheck
 from ..core.text import normalize
 
 __all__ = ["RulesetBook", "default_rulesets_dir", "load_rulesets", "ruleset_document", "ruleset_from_document"]
@@ -89,6 +89,9 @@ class BonusesSchema(Schema):
     longest_measure = fields.String(validate=_one_of(LongestMeasure))
     tie = fields.String(validate=_one_of(BonusTie))
     two_players = fields.String(validate=_one_of(TwoPlayers))
+    length = fields.Dict(
+        keys=fields.Integer(validate=_at_least(1)), values=fields.Integer(strict=True, validate=_at_least(0))
+    )  # letters -> points; JSON snapshots write the keys as strings
 
 
 class DeckField(fields.Field):
@@ -131,6 +134,7 @@ class RulesetFileSchema(Schema):
     words = fields.Nested(WordsSchema, required=True)
     bonuses = fields.Nested(BonusesSchema, required=True)
     floor = fields.String(required=True, validate=_one_of(Floor))
+    unused = fields.String(load_default=Unused.SUBTRACT.value, validate=_one_of(Unused))
 
     @validates_schema
     def _players_order(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -241,8 +245,10 @@ def ruleset_document(ruleset: Ruleset) -> dict[str, Any]:
             "longest_measure": ruleset.longest_measure.value,
             "tie": ruleset.bonus_tie.value,
             "two_players": ruleset.two_players.value,
+            "length": {str(letters): points for letters, points in ruleset.length_bonus},
         },
         "floor": ruleset.floor.value,
+        "unused": ruleset.unused.value,
     }
 
 
@@ -370,6 +376,8 @@ def _build(ruleset_id: str, extends: str | None, data: dict[str, Any], deck: Dec
         bonus_tie=BonusTie(bonuses["tie"]),
         two_players=TwoPlayers(bonuses["two_players"]),
         floor=Floor(data["floor"]),
+        unused=Unused(data["unused"]),
+        length_bonus=tuple(sorted((int(letters), points) for letters, points in (bonuses.get("length") or {}).items())),
     )
 
 

@@ -73,6 +73,8 @@ def ruleset_detail(ruleset: Ruleset) -> dict[str, Any]:
             "longest_measure": ruleset.longest_measure.value,
             "tie": ruleset.bonus_tie.value,
             "two_players": ruleset.two_players.value,
+            "length": {str(letters): points for letters, points in ruleset.length_bonus},
         },
         "floor": ruleset.floor.value,
+        "unused": ruleset.unused.value,
     }

@@ -291,7 +291,7 @@ EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
             {"$ref": "#/components/schemas/RulesetSummary"},
             {
                 "type": "object",
-                "required": ["players", "rounds", "deck", "words", "bonuses", "floor"],
+                "required": ["players", "rounds", "deck", "words", "bonuses", "floor", "unused"],
                 "properties": {
                     "players": {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}}},
                     "rounds": {"type": "array", "items": {"type": "integer"}, "description": "Hand size of each round."},
@@ -312,6 +312,7 @@ EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
                     "words": {"type": "object"},
                     "bonuses": {"type": "object"},
                     "floor": {"type": "string", "enum": ["total", "before_bonuses", "none"]},
+                    "unused": {"type": "string", "enum": ["subtract", "ignore"], "description": "Whether cards left over cost their value."},
                 },
             },
         ]

@@ -61,7 +61,11 @@ class Board:
         groups: list[Group],
         measure: LongestMeasure,
         prefer: Callable[[str], object] = str,
+        word_bonus: Callable[[int], int] | None = None,
+        unused_cost: Callable[[int], int] | None = None,
     ):
+        self.word_bonus = word_bonus  # the ruleset's length bonus by letters; None: there is none
+        self.unused_cost = unused_cost or (lambda value: value)
         self.faces = list(faces)
         self.prefer = prefer
         self.values = list(values)
@@ -120,6 +124,19 @@ class Board:
             found = self._fitting[state] = members(bits & self.head[self.lowest(state)])
         return found
 
+    def scoring(self) -> tuple[Callable[[Group], int] | None, Callable[[int], int], int]:
+        """The ruleset's objective as :meth:`table` takes it: a group's score, a left card's cost, and the bound's ``extra``.
+
+        A length bonus lets a group score more than its cards' values; ``extra``
+        (the largest bonus a card of any group carries, rounded up) keeps the
+        search's bound an upper bound.
+        """
+        bonus = self.word_bonus
+        if bonus is None:
+            return None, self.unused_cost, 0
+        extra = max((-(-bonus(g.letters) // g.cards) for g in self.groups), default=0)
+        return (lambda g: g.points + bonus(g.letters)), self.unused_cost, extra
+
     def table(self, score: Callable[[Group], int] | None, penalty: Callable[[int], int], extra: int = 0) -> Table:
         """Best total ``score`` of the groups laid (default: their points), minus ``penalty(value)`` for each card unused.
 
@@ -166,12 +183,13 @@ class Board:
             if kind == "w":
                 group = self.groups[index]
                 word, *others = sorted(group.words, key=self.prefer)
-                words.append(Word(word, group.laying(word), group.points, tuple((w, group.laying(w)) for w in others)))
+                points = group.points + (self.word_bonus(group.letters) if self.word_bonus else 0)
+                words.append(Word(word, group.laying(word), points, tuple((w, group.laying(w)) for w in others)))
             elif kind == "u":
                 unused.append(index)
             else:
                 discards.append(index)
-        score = sum(w.points for w in words) - sum(self.values[i] for i in unused)
+        score = sum(w.points for w in words) - sum(self.unused_cost(self.values[i]) for i in unused)
         words.sort(key=lambda w: (-w.measure(self.measure), -w.points, w.word))
         return Play(score, tuple(words), tuple(self.faces[i] for i in unused), tuple(self.faces[i] for i in discards), self.measure)
 

@@ -53,7 +53,7 @@ from ..budget import BudgetedCache, MemoryBudget
 from ..cards import Cards, CardSyntaxError, parse_cards
 from ..errors import Problems
 from ..lexicon import Lexicon
-from ..ruleset import Ruleset
+from ..ruleset import Ruleset, Unused
 from ..text import normalize
 from ..verdict import MAX_WORD_CHARS, judge_cards
 from .arrangement import FORBIDDEN, Board, Step, Table, members
@@ -237,7 +237,10 @@ class Solver:
             )
             groups.sort(key=lambda g: g.points)  # the search tries the last first: most points, best bound soonest
             while True:
-                board = Board(order, values, copies, width, groups, ruleset.longest_measure, self.preference)
+                board = Board(
+                    order, values, copies, width, groups, ruleset.longest_measure, self.preference,
+                    ruleset.word_bonus if ruleset.length_bonus else None, ruleset.unused_cost if ruleset.unused is Unused.IGNORE else None,
+                )  # fmt: skip
                 try:
                     solution, plays = self._solve_board(board, faces, discard, top, up)
                 finally:
@@ -254,20 +257,21 @@ class Solver:
     def _solve_board(self, board: Board, faces: Cards, discard: bool, top: int, up: str | None) -> tuple[Solution, list[Play]]:
         k = 1 if discard else 0
         hand = sum(n << (board.faces.index(face) * board.width) for face, n in Counter(faces).items())
-        main = board.table(None, lambda v: v)
+        score, penalty, extra = board.scoring()
+        main = board.table(score, penalty, extra)
         best, signature = _tie_broken(board, main, hand, k)
         assert best is not None  # leaving every card out is always a play
         plays = [best]
         go_out = best if best.goes_out else None
         if go_out is None and board.can_cover(hand, k):
-            go_out = _tie_broken(board, board.table(None, lambda v: FORBIDDEN), hand, k)[0]
+            go_out = _tie_broken(board, board.table(score, lambda v: FORBIDDEN, extra), hand, k)[0]
         alternatives: tuple[Play, ...] = ()
         longest = most = None
         if top:
             alternatives = _runners_up(board, main, hand, k, signature, top)
             longest = _longest_word(board, main, hand, k)
             span = 2 * sum(board.values[i] * n for i, n in enumerate(board.counts(hand))) + 1
-            most = board.play(board.table(lambda g: span + g.points, lambda v: v, span).path(hand, k))
+            most = board.play(board.table(lambda g: span + (score(g) if score else g.points), penalty, span + extra).path(hand, k))
             most = most if most.words else None
             plays += [*alternatives, *(p for p in (longest, most) if p)]
         pickup = None
