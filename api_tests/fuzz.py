@@ -43,8 +43,9 @@ expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "412", "41
 
 [[operations]]
 # the ruleset's player count and deal, cards of its deck, names given once, challenges naming laid words; a deal's round
-# and player count within the ruleset's
-include-name = ["POST /score-round", "POST /score-game", "POST /analyse-round", "GET /deal"]
+# and player count within the ruleset's; a solitaire move the layout allows (face-up tops of distinct piles, a rebuild onto an
+# empty pile), a layout the deck holds
+include-name = ["POST /score-round", "POST /score-game", "POST /analyse-round", "GET /deal", "POST /solitaire/move", "POST /solitaire/solve", "GET /solitaire/deal"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "413", "431", "422"]
 
 [[operations]]

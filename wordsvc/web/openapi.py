@@ -30,6 +30,7 @@ from ..schemas import analysis as analysis_schemas
 from ..schemas import best_meld as solver_schemas
 from ..schemas import common, rounds, validate
 from ..schemas import events as ledger_schemas
+from ..schemas import solitaire as solitaire_schemas
 from ..schemas.deals import DealOut, DealQuery
 from ..schemas.lexicons import MAX_DIFF_LIMIT, DiffQuery, LexiconDiffOut
 from ..schemas.words import AnagramsQuery, SuggestQuery, WordsQuery
@@ -177,6 +178,38 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
         None,
         "Deal",
         (400, 404, 422),
+    ),
+    (
+        "get",
+        "/solitaire/deal",
+        "Deal a solitaire layout",
+        "8 piles of 6 (5 face down, the top face up; `piles` and `depth` for other sizes) from the q1 shuffle of a seed (docs/deals.md, section 9).",
+        [_q("ruleset", "Ruleset id (default `standard`): its deck."), _q("seed", "64 hex digits; random when left out."), _q("piles", "Piles (default 8)."), _q("depth", "Cards a pile (default 6).")],
+        None,
+        "SolitaireDeal",
+        (400, 404, 422),
+    ),
+    (
+        "post",
+        "/solitaire/move",
+        "Play a solitaire move",
+        "A word (the piles whose face-up top cards make it, in the word's order): valid or not with the verdict's reason, and the layout after it "
+        "(the card under each used one turned up; unchanged when the word is refused). Or a rebuild: the top card of pile `from` onto the empty pile `to`.",
+        [],
+        "SolitaireMoveBody",
+        "SolitaireMove",
+        (400, 404, 413, 415, 422),
+    ),
+    (
+        "post",
+        "/solitaire/solve",
+        "Solve a solitaire layout",
+        "Whether the layout can be cleared and a way to do it, else the most cards some sequence of moves lays; exact within `budget_ms`, "
+        "`truncated` past it (the full 48 cards usually are). A heavy request.",
+        [],
+        "SolitaireSolveBody",
+        "SolitaireSolution",
+        (400, 404, 413, 415, 422, 503),
     ),
     ("get", "/health", "Process is up", "Constant answer; also the bare endpoint of the HTTP benchmark.", [], None, "Health", ()),
     (
@@ -363,6 +396,7 @@ QUERY_SCHEMAS: dict[str, type[Schema]] = {
     "/suggest": SuggestQuery,
     "/lexicons/diff": DiffQuery,
     "/deal": DealQuery,
+    "/solitaire/deal": solitaire_schemas.DealLayoutQuery,
 }
 
 
@@ -431,6 +465,11 @@ def spec() -> dict[str, Any]:
         ("Problem", common.ProblemOut),
         ("LexiconDiff", LexiconDiffOut),
         ("Deal", DealOut),
+        ("SolitaireMoveBody", solitaire_schemas.MoveBody),
+        ("SolitaireSolveBody", solitaire_schemas.SolveBody),
+        ("SolitaireDeal", solitaire_schemas.DealtLayoutOut),
+        ("SolitaireMove", solitaire_schemas.MoveOut),
+        ("SolitaireSolution", solitaire_schemas.SolutionOut),
         ("RoundAnalysis", analysis_schemas.RoundAnalysisOut),
         ("EventRoundAnalysis", analysis_schemas.EventRoundAnalysisOut),
         ("EventBody", ledger_schemas.EventBody),

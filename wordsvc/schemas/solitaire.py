@@ -1,0 +1,131 @@
+"""Solitaire's documents: a layout, a move, a solve request, and their answers (wordsvc/core/solitaire.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError, fields, post_load, validate, validates_schema
+
+from ..core.solitaire import Layout, Pile, Rules
+from .common import BoundedList, BoundedNested, CardsField, Strict, StrictBoolean, lang_field, ruleset_field
+from .deals import SEED_PATTERN
+
+#: Piles a layout holds at most, and cards a pile (8 piles of 6 is the game).
+MAX_PILES, MAX_DEPTH = 16, 16
+#: The longest a solve may search, in milliseconds.
+MAX_SOLVE_MS = 10_000
+
+
+class PileSchema(Strict):
+    cards = CardsField(allow_empty=True, max_cards=MAX_DEPTH, required=True, metadata={"description": "Bottom card first; the last is the top."})
+    face_down = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=MAX_DEPTH), metadata={"description": "How many of the bottom cards are face down."})
+
+    @validates_schema
+    def _top_is_up(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data["cards"] and data["face_down"] >= len(data["cards"]):
+            raise ValidationError("a pile's top card is face up: face_down must be below the number of cards", "face_down")
+        if not data["cards"] and data["face_down"]:
+            raise ValidationError("an empty pile has no face-down cards", "face_down")
+
+    @post_load
+    def _make(self, data: dict[str, Any], **kwargs: Any) -> Pile:
+        return Pile(tuple(data["cards"]), data["face_down"])
+
+
+class LayoutSchema(Strict):
+    piles = BoundedNested(PileSchema, many=True, required=True, validate=validate.Length(min=1, max=MAX_PILES))
+
+    @post_load
+    def _make(self, data: dict[str, Any], **kwargs: Any) -> Layout:
+        return Layout(tuple(data["piles"]))
+
+
+class RulesSchema(Strict):
+    rebuild = StrictBoolean(load_default=True, metadata={"description": "An emptied pile may take the top card of another pile."})
+    turn_after_rebuild = StrictBoolean(load_default=True, metadata={"description": "The card a rebuild exposes is turned up."})
+
+    @post_load
+    def _make(self, data: dict[str, Any], **kwargs: Any) -> Rules:
+        return Rules(**data)
+
+
+class RebuildSchema(Strict):
+    to = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=MAX_PILES - 1))
+    from_ = fields.Integer(required=True, strict=True, data_key="from", validate=validate.Range(min=0, max=MAX_PILES - 1))
+
+
+class DealLayoutQuery(Strict):
+    ruleset = ruleset_field()
+    seed = fields.String(load_default=None, validate=[validate.Length(equal=64), validate.Regexp(SEED_PATTERN, error="must be 64 lowercase hex digits")])
+    piles = fields.Integer(load_default=8, validate=validate.Range(min=1, max=MAX_PILES))
+    depth = fields.Integer(load_default=6, validate=validate.Range(min=1, max=MAX_DEPTH))
+
+
+class MoveBody(Strict):
+    ruleset = ruleset_field()
+    lang = lang_field()
+    layout = fields.Nested(LayoutSchema, required=True)
+    rules = fields.Nested(RulesSchema, load_default=Rules)
+    word = BoundedList(
+        fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_PILES - 1)),
+        load_default=None,
+        validate=validate.Length(min=1, max=MAX_PILES),
+        metadata={"description": "The piles whose top cards make the word, in the word's order."},
+    )
+    rebuild = fields.Nested(RebuildSchema, load_default=None)
+
+    @validates_schema
+    def _one_move(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if (data.get("word") is None) == (data.get("rebuild") is None):
+            raise ValidationError("give a word (pile indices) or a rebuild, not both or neither", "word")
+
+
+class SolveBody(Strict):
+    ruleset = ruleset_field()
+    lang = lang_field()
+    layout = fields.Nested(LayoutSchema, required=True)
+    rules = fields.Nested(RulesSchema, load_default=Rules)
+    budget_ms = fields.Integer(load_default=2000, strict=True, validate=validate.Range(min=1, max=MAX_SOLVE_MS))
+
+
+# --- answers
+
+
+class PileOut(Strict):
+    cards = fields.List(fields.String(), required=True)
+    face_down = fields.Integer(required=True)
+
+
+class LayoutOut(Strict):
+    piles = fields.List(fields.Nested(PileOut), required=True)
+
+
+class DealtLayoutOut(Strict):
+    ruleset = fields.String(required=True)
+    seed = fields.String(required=True)
+    layout = fields.Nested(LayoutOut, required=True)
+
+
+class MoveOut(Strict):
+    valid = fields.Boolean(required=True)
+    word = fields.String(allow_none=True, required=True)
+    cards = fields.List(fields.String(), required=True)
+    reason = fields.Dict(allow_none=True, required=True, metadata={"description": "Why the word is refused (a verdict's reason), else null."})
+    layout = fields.Nested(LayoutOut, required=True, metadata={"description": "The layout after the move (unchanged when it is refused)."})
+    won = fields.Boolean(required=True)
+    cards_left = fields.Integer(required=True)
+
+
+class SolutionMoveOut(Strict):
+    word = fields.List(fields.Integer(), metadata={"description": "Piles, in word order."})
+    cards = fields.List(fields.String())
+    rebuild = fields.Dict(metadata={"description": "{to, from}: a top card moved onto an emptied pile."})
+
+
+class SolutionOut(Strict):
+    won = fields.Boolean(required=True, metadata={"description": "The layout can be cleared (and moves clear it)."})
+    cards_laid = fields.Integer(required=True, metadata={"description": "The most cards the moves lay (all of them when won)."})
+    cards_left = fields.Integer(required=True)
+    moves = fields.List(fields.Nested(SolutionMoveOut), required=True)
+    truncated = fields.Boolean(required=True, metadata={"description": "The budget ran out: the answer is the best found, not proven best."})
+    states = fields.Integer(required=True)
