@@ -191,3 +191,17 @@ def test_the_solver_finds_the_brute_forces_best_under_each_variants_knobs(rulese
         assert solution.best.score == brute_best(ruleset, hand), (ruleset_id, hand, solution.to_dict()["words"])
         if ruleset.unused.value == "ignore":
             assert solution.best.score >= 0  # nothing left over can cost anything
+
+
+def test_bad_knobs_are_all_reported_at_once(tmp_path: Path) -> None:
+    from wordsvc.core.errors import RulesetError
+
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "english.yaml").write_text((Path(__file__).resolve().parents[1] / "rulesets" / "decks" / "english.yaml").read_text())
+    (tmp_path / "standard.yaml").write_text((Path(__file__).resolve().parents[1] / "rulesets" / "standard.yaml").read_text())
+    (tmp_path / "odd.yaml").write_text("extends: standard\nunused: sometimes\nbonuses:\n  length: {0: 2, 5: -1}\n")
+    with pytest.raises(RulesetError) as err:
+        load_rulesets(tmp_path)
+    problems = "\n".join(err.value.problems["rulesets"])
+    assert "odd.yaml: unused: must be one of: subtract, ignore" in problems
+    assert "bonuses.length" in problems and problems.count("odd.yaml") >= 2, problems
