@@ -158,3 +158,19 @@ def test_the_api_deals_moves_and_solves(tmp_path) -> None:
     assert hidden_top.status_code == 422 and "layout.piles.0.face_down" in hidden_top.get_json()["errors"]
     solved = client.post("/solitaire/solve", json={"layout": small, "budget_ms": 2000}).get_json()
     assert solved["cards_laid"] >= 3 and not solved["truncated"] and solved["moves"][0]["cards"]
+
+
+def test_the_rebuild_knob_can_move_only_a_card_that_covers_face_down_ones() -> None:
+    start = layout("t", "sea", "n").lay([0])  # pile 0 empty; pile 1 covers S and E; pile 2 is a lone N
+    covering = Rules(rebuild_from="covering")
+    assert start.rebuild(0, 1, covering).piles[0] == Pile(("a",), 0)
+    with pytest.raises(SolitaireError, match="covers face-down cards"):
+        start.rebuild(0, 2, covering)
+    assert start.rebuild(0, 2, Rules()).piles[0] == Pile(("n",), 0)  # the default: any pile's top
+
+
+def test_a_word_given_as_cards_takes_the_piles_whose_tops_they_are() -> None:
+    start = layout("xt", "ya", "ze")
+    assert start.piles_of(("t", "e", "a")) == [0, 2, 1]
+    with pytest.raises(SolitaireError, match="no face-up top card 'Q'"):
+        start.piles_of(("q",))

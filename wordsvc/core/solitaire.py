@@ -44,6 +44,7 @@ class Rules:
 
     rebuild: bool = True  # an emptied pile may take the top card of another pile
     turn_after_rebuild: bool = True  # the card that move exposes is turned up
+    rebuild_from: str = "any"  # "any" pile's top card, or only one "covering" face-down cards (a move that can turn one up)
 
 
 @dataclass(frozen=True)
@@ -100,10 +101,23 @@ class Layout:
         card = self.piles[source].top
         if card is None:
             raise SolitaireError("rebuild.from", f"pile {source} has no face-up top card")
+        if rules.rebuild_from == "covering" and self.piles[source].down == 0:
+            raise SolitaireError("rebuild.from", f"these rules move only a card that covers face-down cards; pile {source} has none")
         new = list(self.piles)
         new[to] = Pile((card,), 0)
         new[source] = new[source].without_top(rules.turn_after_rebuild)
         return Layout(tuple(new))
+
+    def piles_of(self, cards: Sequence[str]) -> list[int]:
+        """The piles whose face-up tops are ``cards``, in order (the first such pile not yet taken for each card)."""
+        free = list(self.tops())
+        out = []
+        for face in cards:
+            at = next((k for k, (_, f) in enumerate(free) if f == face), None)
+            if at is None:
+                raise SolitaireError("cards", f"no face-up top card {face.upper()!r} left for the word")
+            out.append(free.pop(at)[0])
+        return out
 
     def key(self) -> tuple[tuple[Cards, int], ...]:
         """The layout up to the order of its piles (piles are interchangeable): what the solver remembers."""
@@ -151,10 +165,7 @@ def solve(layout: Layout, words_of: WordsOf, rules: Rules = Rules(), budget: flo
     def moves(state: Layout) -> Iterator[tuple[Move, Layout, int]]:
         tops = state.tops()
         for cards in sorted(words_of(tuple(face for _, face in tops)), key=len, reverse=True):
-            piles, free = [], list(tops)
-            for face in cards:
-                at = next(k for k, (_, f) in enumerate(free) if f == face)
-                piles.append(free.pop(at)[0])
+            piles = state.piles_of(cards)
             yield Move(tuple(piles), tuple(cards)), state.lay(piles), len(cards)
         if rules.rebuild:
             empty = [i for i, p in enumerate(state.piles) if not p.cards]

@@ -43,6 +43,11 @@ class LayoutSchema(Strict):
 class RulesSchema(Strict):
     rebuild = StrictBoolean(load_default=True, metadata={"description": "An emptied pile may take the top card of another pile."})
     turn_after_rebuild = StrictBoolean(load_default=True, metadata={"description": "The card a rebuild exposes is turned up."})
+    rebuild_from = fields.String(
+        load_default="any",
+        validate=validate.OneOf(("any", "covering")),
+        metadata={"description": "`any` pile's top card may move onto an emptied pile, or only one `covering` face-down cards."},
+    )
 
     @post_load
     def _make(self, data: dict[str, Any], **kwargs: Any) -> Rules:
@@ -72,12 +77,14 @@ class MoveBody(Strict):
         validate=validate.Length(min=1, max=MAX_PILES),
         metadata={"description": "The piles whose top cards make the word, in the word's order."},
     )
+    cards = CardsField(load_default=None, max_cards=MAX_PILES, metadata={"description": "Or the word as the top cards it takes, e.g. `(qu)it`."})
     rebuild = fields.Nested(RebuildSchema, load_default=None)
 
     @validates_schema
     def _one_move(self, data: dict[str, Any], **kwargs: Any) -> None:
-        if (data.get("word") is None) == (data.get("rebuild") is None):
-            raise ValidationError("give a word (pile indices) or a rebuild, not both or neither", "word")
+        given = [key for key in ("word", "cards", "rebuild") if data.get(key) is not None]
+        if len(given) != 1:
+            raise ValidationError("give one move: a word as pile indices (word) or as cards (cards), or a rebuild", "word")
 
 
 class SolveBody(Strict):
@@ -110,6 +117,7 @@ class MoveOut(Strict):
     valid = fields.Boolean(required=True)
     word = fields.String(allow_none=True, required=True)
     cards = fields.List(fields.String(), required=True)
+    piles = fields.List(fields.Integer(), required=True, metadata={"description": "The piles the word took its cards from, in the word's order."})
     reason = fields.Dict(allow_none=True, required=True, metadata={"description": "Why the word is refused (a verdict's reason), else null."})
     layout = fields.Nested(LayoutOut, required=True, metadata={"description": "The layout after the move (unchanged when it is refused)."})
     won = fields.Boolean(required=True)

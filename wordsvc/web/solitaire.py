@@ -69,11 +69,14 @@ def move() -> Response:
     try:
         if body["rebuild"] is not None:
             after = layout.rebuild(body["rebuild"]["to"], body["rebuild"]["from_"], body["rules"])
-            return jsonify({"valid": True, "word": None, "cards": [], "reason": None, "layout": layout_view(after), "won": after.won, "cards_left": after.cards_left})
-        after = layout.lay(body["word"])
+            return jsonify(
+                {"valid": True, "word": None, "cards": [], "piles": [], "reason": None, "layout": layout_view(after), "won": after.won, "cards_left": after.cards_left}
+            )
+        piles = body["word"] if body["word"] is not None else layout.piles_of(body["cards"])
+        after = layout.lay(piles)
     except SolitaireError as err:
         raise _refused(err) from None
-    cards = tuple(layout.piles[i].top for i in body["word"])
+    cards = tuple(layout.piles[i].top for i in piles)
     verdict = judge_cards(cards, ruleset, lexicon)  # type: ignore[arg-type]
     shown = after if verdict.valid else layout
     reason = verdict.reasons[0].to_dict() if verdict.reasons else None
@@ -82,6 +85,7 @@ def move() -> Response:
             "valid": verdict.valid,
             "word": verdict.normalized,
             "cards": [face.upper() for face in cards if face],
+            "piles": list(piles),
             "reason": reason,
             "layout": layout_view(shown),
             "won": shown.won,
