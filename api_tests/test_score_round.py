@@ -42,6 +42,7 @@ def test_top_is_11_and_quiz_with_the_qu_card_is_25(base_url: str) -> None:
         "cards": ["QU", "I", "Z"],
         "letters": 4,
         "points": 25,
+        "length_bonus": 0,  # no length bonus in the standard rules
         "valid": True,
         "counted": True,
         "reason": None,
