@@ -28,9 +28,9 @@ from typing import Any
 import requests
 
 from .conftest import REPO, _free_port, _stop, _wait_ready, _wordsvc_command, admin_token_for, wordsvc_cli
+from .plays import PLAYERS, random_players
 from .postgres import create_database, drop_database
 
-PLAYERS = ["ann", "bob", "cy"]
 ROUNDS = range(1, 9)  # the standard ruleset's eight rounds; round n deals n + 2 cards
 TIMEOUT = 20.0  # seconds for any one HTTP request
 GONE_TIMEOUT = 10.0  # seconds for a killed server's processes to disappear
@@ -119,19 +119,8 @@ def _deck(url: str) -> list[str]:
 
 
 def deal(rng: random.Random, deck: list[str], number: int) -> dict[str, Any]:
-    """A valid round-``number`` body: each player's n + 2 cards drawn without replacement, some laid as words (real or not), the rest unused."""
-    pool = deck[:]
-    rng.shuffle(pool)
-    players = []
-    for name in PLAYERS:
-        hand = [pool.pop() for _ in range(number + 2)]
-        words = []
-        while len(hand) >= 2 and rng.random() < 0.6:
-            size = rng.randint(2, min(5, len(hand)))
-            words.append(hand[:size])
-            hand = hand[size:]
-        players.append({"name": name, "words": words, "unused": hand, "went_out": False})
-    return {"players": players}
+    """A valid round-``number`` body (:func:`~api_tests.plays.random_players`)."""
+    return {"players": random_players(rng, deck, number)}
 
 
 def normalized(body: dict[str, Any]) -> dict[str, Any]:

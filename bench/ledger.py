@@ -56,10 +56,10 @@ from typing import Any
 
 from common import HOST, ROOT, Server, Timer, machine_line, start_server, summary
 
+from api_tests.plays import PLAYERS, random_players
 from api_tests.postgres import PostgresUnavailable, temporary_postgres
 
 TARGET = 0.67  # SQLite stored ÷ stateless throughput: storing costs at most a third of it
-PLAYERS = ["ann", "bob", "cy"]
 ROUNDS = range(1, 9)  # the standard ruleset's rounds; round n deals n + 2 cards
 EVENT = "bench"
 WARMUP_SECONDS = 1.0
@@ -122,22 +122,6 @@ def admin_token(database_url: str) -> str:
 # ---------------------------------------------------------------- the ledgers and their plays
 
 
-def deal(rng: random.Random, deck: list[str], number: int) -> list[dict[str, Any]]:
-    """The players of a valid round ``number``: n + 2 cards each, without replacement; some laid as words, the rest unused."""
-    pool = deck[:]
-    rng.shuffle(pool)
-    players = []
-    for name in PLAYERS:
-        hand = [pool.pop() for _ in range(number + 2)]
-        words = []
-        while len(hand) >= 2 and rng.random() < 0.6:
-            size = rng.randint(2, min(5, len(hand)))
-            words.append(hand[:size])
-            hand = hand[size:]
-        players.append({"name": name, "words": words, "unused": hand, "went_out": False})
-    return players
-
-
 @dataclass
 class Ledger:
     """A server's event: its director and referee tokens, and the tables seated so far."""
@@ -167,7 +151,7 @@ class Ledger:
     def work(self, tables: list[str], rng: random.Random) -> Work:
         """Rounds 1..8 of each table in turn, each a new deal."""
         return [
-            (f"/events/{EVENT}/games/{table}/rounds/{number}", json.dumps({"players": deal(rng, self.deck, number)}).encode())
+            (f"/events/{EVENT}/games/{table}/rounds/{number}", json.dumps({"players": random_players(rng, self.deck, number)}).encode())
             for table in tables
             for number in ROUNDS
         ]

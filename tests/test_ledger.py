@@ -7,7 +7,6 @@ Each test makes its own event in the module's database, so the tests do not depe
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -109,13 +108,15 @@ def test_an_event_snapshots_its_ruleset_and_lexicon(ledger: Ledger, event: dict,
     assert view["games"] == [{"id": "t1", "players": ["ann", "bob", "cy"], "rounds_played": 0}]
 
 
-def test_rounds_are_scored_under_the_snapshot_not_the_yaml_on_disk(ledger: Ledger, event: dict) -> None:
-    with ledger.engine.begin() as conn:  # as if the YAML had changed the values of every card since the event began
-        row = conn.execute(select(events.c.ruleset_json).where(events.c.id == event["id"])).scalar_one()
-    snapshot = json.loads(row)
-    submitted = ledger.submit_round(event["director"], event["id"], "t1", 1, ROUND_1)
-    ann = submitted.round["result"]["players"][0]
-    assert ann["word_points"] == sum(snapshot["deck"][c]["value"] for c in "cat")
+def test_rounds_are_scored_under_the_snapshot_not_the_yaml_on_disk(ledger: Ledger, rulesets, lexicons: Lexicons) -> None:
+    document = ruleset_document(rulesets.get("standard"))
+    document["deck"]["c"]["value"] = 50  # the YAML on the day the event began; rulesets/ says C is 8 today
+    then = ruleset_from_document("standard", document)
+    view = ledger.create_event(LOCAL, then, lexicons.current, "Snapshot", f"ev{next(_ids)}")
+    ledger.put_game(LOCAL, view["id"], "t1", ["ann", "bob", "cy"])
+    ann = ledger.submit_round(LOCAL, view["id"], "t1", 1, ROUND_1).round["result"]["players"][0]
+    assert rulesets.get("standard").deck.value("c") == 8
+    assert ann["word_points"] == 50 + 2 + 3  # C A T under the snapshot
 
 
 def test_a_round_is_idempotent_and_a_different_play_conflicts(ledger: Ledger, event: dict) -> None:

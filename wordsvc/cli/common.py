@@ -12,7 +12,7 @@ from marshmallow import ValidationError
 from ..core.errors import WordsvcError
 from ..schemas.common import flatten_errors
 
-__all__ = ["CliError", "one_line", "print_json", "read_text"]
+__all__ = ["CliError", "one_line", "print_json", "read_json", "read_text"]
 
 
 class CliError(Exception):
@@ -43,3 +43,11 @@ def read_text(path: str) -> str:
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise CliError(f"{path}: {err}") from None
+
+
+def read_json(path: str) -> Any:
+    """A JSON file's document, or stdin's for ``-``; a one-line error if it is not JSON."""
+    try:
+        return json.loads(read_text(path))
+    except ValueError as err:
+        raise CliError(f"{path}: not valid JSON: {err}") from None

@@ -19,7 +19,7 @@ from ..ledger.deals import verify_deals
 from ..ledger.ledger import records_of
 from ..schemas.events import EventBody, TokenBody
 from ..service import Service
-from .common import CliError, print_json, read_text
+from .common import CliError, print_json, read_json
 
 __all__ = ["add_parsers"]
 
@@ -120,10 +120,7 @@ def _event_export(args: argparse.Namespace) -> int:
 
 
 def _event_import(args: argparse.Namespace) -> int:
-    try:
-        document = json.loads(read_text(args.file))
-    except ValueError as err:
-        raise CliError(f"{args.file}: not valid JSON: {err}") from None
+    document = read_json(args.file)
     print_json(_ledger().import_event(LOCAL, document))
     return 0
 
@@ -155,10 +152,7 @@ def _token_revoke(args: argparse.Namespace) -> int:
 
 
 def _deal_verify(args: argparse.Namespace) -> int:
-    try:
-        document = json.loads(read_text(args.file))
-    except ValueError as err:
-        raise CliError(f"{args.file}: not valid JSON: {err}") from None
+    document = read_json(args.file)
     problems, checked = verify_deals(records_of(document))
     if problems:
         print(f"FAILED: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))

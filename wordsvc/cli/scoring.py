@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from ..schemas.rounds import GameRequest, load_round_request
 from ..service import Service
-from .common import CliError, print_json, read_text
+from .common import CliError, print_json, read_json
 
 __all__ = ["add_parsers"]
 
@@ -21,11 +20,7 @@ def add_parsers(sub: Any) -> None:
 
 
 def _score(args: argparse.Namespace) -> int:
-    text = read_text(args.file)
-    try:
-        data = json.loads(text)
-    except ValueError as err:
-        raise CliError(f"{args.file}: not valid JSON: {err}") from None
+    data = read_json(args.file)
     if not isinstance(data, dict):
         raise CliError(f"{args.file}: expected a JSON object (a round or a game)")
     service = Service.from_settings()

@@ -205,14 +205,9 @@ class Ledger:
                 raise Conflict(f"There is already an event {event_id!r}.", {"id": ["taken"]})
             conn.execute(insert(events).values(row))
             self._append(conn, event_id, actor, "event.created", _event_payload(row))
-            tid, token = self._insert_token(conn, "director", event_id, None, "director")
-            self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": "director", "table": None})
-            return tid, token
+            return self._issue_director(conn, event_id, actor)
 
-        tid, token = self.writer.run(event_id, work)
-        view = self.event(actor, event_id)
-        view["director_token"] = {"id": tid, "token": token}
-        return view
+        return self._with_director(actor, event_id, self.writer.run(event_id, work))
 
     def event(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
         row = self._event_row(event_id)
@@ -597,14 +592,9 @@ class Ledger:
             for e in records.audit:
                 conn.execute(insert(audit).values(_audit_row(e)))
             self._append(conn, event_id, actor, "event.imported", {"entries": len(records.audit), "head": records.audit[-1]["hash"]})
-            tid, token = self._insert_token(conn, "director", event_id, None, "director")
-            self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": "director", "table": None})
-            return tid, token
+            return self._issue_director(conn, event_id, actor)
 
-        tid, token = self.writer.run(event_id, work)
-        view = self.event(actor, event_id)
-        view["director_token"] = {"id": tid, "token": token}
-        return view
+        return self._with_director(actor, event_id, self.writer.run(event_id, work))
 
     def verify(self, event_id: str) -> list[str]:
         """Problems that show the event's rows or audit chain were edited, deleted or reordered (``[]``: it verifies)."""
@@ -710,6 +700,18 @@ class Ledger:
             "running_totals": _running(players, totals, number),
             "deal_digest": current.deal_digest,
         }
+
+    def _issue_director(self, conn: Connection, event_id: str, actor: Principal) -> tuple[str, str]:
+        """A new event's director token (created or imported), audited; ``(id, token)``."""
+        tid, token = self._insert_token(conn, "director", event_id, None, "director")
+        self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": "director", "table": None})
+        return tid, token
+
+    def _with_director(self, actor: Principal, event_id: str, issued: tuple[str, str]) -> dict[str, Any]:
+        """The event as answered to the one who made it: with its director token, shown this once."""
+        view = self.event(actor, event_id)
+        view["director_token"] = {"id": issued[0], "token": issued[1]}
+        return view
 
     def _insert_token(self, conn: Connection, role: str, event_id: str | None, table: str | None, label: str | None) -> tuple[str, str]:
         while True:

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from ..core.ruleset import Ruleset
+from ..data.rulesets import ruleset_document
 from .requests import service
 
 __all__ = ["bp", "ruleset_detail", "ruleset_summary"]
@@ -51,30 +52,19 @@ def ruleset_summary(ruleset: Ruleset) -> dict[str, Any]:
 
 
 def ruleset_detail(ruleset: Ruleset) -> dict[str, Any]:
+    """The resolved ruleset: its knobs as a ruleset file writes them (:func:`ruleset_document`), its deck as a list of cards."""
+    document = ruleset_document(ruleset)
     return {
         **ruleset_summary(ruleset),
-        "players": {"min": ruleset.players_min, "max": ruleset.players_max},
-        "rounds": list(ruleset.rounds),
+        "players": document["players"],
+        "rounds": document["rounds"],
         "deck": {
             "cards": [{"face": c.face.upper(), "count": c.count, "value": c.value} for c in ruleset.deck.cards.values()],
             "size": ruleset.deck.size,
             "total_value": ruleset.deck.total_value,
         },
-        "words": {
-            "min_cards": ruleset.min_cards,
-            "min_letters": ruleset.min_letters,
-            "banned_classes": sorted(ruleset.banned_classes),
-            "house_allow": sorted(ruleset.house_allow),
-            "house_refuse": sorted(ruleset.house_refuse),
-            "check": ruleset.word_check.value,
-        },
-        "bonuses": {
-            **ruleset.bonus_points,
-            "longest_measure": ruleset.longest_measure.value,
-            "tie": ruleset.bonus_tie.value,
-            "two_players": ruleset.two_players.value,
-            "length": {str(letters): points for letters, points in ruleset.length_bonus},
-        },
-        "floor": ruleset.floor.value,
-        "unused": ruleset.unused.value,
+        "words": document["words"],
+        "bonuses": document["bonuses"],
+        "floor": document["floor"],
+        "unused": document["unused"],
     }
