@@ -12,7 +12,8 @@ import pytest
 
 from wordsvc.core.deal import canonical_deck, parse_seed, shuffled
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
-from wordsvc.core.solitaire import Layout, Pile, Rules, SolitaireError, deal_layout, solve
+from wordsvc.core.ruleset import SolitaireRules as Rules
+from wordsvc.core.solitaire import Layout, Pile, SolitaireError, deal_layout, solve
 from wordsvc.core.verdict import judge_cards
 from wordsvc.data.rulesets import load_rulesets
 

@@ -8,7 +8,7 @@ from typing import Any
 from ..config import Settings
 from ..core.cards import Cards
 from ..core.deal import new_seed
-from ..core.solitaire import Rules, deal_layout, solve
+from ..core.solitaire import deal_layout, solve
 from ..data.anagram_index import AnagramIndexes
 from ..data.wordsearch import WordSearch
 from ..service import Service
@@ -23,10 +23,9 @@ def add_parsers(sub: Any) -> None:
         cmd = group.add_parser(name, help=text)
         cmd.add_argument("--seed", default=None, help="64 hex digits (default: random)")
         cmd.add_argument("--ruleset", default="standard")
-        cmd.add_argument("--piles", type=int, default=8)
-        cmd.add_argument("--depth", type=int, default=6)
+        cmd.add_argument("--piles", type=int, default=None, help="piles (default: the ruleset's)")
+        cmd.add_argument("--depth", type=int, default=None, help="cards a pile (default: the ruleset's)")
         cmd.add_argument("--budget-ms", type=int, default=5000)
-        cmd.add_argument("--no-rebuild", action="store_true", help="emptied piles stay empty")
         cmd.set_defaults(run=run)
 
 
@@ -56,7 +55,7 @@ def _solve(args: argparse.Namespace) -> int:
     def words_of(tops: Cards) -> list[Cards]:
         return [hit.cards for hit in search.anagrams(tops, ruleset, lexicon, False).hits]
 
-    found = solve(layout, words_of, Rules(rebuild=not args.no_rebuild), args.budget_ms / 1000)
+    found = solve(layout, words_of, ruleset.solitaire, args.budget_ms / 1000)
     moves = [{"word": [f.upper() for f in m.cards], "piles": list(m.piles)} if m.rebuild is None else {"rebuild": list(m.rebuild)} for m in found.moves]
     print_json({"seed": seed, "won": found.won, "cards_laid": found.cards_laid, "truncated": found.truncated, "moves": moves})
     return 0

@@ -13,7 +13,7 @@ from functools import cached_property
 
 from .cards import Deck
 
-__all__ = ["BONUS_KINDS", "BonusTie", "Floor", "LongestMeasure", "Ruleset", "TwoPlayers", "Unused", "WordCheck"]
+__all__ = ["BONUS_KINDS", "BonusTie", "Floor", "LongestMeasure", "Ruleset", "SolitaireRules", "TwoPlayers", "Unused", "WordCheck"]
 
 BONUS_KINDS = ("longest_word", "most_words")
 
@@ -67,6 +67,17 @@ class Unused(StrEnum):
 
 
 @dataclass(frozen=True)
+class SolitaireRules:
+    """Solitaire's layout and the knobs where its sources are vague; the defaults are rules-et.txt's reading."""
+
+    piles: int = 8
+    depth: int = 6  # cards a pile, the top one face up
+    rebuild: bool = True  # an emptied pile may take the top card of another pile
+    rebuild_from: str = "any"  # "any" pile's top card, or only one "covering" face-down cards (a move that can turn one up)
+    turn_after_rebuild: bool = True  # the card that move exposes is turned up
+
+
+@dataclass(frozen=True)
 class Ruleset:
     id: str
     name: str
@@ -92,6 +103,7 @@ class Ruleset:
     #: ``(letters, points)`` ascending: a counted word of at least ``letters`` letters scores ``points`` more (the
     #: largest that applies; the daily puzzle's 5: +2 ... 10: +40); ``()`` for none.
     length_bonus: tuple[tuple[int, int], ...] = ()
+    solitaire: SolitaireRules = field(default_factory=SolitaireRules)
 
     def word_bonus(self, letters: int) -> int:
         """The length bonus of a word of ``letters`` letters."""

@@ -3,9 +3,10 @@
 48 cards in 8 piles of 6, the top card of each face up and the 5 under it
 face down. A word is made of the face-up top cards of different piles; its
 cards leave the layout and the card under each is turned up. An emptied pile
-may be rebuilt with the top card of another pile (``rebuild``), and the card
-that move exposes is turned up (``turn_after_rebuild``): the two places the
-sources are vague, knobs with the seed's reading as the default. The game is
+may be rebuilt with the top card of another pile (``rebuild``, ``rebuild_from``),
+and the card that move exposes is turned up (``turn_after_rebuild``): the
+places the sources are vague, knobs of a ruleset's ``solitaire`` section
+(:class:`~wordsvc.core.ruleset.SolitaireRules`) with the seed's reading as the default. The game is
 won when every card has gone into a word. No scoring is published, so the
 solver maximizes the cards laid.
 
@@ -22,9 +23,9 @@ from dataclasses import dataclass, field
 
 from .cards import Cards
 from .deal import canonical_deck, parse_seed, shuffled
-from .ruleset import Ruleset
+from .ruleset import Ruleset, SolitaireRules
 
-__all__ = ["Layout", "Move", "Rules", "SolitaireError", "Solution", "WordsOf", "deal_layout", "solve"]
+__all__ = ["Layout", "Move", "SolitaireError", "Solution", "WordsOf", "deal_layout", "solve"]
 
 #: The words laid from some of the given top cards, each as its cards (a sub-multiset of them) in word order.
 WordsOf = Callable[[Cards], Sequence[Cards]]
@@ -36,15 +37,6 @@ class SolitaireError(ValueError):
     def __init__(self, field: str, message: str):
         super().__init__(message)
         self.field = field
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The knobs where the sources are vague; the defaults are the seed's reading (rules-et.txt)."""
-
-    rebuild: bool = True  # an emptied pile may take the top card of another pile
-    turn_after_rebuild: bool = True  # the card that move exposes is turned up
-    rebuild_from: str = "any"  # "any" pile's top card, or only one "covering" face-down cards (a move that can turn one up)
 
 
 @dataclass(frozen=True)
@@ -90,7 +82,7 @@ class Layout:
             new[i] = new[i].without_top()
         return Layout(tuple(new))
 
-    def rebuild(self, to: int, source: int, rules: Rules) -> Layout:
+    def rebuild(self, to: int, source: int, rules: SolitaireRules) -> Layout:
         """The layout after moving the top card of pile ``source`` onto the empty pile ``to``."""
         if not rules.rebuild:
             raise SolitaireError("rebuild", "these rules do not rebuild emptied piles")
@@ -142,15 +134,17 @@ class Solution:
     states: int = 0
 
 
-def deal_layout(ruleset: Ruleset, seed: str, piles: int = 8, depth: int = 6) -> Layout:
-    """``piles`` piles of ``depth`` cards from the deck shuffled by the q1 stream of round 1 (docs/deals.md, section 9)."""
+def deal_layout(ruleset: Ruleset, seed: str, piles: int | None = None, depth: int | None = None) -> Layout:
+    """``piles`` piles of ``depth`` cards (the ruleset's ``solitaire`` unless given) from the deck shuffled by the q1 stream of round 1 (docs/deals.md, section 9)."""
+    piles = ruleset.solitaire.piles if piles is None else piles
+    depth = ruleset.solitaire.depth if depth is None else depth
     order = shuffled(canonical_deck(ruleset.deck), parse_seed(seed), 1)
     if piles * depth > len(order):
         raise SolitaireError("piles", f"{piles} piles of {depth} need {piles * depth} cards; the deck has {len(order)}")
     return Layout(tuple(Pile(tuple(order[p * depth : (p + 1) * depth]), depth - 1) for p in range(piles)))
 
 
-def solve(layout: Layout, words_of: WordsOf, rules: Rules = Rules(), budget: float | None = None) -> Solution:
+def solve(layout: Layout, words_of: WordsOf, rules: SolitaireRules, budget: float | None = None) -> Solution:
     """A way to clear the layout, or the most cards some sequence of moves lays; ``truncated`` when ``budget`` seconds ran out first.
 
     Depth first, longest words first, remembering every layout met (piles

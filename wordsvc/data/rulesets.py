@@ -13,6 +13,7 @@ are errors: a typo must not silently become a default.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from ..core.cards import Card, Deck
 from ..core.errors import RulesetError, UnknownRuleset
 from ..core.lexicon import KNOWN_CLASSES
-from ..core.ruleset import BonusTie, Floor, LongestMeasure, Ruleset, TwoPlayers, Unused, WordCheck
+from ..core.ruleset import BonusTie, Floor, LongestMeasure, Ruleset, SolitaireRules, TwoPlayers, Unused, WordCheck
 from ..core.text import normalize
 
 __all__ = ["RulesetBook", "default_rulesets_dir", "load_rulesets", "ruleset_document", "ruleset_from_document"]
@@ -94,6 +95,17 @@ class BonusesSchema(Schema):
     )  # letters -> points; JSON snapshots write the keys as strings
 
 
+class SolitaireSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    piles = fields.Integer(strict=True, validate=_at_least(1))
+    depth = fields.Integer(strict=True, validate=_at_least(1))
+    rebuild = fields.Boolean()
+    rebuild_from = fields.String(validate=_one_of(("any", "covering")))
+    turn_after_rebuild = fields.Boolean()
+
+
 class DeckField(fields.Field):
     """``deck:`` is a deck file's name, or a mapping of cards (null removes one)."""
 
@@ -135,6 +147,7 @@ class RulesetFileSchema(Schema):
     bonuses = fields.Nested(BonusesSchema, required=True)
     floor = fields.String(required=True, validate=_one_of(Floor))
     unused = fields.String(load_default=Unused.SUBTRACT.value, validate=_one_of(Unused))
+    solitaire = fields.Nested(SolitaireSchema, load_default=dict)
 
     @validates_schema
     def _players_order(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -249,6 +262,7 @@ def ruleset_document(ruleset: Ruleset) -> dict[str, Any]:
         },
         "floor": ruleset.floor.value,
         "unused": ruleset.unused.value,
+        "solitaire": dataclasses.asdict(ruleset.solitaire),
     }
 
 
@@ -378,6 +392,7 @@ def _build(ruleset_id: str, extends: str | None, data: dict[str, Any], deck: Dec
         floor=Floor(data["floor"]),
         unused=Unused(data["unused"]),
         length_bonus=tuple(sorted((int(letters), points) for letters, points in (bonuses.get("length") or {}).items())),
+        solitaire=SolitaireRules(**data["solitaire"]),
     )
 
 
@@ -390,6 +405,9 @@ def _semantic_problems(ruleset: Ruleset) -> list[str]:
             f"deck: {ruleset.deck.size} cards cannot deal round {ruleset.rounds.index(ruleset.max_hand) + 1} "
             f"({ruleset.max_hand} cards) to {ruleset.players_max} players and turn up a discard ({needed} needed)"
         )
+    layout = ruleset.solitaire.piles * ruleset.solitaire.depth
+    if layout > ruleset.deck.size:
+        out.append(f"solitaire: {ruleset.solitaire.piles} piles of {ruleset.solitaire.depth} need {layout} cards; the deck has {ruleset.deck.size}")
     if ruleset.min_cards < 1 and ruleset.min_letters < 1:
         out.append("words: min_cards or min_letters must be at least 1")
     overlap = ruleset.house_allow & ruleset.house_refuse

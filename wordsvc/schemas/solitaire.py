@@ -6,8 +6,8 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
-from ..core.solitaire import Layout, Pile, Rules
-from .common import BoundedList, BoundedNested, CardsField, Strict, StrictBoolean, lang_field, ruleset_field
+from ..core.solitaire import Layout, Pile
+from .common import BoundedList, BoundedNested, CardsField, Strict, lang_field, ruleset_field
 from .deals import SEED_PATTERN
 
 #: Piles a layout holds at most, and cards a pile (8 piles of 6 is the game).
@@ -40,20 +40,6 @@ class LayoutSchema(Strict):
         return Layout(tuple(data["piles"]))
 
 
-class RulesSchema(Strict):
-    rebuild = StrictBoolean(load_default=True, metadata={"description": "An emptied pile may take the top card of another pile."})
-    turn_after_rebuild = StrictBoolean(load_default=True, metadata={"description": "The card a rebuild exposes is turned up."})
-    rebuild_from = fields.String(
-        load_default="any",
-        validate=validate.OneOf(("any", "covering")),
-        metadata={"description": "`any` pile's top card may move onto an emptied pile, or only one `covering` face-down cards."},
-    )
-
-    @post_load
-    def _make(self, data: dict[str, Any], **kwargs: Any) -> Rules:
-        return Rules(**data)
-
-
 class RebuildSchema(Strict):
     to = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=MAX_PILES - 1))
     from_ = fields.Integer(required=True, strict=True, data_key="from", validate=validate.Range(min=0, max=MAX_PILES - 1))
@@ -62,15 +48,14 @@ class RebuildSchema(Strict):
 class DealLayoutQuery(Strict):
     ruleset = ruleset_field()
     seed = fields.String(load_default=None, validate=[validate.Length(equal=64), validate.Regexp(SEED_PATTERN, error="must be 64 lowercase hex digits")])
-    piles = fields.Integer(load_default=8, validate=validate.Range(min=1, max=MAX_PILES))
-    depth = fields.Integer(load_default=6, validate=validate.Range(min=1, max=MAX_DEPTH))
+    piles = fields.Integer(load_default=None, validate=validate.Range(min=1, max=MAX_PILES), metadata={"description": "Default: the ruleset's (8)."})
+    depth = fields.Integer(load_default=None, validate=validate.Range(min=1, max=MAX_DEPTH), metadata={"description": "Default: the ruleset's (6)."})
 
 
 class MoveBody(Strict):
     ruleset = ruleset_field()
     lang = lang_field()
     layout = fields.Nested(LayoutSchema, required=True)
-    rules = fields.Nested(RulesSchema, load_default=Rules)
     word = BoundedList(
         fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_PILES - 1)),
         load_default=None,
@@ -91,7 +76,6 @@ class SolveBody(Strict):
     ruleset = ruleset_field()
     lang = lang_field()
     layout = fields.Nested(LayoutSchema, required=True)
-    rules = fields.Nested(RulesSchema, load_default=Rules)
     budget_ms = fields.Integer(load_default=2000, strict=True, validate=validate.Range(min=1, max=MAX_SOLVE_MS))
 
 

@@ -67,4 +67,5 @@ def ruleset_detail(ruleset: Ruleset) -> dict[str, Any]:
         "bonuses": document["bonuses"],
         "floor": document["floor"],
         "unused": document["unused"],
+        "solitaire": document["solitaire"],
     }

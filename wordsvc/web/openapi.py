@@ -324,7 +324,7 @@ EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
             {"$ref": "#/components/schemas/RulesetSummary"},
             {
                 "type": "object",
-                "required": ["players", "rounds", "deck", "words", "bonuses", "floor", "unused"],
+                "required": ["players", "rounds", "deck", "words", "bonuses", "floor", "unused", "solitaire"],
                 "properties": {
                     "players": {"type": "object", "properties": {"min": {"type": "integer"}, "max": {"type": "integer"}}},
                     "rounds": {"type": "array", "items": {"type": "integer"}, "description": "Hand size of each round."},
@@ -346,6 +346,7 @@ EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
                     "bonuses": {"type": "object"},
                     "floor": {"type": "string", "enum": ["total", "before_bonuses", "none"]},
                     "unused": {"type": "string", "enum": ["subtract", "ignore"], "description": "Whether cards left over cost their value."},
+                    "solitaire": {"type": "object", "description": "Solitaire's piles, depth and rebuilding knobs."},
                 },
             },
         ]

@@ -4,7 +4,8 @@ Stateless, like the rest of the API outside the ledger: the client holds the
 layout and sends it with each move. A word is judged as a laying of the
 piles' top cards in the order given (valid or not, with the verdict's
 reason); the solver asks the word search for the words the top cards can
-make (``/anagrams?all=true``), under a time budget.
+make (``/anagrams?all=true``), under a time budget. The layout's size and
+the rebuilding knobs are the ruleset's (its ``solitaire`` section).
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def move() -> Response:
     _check_cards(layout, ruleset)
     try:
         if body["rebuild"] is not None:
-            after = layout.rebuild(body["rebuild"]["to"], body["rebuild"]["from_"], body["rules"])
+            after = layout.rebuild(body["rebuild"]["to"], body["rebuild"]["from_"], ruleset.solitaire)
             return jsonify(
                 {"valid": True, "word": None, "cards": [], "piles": [], "reason": None, "layout": layout_view(after), "won": after.won, "cards_left": after.cards_left}
             )
@@ -106,6 +107,6 @@ def solve_layout() -> Response:
 
     layout: Layout = body["layout"]
     _check_cards(layout, ruleset)
-    found = solve(layout, words_of, body["rules"], body["budget_ms"] / 1000)
+    found = solve(layout, words_of, ruleset.solitaire, body["budget_ms"] / 1000)
     moves = [{"word": list(m.piles), "cards": [f.upper() for f in m.cards]} if m.rebuild is None else {"rebuild": {"to": m.rebuild[0], "from": m.rebuild[1]}} for m in found.moves]
     return jsonify({"won": found.won, "cards_laid": found.cards_laid, "cards_left": layout.cards_left, "moves": moves, "truncated": found.truncated, "states": found.states})
