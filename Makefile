@@ -5,6 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+AXE := node_modules/axe-core/axe.min.js
 REQS := pyproject.toml $(wildcard requirements/*.txt)
 
 .PHONY: setup build serve test lint bench fuzz clean
@@ -29,12 +30,14 @@ $(STAMP): $(REQS)
 	if [ -f requirements/estonian-nodeps.txt ]; then $(BIN)/python -m pip install --quiet --no-deps -r requirements/estonian-nodeps.txt; fi
 	touch $(STAMP)
 
-# What the tests need besides: test runners, linters, schema checkers; and Debian's postgresql, whose
-# initdb and postgres the ledger's tests run as a throwaway server (api_tests/postgres.py). The package
-# would also start a system cluster we never use: a policy-rc.d answering 101, as containers have (made
-# for the install when there is none), keeps it from starting, so a start that fails cannot fail the
-# install. Without root or apt those tests are skipped, and fail under CI.
-$(TEST_STAMP): $(STAMP)
+# What the tests need besides: test runners, linters, schema checkers, Playwright; Debian's postgresql, whose
+# initdb and postgres the ledger's tests run as a throwaway server (api_tests/postgres.py); and Debian's
+# chromium, which Playwright drives for the console's and the kiosk's tests (api_tests/browser.py; Playwright's
+# own browser downloads are never used). The postgresql package would also start a system cluster we never
+# use: a policy-rc.d answering 101, as containers have (made for the install when there is none), keeps it
+# from starting, so a start that fails cannot fail the install. Without root or apt those tests are skipped,
+# and fail under CI.
+$(TEST_STAMP): $(STAMP) $(AXE)
 	if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    policy=; if [ ! -e /usr/sbin/policy-rc.d ]; then printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && policy=made; fi; \
@@ -42,8 +45,20 @@ $(TEST_STAMP): $(STAMP)
 	    if [ -n "$$policy" ]; then rm -f /usr/sbin/policy-rc.d; fi; \
 	  else echo "note: no root/apt-get: install Debian's postgresql package for the ledger's PostgreSQL tests (skipped without it, failed under CI)"; fi; \
 	fi
+	if ! command -v chromium >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "note: apt-get failed; the browser tests are skipped (and fail under CI)"; \
+	  else echo "note: no root/apt-get: install Debian's chromium package for the console's and the kiosk's browser tests (skipped without it, failed under CI)"; fi; \
+	fi
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(TEST_STAMP)
+
+# axe-core, the accessibility checker the browser tests run in the pages: a test tool from npm, pinned by
+# package-lock.json, never served. Without npm the browser tests are skipped (failed under CI).
+$(AXE): package.json package-lock.json
+	if command -v npm >/dev/null; then npm ci --silent --no-audit --no-fund || echo "note: npm ci failed; the browser tests are skipped (and fail under CI)"; \
+	else echo "note: no npm: the browser tests need axe-core from npm (skipped without it, failed under CI)"; fi
+	touch --no-create $(AXE)
 
 build: $(STAMP)
 	$(BIN)/wordsvc build
@@ -77,4 +92,4 @@ fuzz: setup
 	$(BIN)/python -m api_tests.fuzz $(FUZZ_ARGS)
 
 clean:
-	rm -rf build $(VENV)
+	rm -rf build $(VENV) node_modules

@@ -8,7 +8,8 @@
 database of each kind, so a module's tests run against both.
 
 Without PostgreSQL its tests are skipped, and the run's last lines say so and how many;
-under CI (``CI`` set) they fail instead: CI must never pass by skipping them.
+under CI (``CI`` set) they fail instead: CI must never pass by skipping them. The browser
+tests (api_tests/browser.py) report a missing Chromium the same way, through :func:`unavailable`.
 """
 
 from __future__ import annotations
@@ -25,16 +26,23 @@ from sqlalchemy.engine import make_url
 
 from api_tests.postgres import PostgresUnavailable, create_database, drop_database, server_version, temporary_postgres
 
-UNAVAILABLE = "PostgreSQL not available:"  # how the skip (or failure) begins, so that the summary can count them
-_reason = pytest.StashKey[str]()
+pytest_plugins = ["api_tests.browser"]  # the browser tests' fixtures: browser, pages_server, steady_server
+
+#: What a run can lack, and how to get it: each skip (or failure) begins "<what> not available:", so that the summary can count them.
+NEEDS = {
+    "PostgreSQL": "install the Debian postgresql package (make setup does, as root)",
+    "Browser": "install Debian's chromium, Playwright and axe-core (make setup does, as root)",
+}
+_missing = pytest.StashKey[dict[str, str]]()
 _server = pytest.StashKey[str]()
 
 
-def _unavailable(config: pytest.Config, reason: str) -> NoReturn:
-    config.stash[_reason] = reason
+def unavailable(config: pytest.Config, what: str, reason: str) -> NoReturn:
+    """Skip the test for want of ``what`` (a key of :data:`NEEDS`); fail it under CI."""
+    config.stash.setdefault(_missing, {})[what] = reason
     if os.environ.get("CI"):
-        pytest.fail(f"{UNAVAILABLE} {reason} (CI is set, so this fails rather than skips)", pytrace=False)
-    pytest.skip(f"{UNAVAILABLE} {reason}")
+        pytest.fail(f"{what} not available: {reason} (CI is set, so this fails rather than skips)", pytrace=False)
+    pytest.skip(f"{what} not available: {reason}")
 
 
 @pytest.fixture(scope="session")
@@ -49,7 +57,7 @@ def postgres_server_url(request: pytest.FixtureRequest) -> Iterator[str]:
             except PostgresUnavailable as err:
                 reason = err.reason
         if reason:
-            _unavailable(request.config, reason)  # outside the except: the reason alone, not a chained traceback
+            unavailable(request.config, "PostgreSQL", reason)  # outside the except: the reason alone, not a chained traceback
         parsed = make_url(url)
         request.config.stash[_server] = f"{server_version(url)} at {parsed.host}:{parsed.port}"
         yield url
@@ -68,16 +76,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
-    """One line at the very end on whether the PostgreSQL tests ran, so a skip is not missed among the others."""
-    if _reason in config.stash:
-        reports = [*terminalreporter.stats.get("skipped", []), *terminalreporter.stats.get("error", [])]
-        count = sum(UNAVAILABLE in str(getattr(report, "longrepr", "")) for report in reports)
-        outcome = "failed (CI is set)" if os.environ.get("CI") else "skipped"
-        terminalreporter.write_line(
-            f"PostgreSQL: not available ({config.stash[_reason]}); {count} PostgreSQL test(s) {outcome}"
-            " — install the Debian postgresql package (make setup does, as root)",
-            yellow=True,
-            bold=True,
-        )
-    elif _server in config.stash:
+    """One line at the very end on whether the PostgreSQL (and browser) tests ran, so a skip is not missed among the others."""
+    missing = config.stash.get(_missing, {})
+    reports = [*terminalreporter.stats.get("skipped", []), *terminalreporter.stats.get("error", []), *terminalreporter.stats.get("failed", [])]
+    outcome = "failed (CI is set)" if os.environ.get("CI") else "skipped"
+    for what, reason in missing.items():
+        count = sum(f"{what} not available:" in str(getattr(report, "longrepr", "")) for report in reports)
+        terminalreporter.write_line(f"{what}: not available ({reason}); {count} {what.lower()} test(s) {outcome} — {NEEDS[what]}", yellow=True, bold=True)
+    if "PostgreSQL" not in missing and _server in config.stash:
         terminalreporter.write_line(f"PostgreSQL: {config.stash[_server]}")

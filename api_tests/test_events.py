@@ -266,6 +266,8 @@ def test_every_role_against_every_endpoint(api: Api) -> None:
         ("PUT", f"{e}/games/t1/rounds/1", {"json": ROUND_1}, {"referee t1", "director", "admin"}, 200),
         ("PUT", f"{e}/games/t1/rounds/1", {"json": {**ROUND_1, "correction": {"reason": "x"}}, "headers": {"If-Match": etag}}, {"director", "admin"}, 422),
         ("POST", f"{e}/judge", {"json": {"words": ["cat"], "table": "t1", "round": 1}}, {"referee t1", "director", "admin"}, 200),
+        ("POST", f"{e}/games/t1/rounds/1/preview", {"json": ROUND_1}, {"referee t1", "director", "admin"}, 200),
+        ("GET", "/whoami", {}, {"viewer", "referee t1", "referee t2", "director", "other director", "admin"}, 200),
         ("GET", f"{e}/export", {}, {"director", "admin"}, 200),
         ("POST", f"{e}/lexicon", {}, {"director", "admin"}, 200),
         ("POST", f"{e}/tokens", {"json": {"role": "viewer"}}, {"director", "admin"}, 201),
@@ -293,6 +295,31 @@ def test_every_role_against_every_endpoint(api: Api) -> None:
     assert unauthorized.headers["WWW-Authenticate"].startswith("Bearer")
     assert_problem(api("GET", e, "not-even-a-token"), 401)
     assert_problem(api("GET", e, headers={"Authorization": "Basic YWRtaW46YWRtaW4="}), 401)
+
+
+def test_a_preview_scores_like_the_submission_and_stores_nothing(api: Api) -> None:
+    event, director = _event(api)
+    api("PUT", f"/events/{event}/games/t1", director, expect=201, json={"players": TABLES["t1"]})
+    referee = api("POST", f"/events/{event}/tokens", director, expect=201, json={"role": "referee", "table": "t1"}).json()
+    e = f"/events/{event}/games/t1/rounds/1"
+    audit_before = api("GET", f"/events/{event}/audit", expect=200).json()["head"]
+    preview = api("POST", f"{e}/preview", referee["token"], expect=200, json=ROUND_1).json()
+    assert preview["stored"] is None
+    assert api("GET", f"/events/{event}/audit", expect=200).json()["head"] == audit_before  # nothing written, nothing audited
+    assert_problem(api("GET", e), 404)
+    stored = api("PUT", e, referee["token"], expect=201, json=ROUND_1)
+    assert preview["result"] == stored.json()["result"] and preview["running_totals"] == stored.json()["running_totals"]
+    again = api("POST", f"{e}/preview", referee["token"], expect=200, json=ROUND_1).json()
+    assert again["stored"] == stored.headers["ETag"]
+    # What a submission would refuse, the preview refuses the same way: every problem listed.
+    short = {"players": [{"name": "ann", "words": ["cats"]}, {"name": "bob", "words": ["zzz"]}, {"name": "zed", "words": ["cat"]}]}
+    errors = api("POST", f"{e}/preview", referee["token"], expect=422, json=short).json()["errors"]
+    assert any("round 1 deals 3" in m for m in errors["players.0"]) and "players.2.name" in errors and any("the deck holds 2" in m for m in errors["players"])
+    assert "correction" in api("POST", f"{e}/preview", director, expect=422, json={**ROUND_1, "correction": {"reason": "x"}}).json()["errors"]
+    assert "round" in api("POST", f"/events/{event}/games/t1/rounds/2/preview", referee["token"], expect=422, json={**ROUND_1, "round": 1}).json()["errors"]
+    assert api("GET", "/whoami", referee["token"], expect=200).json() == {"id": referee["id"], "role": "referee", "event": event, "table": "t1"}
+    api("POST", f"/events/{event}/close", director, expect=200)
+    assert_problem(api("POST", f"{e}/preview", referee["token"], json=ROUND_1), 409)
 
 
 def test_a_private_event_is_read_only_with_its_tokens(api: Api) -> None:

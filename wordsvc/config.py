@@ -39,6 +39,10 @@ SETTINGS: dict[str, tuple[str, str]] = {
         "`sqlite:///` + var/ledger.sqlite3 of the source tree",
         "The ledger's database: `sqlite:///PATH` (WAL, synchronous=FULL) or `postgresql+psycopg://USER:PASSWORD@HOST/DB` for several replicas (docs/ledger.md).",
     ),
+    "WORDSVC_JUDGE_RESULT_SECONDS": ("10", "The judge kiosk (/judge): seconds a ruling stays on the screen."),
+    "WORDSVC_JUDGE_KEY_DELAY": ("0.5", "The judge kiosk: seconds after a ruling before a key clears it (a key held from typing does not)."),
+    "WORDSVC_JUDGE_IDLE_SECONDS": ("15", "The judge kiosk: seconds without a key before unfinished input is cleared."),
+    "WORDSVC_STANDINGS_POLL_SECONDS": ("5", "The referee console (/console): how often its standings refresh themselves."),
     "WORDSVC_LOG_FORMAT": ("json", "`json`: one JSON object per line (each request with its id); `plain`: readable lines."),
     "WORDSVC_LOG_LEVEL": ("info", "Log level of the service."),
 }
@@ -65,6 +69,10 @@ class Settings:
     body_timeout: float
     keepalive_timeout: float
     database_url: str
+    judge_result_seconds: float
+    judge_key_delay: float
+    judge_idle_seconds: float
+    standings_poll_seconds: float
     log_format: str
     log_level: str
 
@@ -93,6 +101,10 @@ class Settings:
             body_timeout=read.seconds("WORDSVC_BODY_TIMEOUT", 10.0),
             keepalive_timeout=read.seconds("WORDSVC_KEEPALIVE_TIMEOUT", 5.0),
             database_url=read.text("WORDSVC_DATABASE_URL", "") or default_database_url(),
+            judge_result_seconds=read.seconds("WORDSVC_JUDGE_RESULT_SECONDS", 10.0),
+            judge_key_delay=read.seconds("WORDSVC_JUDGE_KEY_DELAY", 0.5),
+            judge_idle_seconds=read.seconds("WORDSVC_JUDGE_IDLE_SECONDS", 15.0),
+            standings_poll_seconds=read.seconds("WORDSVC_STANDINGS_POLL_SECONDS", 5.0),
             log_format=read.choice("WORDSVC_LOG_FORMAT", "json", ("json", "plain")),
             log_level=read.choice("WORDSVC_LOG_LEVEL", "info", ("debug", "info", "warning", "error", "critical")),
         )

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["CATALOG", "DEFAULT_LOCALE", "LOCALES", "render"]
+from .page_messages import LOCALE_NAMES, PAGE_CATALOG
+
+__all__ = ["CATALOG", "DEFAULT_LOCALE", "LOCALES", "LOCALE_NAMES", "render"]
 
 DEFAULT_LOCALE = "en"
 
@@ -148,6 +150,9 @@ CATALOG: dict[str, dict[str, str]] = {
         "title.precondition_required": "Forsendu krafist",
     },
 }
+
+for _locale, _texts in PAGE_CATALOG.items():  # the console's and the kiosk's words (docs/pages.md)
+    CATALOG[_locale].update(_texts)
 
 LOCALES = tuple(CATALOG)
 

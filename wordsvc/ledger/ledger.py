@@ -380,13 +380,7 @@ class Ledger:
             actor = require_director(actor, event_id, "correct a round")
         where = {"event": event_id, "game": game_id, "round": number}
         event, current = self.readers.read(lambda reader: (_EVENT_GAME.first(reader, where), _CURRENT.first(reader, where)))
-        if event is None:
-            raise NotFound(f"No event {event_id!r}.", {"event": [f"no event {event_id!r}"]})
-        if event.players_json is None:
-            raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
-        if event.status == "closed":
-            raise Conflict(f"Event {event_id} is closed: its rounds can no longer change.", {"event": ["closed"]})
-        players = json.loads(event.players_json)
+        players = _open_table(event, event_id, game_id)
         ruleset = self._ruleset(event)
         play = RoundPlay(play.players, number, play.challenges, play.bonus_choice)
         _check_play(play, players, ruleset, game_id, rules=current is not None)  # a first submission's rules: score_round checks them
@@ -462,6 +456,28 @@ class Ledger:
             "deal_digest": dealt.digest() if dealt else None,
         }
         return Submitted(status, view)
+
+    def preview_round(self, actor: Principal | None, event_id: str, game_id: str, number: int, play: RoundPlay) -> dict[str, Any]:
+        """What submitting ``play`` as round ``number`` would store: every check of a submission, the result under the snapshot and the
+        running totals with it; nothing is written or audited. ``stored`` is the round's current ETag, if it has been submitted."""
+        actor = require_referee(actor, event_id, game_id)
+        where = {"event": event_id, "game": game_id, "round": number}
+        event, current, brief = self.readers.read(lambda reader: (_EVENT_GAME.first(reader, where), _CURRENT.first(reader, where), _BRIEF.all(reader, where)))
+        players = _open_table(event, event_id, game_id)
+        ruleset = self._ruleset(event)
+        play = RoundPlay(play.players, number, play.challenges, play.bonus_choice)
+        _check_play(play, players, ruleset, game_id)
+        result = score_round(play, ruleset, self._event_lexicon(event)).to_dict()
+        totals = {row.round: json.loads(row.totals_json) for row in brief}  # the last revision of each round wins
+        totals[number] = {p["name"]: p["total"] for p in result["players"]}
+        return {
+            "event": event_id,
+            "game": game_id,
+            "round": number,
+            "result": result,
+            "running_totals": _running(players, totals, number),
+            "stored": _etag(current.body_sha256) if current is not None else None,
+        }
 
     def round(self, actor: Principal | None, event_id: str, game_id: str, number: int) -> dict[str, Any]:
         """A round's current revision, its result and the running totals through it, and every revision kept."""
@@ -905,6 +921,17 @@ def records_of(document: Any) -> Records:
 def _check_id(value: str, field: str) -> None:
     if not is_id(value):
         raise InvalidRequest(f"{field} must be 1 to 64 lowercase letters, digits, - or _.", {field: ["must match " + ID_PATTERN]})
+
+
+def _open_table(event: Any, event_id: str, game_id: str) -> list[str]:
+    """The players seated at an open event's table, from an ``_EVENT_GAME`` row: 404 without the event or the table, 409 once it is closed."""
+    if event is None:
+        raise NotFound(f"No event {event_id!r}.", {"event": [f"no event {event_id!r}"]})
+    if event.players_json is None:
+        raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
+    if event.status == "closed":
+        raise Conflict(f"Event {event_id} is closed: its rounds can no longer change.", {"event": ["closed"]})
+    return json.loads(event.players_json)  # type: ignore[no-any-return]
 
 
 def _check_play(play: RoundPlay, seated: list[str], ruleset: Ruleset, game_id: str, rules: bool = True) -> None:

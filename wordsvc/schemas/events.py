@@ -180,6 +180,22 @@ class RoundOut(Strict):
     deal_digest = fields.String(allow_none=True, required=True, metadata={"description": "In a seeded event: the digest of the deal the round was played from."})
 
 
+class PreviewOut(Strict):
+    event = fields.String(required=True)
+    game = fields.String(required=True)
+    round = fields.Integer(required=True)
+    result = fields.Nested(RoundResultOut, required=True)
+    running_totals = fields.List(fields.Nested(TotalOut), required=True, metadata={"description": "Each seated player's total through this round, with this play."})
+    stored = fields.String(allow_none=True, required=True, metadata={"description": "The round's current ETag if it has been submitted, else null."})
+
+
+class WhoamiOut(Strict):
+    id = fields.String(required=True, metadata={"description": "The token's id (never the token)."})
+    role = fields.String(required=True, metadata={"description": "admin, director, referee or viewer."})
+    event = fields.String(allow_none=True, required=True)
+    table = fields.String(allow_none=True, required=True, metadata={"description": "A referee token's one table, or null for every table."})
+
+
 class RevisionOut(Strict):
     revision = fields.Integer(required=True)
     at = fields.String(required=True)

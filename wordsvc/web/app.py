@@ -4,7 +4,7 @@ Importing this module loads nothing; :func:`create_app` loads the rulesets
 and opens the compiled lexicons (memory-mapped, milliseconds). Request ids,
 CORS, the body limit and the one error handler live here; each resource's
 views live in a module of their own (validate, rounds, best_meld, words,
-catalogue, lexicons, deals, solitaire, events, analysis, health, metrics, reference).
+catalogue, lexicons, deals, solitaire, events, analysis, pages, health, metrics, reference).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ..core.errors import InvalidRequest, Unavailable, UnknownLanguage, UnknownR
 from ..ledger import LedgerError
 from ..schemas.common import cap_errors, iter_errors
 from ..service import Service
-from . import analysis, best_meld, catalogue, deals, events, health, lexicons, metrics, reference, rounds, solitaire, validate, words
+from . import analysis, best_meld, catalogue, deals, events, health, lexicons, metrics, pages, reference, rounds, solitaire, validate, words
 from .admission import Admission
 from .locale import negotiate
 from .problems import problem
@@ -35,7 +35,7 @@ log = logging.getLogger("wordsvc")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 #: Every resource's blueprint, in the order their routes are registered.
-BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, deals.bp, solitaire.bp, events.bp, analysis.bp, health.bp, metrics.bp, reference.bp)
+BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, deals.bp, solitaire.bp, events.bp, analysis.bp, pages.bp, health.bp, metrics.bp, reference.bp)
 
 
 def create_app(settings: Settings | None = None, service: Service | None = None) -> Flask:

@@ -79,6 +79,12 @@ def _created(body: dict[str, Any], location: str) -> Response:
     return response
 
 
+@bp.get("/whoami")
+def whoami() -> Response:
+    actor = writer()
+    return jsonify({"id": actor.token, "role": actor.role, "event": actor.event, "table": actor.table})
+
+
 @bp.post("/events")
 def create_event() -> Response:
     actor = require_admin(writer())
@@ -129,6 +135,18 @@ def put_round(event: str, game: str, number: int) -> Response:
     if submitted.status == 201:
         response.headers["Location"] = f"/events/{event}/games/{game}/rounds/{number}"
     return response
+
+
+@bp.post("/events/<event:event>/games/<game>/rounds/<int:number>/preview")
+def preview_round(event: str, game: str, number: int) -> Response:
+    actor = require_referee(writer(), event, game)
+    body = load_round_submission(read_json(), ROUND_BODY)
+    play = body["play"]
+    if body["correction"] is not None:
+        raise InvalidRequest("A preview stores nothing, so it has nothing to correct: leave correction out.", {"correction": ["not part of a preview"]})
+    if play.round is not None and play.round != number:
+        raise InvalidRequest(f"The body says round {play.round}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]})
+    return jsonify(ledger().preview_round(actor, event, game, number, play))
 
 
 @bp.get("/events/<event:event>/games/<game>/rounds/<int:number>")

@@ -34,6 +34,7 @@ from ..schemas import solitaire as solitaire_schemas
 from ..schemas.deals import DealOut, DealQuery
 from ..schemas.lexicons import MAX_DIFF_LIMIT, DiffQuery, LexiconDiffOut
 from ..schemas.words import AnagramsQuery, SuggestQuery, WordsQuery
+from . import pages
 from . import words as search
 from .problems import PROBLEM_TYPES
 
@@ -235,6 +236,10 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
     ),
     ("get", "/openapi.json", "This document", "OpenAPI 3.0 description of the API.", [], None, None, ()),
     ("get", "/docs", "Human-readable docs", "This API as an HTML page that needs no internet access.", [], None, None, ()),
+    ("get", "/console", "The referee console", "An HTML page (docs/pages.md): sign in with a token, enter rounds from the slip, corrections, standings.", [], None, None, ()),
+    ("get", "/judge", "The judge kiosk", "An HTML page (docs/pages.md): a challenge's words judged acceptable or not, never which word; recorded in the event's audit.", [], None, None, ()),
+    ("get", "/assets/{name}", "The pages' assets", "common.js, console.js, judge.js, pages.css: served as committed, with ETag.",
+     [{"name": "name", "in": "path", "required": True, "description": "The asset's file name.", "schema": {"type": "string", "enum": list(pages.ASSETS)}}], None, None, (404,)),
 ]
 
 BEST_MELD = (
@@ -265,6 +270,7 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
      [], "EventBody", {201: "Event"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
     ("post", "/events/import", "Import an event", "Admin token. An export document; refused (422) unless its audit chain and rows verify, 409 if the id is taken. "
      "The answer carries a new director token. Its body may be as large as WORDSVC_MAX_IMPORT_BODY.", [], "ImportBody", {201: "Event"}, (400, 401, 403, 409, 413, 415, 422), TOKEN),
+    ("get", "/whoami", "Who a token is", "Any live token: its id, role, event and table (never the token). 401 without one.", [], None, {200: "Whoami"}, (401,), TOKEN),
     ("get", "/events/{event}", "An event", "Its ruleset snapshot, lexicon stamp, status and tables.", [EVENT], None, {200: "Event"}, (401, 403, 404), PUBLIC),
     ("put", "/events/{event}/games/{game}", "Seat a table", "Director token. Players in seat order; 201 the first time, 200 for the same players again, 409 for others.",
      [EVENT, GAME], "GameBody", {201: "Game", 200: "Game"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
@@ -274,6 +280,10 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
      "Referee or director token. The body of /score-round without ruleset or language. First time 201; the same play again 200 with the stored result; "
      "another play 409, unless a director sends `correction` with If-Match: the round's ETag (a stale one is 412, none is 428).",
      [EVENT, GAME, ROUND, IF_MATCH], "RoundSubmission", {201: "Round", 200: "Round"}, (400, 401, 403, 404, 409, 412, 413, 415, 422, 428), TOKEN),
+    ("post", "/events/{event}/games/{game}/rounds/{round}/preview", "Preview a round",
+     "Referee or director token. The submission's body without `correction`: every check a submission makes, the result under the event's snapshot "
+     "and the running totals with it; nothing is stored or audited.",
+     [EVENT, GAME, ROUND], "RoundSubmission", {200: "RoundPreview"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
     ("get", "/events/{event}/games/{game}/rounds/{round}", "A round", "Its current revision with ETag, running totals and every revision kept.",
      [EVENT, GAME, ROUND], None, {200: "RoundDetail"}, (401, 403, 404), PUBLIC),
     ("get", "/events/{event}/games/{game}/rounds/{round}/deal", "A seeded event's deal",
@@ -480,6 +490,8 @@ def spec() -> dict[str, Any]:
         ("JudgeBody", ledger_schemas.JudgeBody),
         ("Event", ledger_schemas.EventOut),
         ("Round", ledger_schemas.RoundOut),
+        ("RoundPreview", ledger_schemas.PreviewOut),
+        ("Whoami", ledger_schemas.WhoamiOut),
         ("RoundDetail", ledger_schemas.RoundDetailOut),
         ("Game", ledger_schemas.GameOut),
         ("Standings", ledger_schemas.StandingsOut),
@@ -505,8 +517,10 @@ def spec() -> dict[str, Any]:
         ok: dict[str, Any] = {"description": "OK"}
         if response:
             ok["content"] = _json(response)
-        elif path == "/docs":
+        elif path in ("/docs", "/console", "/judge"):
             ok["content"] = {"text/html": {"schema": {"type": "string"}}}
+        elif path == "/assets/{name}":
+            ok["content"] = {"text/javascript": {"schema": {"type": "string"}}, "text/css": {"schema": {"type": "string"}}}
         elif path == "/metrics":
             ok["content"] = {"text/plain": {"schema": {"type": "string"}}}
         else:

@@ -1,0 +1,186 @@
+"""Driving the console and the kiosk in a real browser: Debian's Chromium through Playwright (docs/pages.md).
+
+``browser`` (session) launches ``chromium`` (``WORDSVC_CHROMIUM`` names another
+executable) headless with Playwright's ``executable_path``: Playwright's own
+browser downloads are never used. ``pages_server`` (module, ids ``sqlite`` and
+``postgresql``) is a ``wordsvc serve`` with short kiosk timings, an event, its
+tables and tokens; ``steady_server`` the same with the default timings. Without a browser, Playwright or axe-core the tests are
+skipped (failed under CI) through the root conftest's :func:`unavailable`.
+
+:func:`accessibility_violations` runs axe-core (``make setup`` installs it from
+npm into node_modules/) in the page; :func:`screenshot` writes
+docs/screenshots/<name>.png, which the README shows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from conftest import unavailable
+
+from .conftest import REPO, admin_token_for, running_server
+
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+SCREENSHOTS = REPO / "docs" / "screenshots"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+#: The kiosk's timings in these tests: short, so that the clock rules are checked in seconds.
+TIMINGS = {"WORDSVC_JUDGE_RESULT_SECONDS": "2.5", "WORDSVC_JUDGE_KEY_DELAY": "0.5", "WORDSVC_JUDGE_IDLE_SECONDS": "2.5", "WORDSVC_STANDINGS_POLL_SECONDS": "1"}
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
+#: axe-core's rule tags for WCAG 2.1 A and AA, and its best practices.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+
+
+def chromium_executable() -> str | None:
+    named = os.environ.get("WORDSVC_CHROMIUM", "").strip()
+    return named or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
+    executable = chromium_executable()
+    reason = ""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        reason = "the playwright package is not installed"
+    if not reason and not executable:
+        reason = "no chromium executable on PATH (or WORDSVC_CHROMIUM)"
+    if not reason and not AXE.is_file():
+        reason = f"axe-core is not installed ({AXE.relative_to(REPO)} is missing)"
+    if reason:
+        unavailable(request.config, "Browser", reason)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Tokens:
+    admin: str
+    director: str
+    referee_t1: str  # limited to table t1
+    referee_t2: str  # limited to table t2
+    referee_any: str  # every table
+
+
+@dataclass
+class PagesServer:
+    url: str
+    database: str
+    event: str
+    tokens: Tokens
+    players: dict[str, list[str]] = field(default_factory=dict)
+
+    def api(self, method: str, path: str, token: str | None = None, headers: dict[str, str] | None = None, **kwargs: Any) -> requests.Response:
+        sent = {**(headers or {}), **({"Authorization": f"Bearer {token}"} if token else {})}
+        return requests.request(method, self.url + path, headers=sent, timeout=10, **kwargs)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def pages_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[PagesServer]:
+    """A server with the short TIMINGS, on SQLite and then on PostgreSQL; see :func:`serve_event`."""
+    if request.param == "sqlite":
+        database = f"sqlite:///{tmp_path_factory.mktemp('pages')}/ledger.sqlite3"
+    else:
+        from .postgres import create_database
+
+        database = create_database(request.getfixturevalue("postgres_server_url"), f"wordsvc_pages_{request.module.__name__.rsplit('.', 1)[-1][5:]}")
+    with serve_event(database, TIMINGS) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def steady_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PagesServer]:
+    """A server with the default timings (a ruling stays up 10 s: time for axe-core and a screenshot), on SQLite."""
+    with serve_event(f"sqlite:///{tmp_path_factory.mktemp('steady')}/ledger.sqlite3", {}) as server:
+        yield server
+
+
+@contextmanager
+def serve_event(database: str, env: dict[str, str]) -> Iterator[PagesServer]:
+    """``wordsvc serve`` on ``database`` with event ``club-night`` (standard rules, English), tables t1 (ana, bo, cy) and t2 (dan, eve), and a token of every kind."""
+    with running_server("wordsvc-pages-", env={"WORDSVC_DATABASE_URL": database, **env}) as (url, _log):
+        admin = admin_token_for(database)
+        created = requests.post(f"{url}/events", json={"name": "Club night", "id": "club-night", "ruleset": "standard", "lang": "en-US"}, headers={"Authorization": f"Bearer {admin}"}, timeout=10)
+        assert created.status_code == 201, created.text
+        director = created.json()["director_token"]["token"]
+        server = PagesServer(url, database, "club-night", Tokens(admin, director, "", "", ""), {"t1": ["ana", "bo", "cy"], "t2": ["dan", "eve"]})
+        for table, players in server.players.items():
+            assert server.api("PUT", f"/events/club-night/games/{table}", director, json={"players": players}).status_code == 201
+        issue = lambda table: server.api("POST", "/events/club-night/tokens", director, json={"role": "referee", "table": table}).json()["token"]  # noqa: E731
+        server.tokens = Tokens(admin, director, issue("t1"), issue("t2"), issue(None))
+        yield server
+
+
+@dataclass
+class Traffic:
+    """Every request a page sent and every answer it got, for leak and origin checks."""
+
+    requests: list[dict[str, Any]] = field(default_factory=list)
+
+    def record(self, response: Any) -> None:
+        req = response.request
+        try:
+            body = response.text()
+        except Exception:  # a redirect or an aborted answer has no body
+            body = ""
+        self.requests.append({"method": req.method, "url": req.url, "sent": req.post_data or "", "status": response.status, "answer": body})
+
+    def calls(self, method: str, path_end: str) -> list[dict[str, Any]]:
+        return [r for r in self.requests if r["method"] == method and r["url"].split("?")[0].endswith(path_end)]
+
+
+def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP, locale: str = "en-US") -> tuple[Any, Any, Traffic]:
+    """A new context and page at ``url`` with its traffic recorded (``page.errors``: its script errors)."""
+    context = browser.new_context(viewport=viewport, locale=locale, is_mobile=viewport is PHONE, has_touch=viewport is PHONE)
+    page = context.new_page()
+    traffic = Traffic()
+    errors: list[str] = []
+    page.on("response", traffic.record)
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("requestfailed", lambda req: errors.append(f"request failed: {req.method} {req.url}"))
+    page.errors = errors
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+    return context, page, traffic
+
+
+def accessibility_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations of WCAG 2.1 A/AA and best practice in the page as it is now."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))  # evaluated by the driver, so the page's CSP (script-src 'self') still holds for the page itself
+    result = page.evaluate("(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})", AXE_TAGS)
+    return [
+        {"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def assert_accessible(page: Any, state: str) -> None:
+    violations = accessibility_violations(page)
+    assert not violations, f"{state}: axe-core reports\n" + json.dumps(violations, indent=1)
+
+
+def screenshot(page: Any, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
+    return path
+
+
+def same_origin(traffic: Traffic, base_url: str) -> list[str]:
+    """Every URL the page asked for that is not on the service that served it."""
+    return [r["url"] for r in traffic.requests if not r["url"].startswith(base_url + "/")]

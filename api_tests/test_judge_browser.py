@@ -1,0 +1,202 @@
+"""The judge kiosk (/judge) in headless Chromium against a real server: the flow, the clock, the lock, and no leak of which word failed."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+from .browser import PHONE, PagesServer, Traffic, assert_accessible, open_page, same_origin, screenshot
+
+RESULT_SECONDS, KEY_DELAY, IDLE_SECONDS = 2.5, 0.5, 2.5  # browser.TIMINGS
+
+
+def _kiosk(browser: Any, server: PagesServer, token: str, **kwargs: Any) -> tuple[Any, Any, Traffic]:
+    context, page, traffic = open_page(browser, server.url + "/judge", **kwargs)
+    page.fill("#setup-token", token)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#count:not([hidden])")
+    return context, page, traffic
+
+
+def _challenge(page: Any, words: list[str]) -> None:
+    """The challenger's keys: the count, each word and Enter; the opponent's Enter judges."""
+    page.keyboard.press(str(len(words)))
+    page.wait_for_selector(f"#word-{len(words)}")
+    for word in words:
+        page.keyboard.type(word)
+        page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#result:not([hidden])")
+
+
+def _rulings(server: PagesServer) -> list[dict[str, Any]]:
+    entries = server.api("GET", f"/events/{server.event}/audit", server.tokens.director).json()["entries"]
+    return [e["payload"] for e in entries if e["action"] == "judge.ruling"]
+
+
+def test_an_acceptable_play_fills_the_screen_with_the_words_and_the_lexicon_and_is_recorded(browser: Any, pages_server: PagesServer) -> None:
+    before = len(_rulings(pages_server))
+    context, page, _traffic = _kiosk(browser, pages_server, pages_server.tokens.referee_t1)
+    try:
+        assert "table t1" in page.inner_text("#locked-to")
+        event = pages_server.api("GET", f"/events/{pages_server.event}").json()
+        assert f"{event['lexicon']['id']} {event['lexicon']['version']}" in page.inner_text("#lexicon-line")
+        _challenge(page, ["cat", "(qu)iz"])
+        assert page.get_attribute("body", "data-verdict") == "acceptable"
+        assert page.inner_text("#result-symbol") == "✓"
+        assert "ACCEPTABLE" in page.inner_text("#result-text") and "UNACCEPTABLE" not in page.inner_text("#result-text")
+        assert page.locator("#result-words li").all_inner_texts() == ["cat", "(qu)iz"]
+        assert event["lexicon"]["version"] in page.inner_text("#result-lexicon")
+        rulings = _rulings(pages_server)
+        assert len(rulings) == before + 1
+        assert rulings[-1]["acceptable"] is True and rulings[-1]["words"] == ["cat", "(qu)iz"] and rulings[-1]["table"] == "t1"
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_an_unacceptable_play_never_names_the_failing_word_on_the_page_or_on_the_wire(browser: Any, pages_server: PagesServer) -> None:
+    words = ["cat", "xyzzy", "dog"]  # xyzzy is not in the lexicon
+    context, page, traffic = _kiosk(browser, pages_server, pages_server.tokens.referee_t1)
+    try:
+        _challenge(page, words)
+        assert page.get_attribute("body", "data-verdict") == "unacceptable"
+        assert page.inner_text("#result-symbol") == "✗" and "UNACCEPTABLE" in page.inner_text("#result-text")
+        # The DOM: the three words shown alike, and nothing that marks one of them.
+        items = page.locator("#result-words li")
+        assert items.all_inner_texts() == words
+        assert len({json.dumps(item.evaluate("e => [...e.attributes].map(a => [a.name, a.value])")) for item in items.all()}) == 1
+        html = page.evaluate("document.body.outerHTML")  # all of the page but the head, whose strings are the same before any ruling
+        assert "xyzzy" in html and html.count("xyzzy") == html.count(">cat<") == 1
+        for telltale in ("not_in_lexicon", "reason", "invalid", "not valid", "ógilt", "ei kehti"):
+            assert telltale not in html.lower(), telltale
+        # The wire: one ruling asked for; no answer says anything per word.
+        judged = traffic.calls("POST", f"/events/{pages_server.event}/judge")
+        assert len(judged) == 1 and json.loads(judged[0]["sent"])["words"] == words
+        assert set(json.loads(judged[0]["answer"])) == {"acceptable", "count", "ruleset", "lexicon", "table", "round", "audit_seq"}
+        for call in traffic.requests:
+            assert "/validate" not in call["url"] and "/score-round" not in call["url"] and "/preview" not in call["url"], call["url"]
+            if "json" in call["answer"][:1] or call["answer"].startswith("{"):
+                assert "xyzzy" not in call["answer"] and "reason" not in call["answer"], call["url"]
+        assert same_origin(traffic, pages_server.url) == []
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_a_ruling_clears_after_its_time_or_on_a_key_after_the_delay_and_unfinished_input_clears_when_idle(browser: Any, pages_server: PagesServer) -> None:
+    context, page, _traffic = _kiosk(browser, pages_server, pages_server.tokens.referee_t1)
+    try:
+        # By itself, after RESULT_SECONDS.
+        _challenge(page, ["cat"])
+        shown = time.monotonic()
+        page.wait_for_selector("#count:not([hidden])", timeout=(RESULT_SECONDS + 3) * 1000)
+        assert time.monotonic() - shown >= RESULT_SECONDS - 0.3
+        # A key at once (a key still held from typing) does not clear it; one after KEY_DELAY does.
+        _challenge(page, ["dog"])
+        page.keyboard.press("x")
+        assert page.is_visible("#result")
+        page.wait_for_timeout(KEY_DELAY * 1000 + 200)
+        page.keyboard.press("x")
+        page.wait_for_selector("#count:not([hidden])", timeout=1000)
+        # Unfinished input: a count and half a word, then no key for IDLE_SECONDS.
+        page.keyboard.press("2")
+        page.wait_for_selector("#word-2")
+        page.keyboard.type("ca")
+        started = time.monotonic()
+        page.wait_for_selector("#count:not([hidden])", timeout=(IDLE_SECONDS + 3) * 1000)
+        assert time.monotonic() - started >= IDLE_SECONDS - 0.3
+        assert page.input_value("#count-input") == "" and page.locator("#word-fields input").count() == 0
+    finally:
+        context.close()
+
+
+def test_the_first_press_locks_the_input_and_sends_one_ruling(browser: Any, pages_server: PagesServer) -> None:
+    before = len(_rulings(pages_server))
+    context, page, traffic = _kiosk(browser, pages_server, pages_server.tokens.referee_t1)
+    try:
+        page.keyboard.press("1")
+        page.wait_for_selector("#word-1")
+        page.keyboard.type("cat")
+        page.keyboard.press("Enter")
+        page.click("#judge-button", click_count=3, delay=10)
+        page.wait_for_selector("#result:not([hidden])")
+        assert len(traffic.calls("POST", "/judge")) == 1
+        assert len(_rulings(pages_server)) == before + 1
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def any_table_kiosk(browser: Any, pages_server: PagesServer) -> Any:
+    context, page, _traffic = open_page(browser, pages_server.url + "/judge")
+    yield page
+    context.close()
+
+
+def test_a_token_for_every_table_picks_its_table_then_leaving_needs_the_director(any_table_kiosk: Any, pages_server: PagesServer) -> None:
+    page = any_table_kiosk
+    page.fill("#setup-token", pages_server.tokens.referee_any)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#setup-table-field:not([hidden])")
+    page.select_option("#setup-table", "t2")
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_selector("#count:not([hidden])")
+    assert "table t2" in page.inner_text("#locked-to")
+    page.reload()
+    page.wait_for_selector("#count:not([hidden])")  # still locked: no token asked for again
+    assert "table t2" in page.inner_text("#locked-to")
+    page.click("#leave")
+    page.fill("#leave-token", pages_server.tokens.referee_any)  # a referee cannot leave
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#leave-error:text-matches('.+')")
+    assert page.is_visible("#leave-dialog") and not page.is_visible("#setup")
+    page.fill("#leave-token", pages_server.tokens.director)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#setup:not([hidden])")
+    page.reload()
+    page.wait_for_selector("#setup:not([hidden])")  # unlocked for good
+
+
+def test_the_kiosk_speaks_the_browsers_language_and_switches(browser: Any, pages_server: PagesServer) -> None:
+    context, page, _traffic = open_page(browser, pages_server.url + "/judge", locale="is-IS")
+    try:
+        assert page.inner_text("h1") == "Orðadómari" and page.get_attribute("html", "lang") == "is"
+        page.select_option("#language", "et")
+        assert page.inner_text("h1") == "Sõnakohtunik" and page.get_attribute("html", "lang") == "et"
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        assert page.inner_text("h1") == "Sõnakohtunik"
+        page.select_option("#language", "en")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_every_step_of_the_kiosk_passes_axe_and_is_photographed(browser: Any, steady_server: PagesServer, viewport: str) -> None:
+    size = {"phone": PHONE}.get(viewport)
+    context, page, _traffic = open_page(browser, steady_server.url + "/judge", **({"viewport": size} if size else {}))
+    try:
+        assert_accessible(page, "set-up")
+        screenshot(page, f"judge-setup-{viewport}")
+        page.fill("#setup-token", steady_server.tokens.referee_t1)
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#count:not([hidden])")
+        assert_accessible(page, "count")
+        page.keyboard.press("3")
+        for word in ["cat", "xyzzy", "dog"]:
+            page.keyboard.type(word)
+            page.keyboard.press("Enter")
+        assert_accessible(page, "words")
+        screenshot(page, f"judge-words-{viewport}")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#result:not([hidden])")
+        assert_accessible(page, "ruling")
+        screenshot(page, f"judge-ruling-{viewport}")
+        page.click("#leave")
+        assert_accessible(page, "leaving")
+    finally:
+        context.close()

@@ -1,0 +1,33 @@
+"""The pages' files in the package: every word they use is in the catalogue, every asset they load is served."""
+
+from __future__ import annotations
+
+import re
+
+from wordsvc.core.messages import CATALOG, LOCALES
+from wordsvc.web.pages import ASSETS, PAGES, STATIC
+
+
+def test_every_file_the_pages_load_is_an_asset_and_every_asset_ships() -> None:
+    for html, _prefixes in PAGES.values():
+        loaded = re.findall(r'(?:src|href)="/assets/([^"]+)"', (STATIC / html).read_text(encoding="utf-8"))
+        assert loaded and set(loaded) <= set(ASSETS), loaded
+    for js in ("console.js", "judge.js"):
+        imported = re.findall(r'from "\./([^"]+)"', (STATIC / js).read_text(encoding="utf-8"))
+        assert set(imported) <= set(ASSETS), imported
+    assert {p.name for p in STATIC.iterdir()} == set(ASSETS) | {html for html, _ in PAGES.values()}
+
+
+def test_every_word_the_pages_use_is_in_the_catalogue_in_every_locale() -> None:
+    used: set[str] = set()
+    for page, (html, _prefixes) in PAGES.items():
+        used |= set(re.findall(r'data-t(?:-label|-placeholder)?="([a-z_.]+)"', (STATIC / html).read_text(encoding="utf-8")))
+        used |= set(re.findall(r'\bt\("([a-z_.]+)"', (STATIC / f"{page}.js").read_text(encoding="utf-8")))
+        used |= set(re.findall(r'"((?:page|console|judge)\.[a-z_.]+)"', (STATIC / f"{page}.js").read_text(encoding="utf-8")))
+    for js in ("common.js", "console.js"):
+        for prefix in re.findall(r"t\(`([a-z_.]+)\$\{", (STATIC / js).read_text(encoding="utf-8")):  # keys made at run time: page.role.*, console.bonus.*
+            assert any(key.startswith(prefix) for key in CATALOG["en"]), prefix
+    assert used, "no keys found: the patterns above no longer match the pages"
+    for locale in LOCALES:
+        missing = sorted(key for key in used if key not in CATALOG[locale])
+        assert missing == [], f"{locale} lacks {missing}"

@@ -1,0 +1,88 @@
+"""The referee console (``/console``) and the judge kiosk (``/judge``): pages and assets shipped in the package (docs/pages.md).
+
+A page is a static HTML file from ``static/`` with its language and one JSON
+block filled in: its strings in every locale (from the message catalogue),
+the locale the browser asked for, and the timings the settings give. The
+assets are served as they are committed; the Content-Security-Policy keeps the
+browser from loading or sending anything to another origin.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, current_app, g, send_from_directory
+
+from ..core.messages import CATALOG, LOCALE_NAMES, LOCALES
+from .problems import problem
+
+__all__ = ["PAGES", "STATIC", "bp", "page_strings"]
+
+STATIC = Path(__file__).with_name("static")
+#: Each page: its HTML file and the prefixes of the catalogue keys it uses.
+PAGES = {"console": ("console.html", ("page.", "console.")), "judge": ("judge.html", ("page.", "judge."))}
+ASSETS = ("common.js", "console.js", "judge.js", "pages.css")
+POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+bp = Blueprint("pages", __name__)
+
+
+def page_strings(page: str) -> dict[str, dict[str, str]]:
+    """The catalogue's strings a page uses, per locale."""
+    prefixes = PAGES[page][1]
+    return {locale: {key: text for key, text in CATALOG[locale].items() if key.startswith(prefixes)} for locale in LOCALES}
+
+
+@cache
+def _template(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
+def _config(page: str) -> dict[str, Any]:
+    settings = current_app.extensions["wordsvc.settings"]
+    return {
+        "page": page,
+        "locale": g.locale,
+        "locales": {locale: LOCALE_NAMES[locale] for locale in LOCALES},
+        "strings": page_strings(page),
+        "judge": {"result_seconds": settings.judge_result_seconds, "key_delay": settings.judge_key_delay, "idle_seconds": settings.judge_idle_seconds},
+        "standings_poll_seconds": settings.standings_poll_seconds,
+    }
+
+
+def _script_json(value: Any) -> str:
+    """JSON that cannot end the ``<script>`` element it sits in."""
+    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _page(page: str) -> Response:
+    html = _template(PAGES[page][0]).replace("__LANG__", g.locale).replace("__CONFIG__", _script_json(_config(page)))
+    response = Response(html, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = POLICY
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Content-Language"] = g.locale
+    response.headers["Vary"] = "Accept-Language"
+    return response
+
+
+@bp.get("/console")
+def console() -> Response:
+    return _page("console")
+
+
+@bp.get("/judge")
+def judge() -> Response:
+    return _page("judge")
+
+
+@bp.get("/assets/<name>")
+def asset(name: str) -> Response:
+    if name not in ASSETS:
+        return problem(404, f"No asset {name!r}; the pages' assets are {', '.join(ASSETS)}.", {"name": ["not an asset of the pages"]}, g.locale)
+    response = send_from_directory(STATIC, name, max_age=300)
+    response.headers["Content-Security-Policy"] = POLICY
+    return response

@@ -1,0 +1,126 @@
+// What the console and the kiosk share: the page's configuration, its words in
+// the chosen language, the language switch, and calls to the service that
+// served the page (docs/pages.md). No other origin is ever asked for anything.
+
+export const config = JSON.parse(document.getElementById("page-config").textContent);
+
+const LOCALE_KEY = "wordsvc.locale";
+let locale = pickLocale();
+const listeners = [];
+
+function pickLocale() {
+  const kept = localStorage.getItem(LOCALE_KEY);
+  return kept && config.strings[kept] ? kept : config.locale;
+}
+
+export function currentLocale() {
+  return locale;
+}
+
+// The text of `key` in the chosen language, its {fields} filled from `params`.
+export function t(key, params = {}) {
+  const text = config.strings[locale][key] ?? config.strings.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+// Fills every element under `root` that names a key: data-t (its text),
+// data-t-label (its aria-label), data-t-placeholder.
+export function translate(root = document) {
+  for (const el of root.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  for (const el of root.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
+  for (const el of root.querySelectorAll("[data-t-placeholder]")) el.placeholder = t(el.dataset.tPlaceholder);
+}
+
+// Calls `render` now and whenever the language changes.
+export function onLanguage(render) {
+  listeners.push(render);
+  render();
+}
+
+// The language switch: a <select> of every locale the service speaks.
+export function languageSwitch(select) {
+  select.replaceChildren(
+    ...Object.entries(config.locales).map(([code, name]) => {
+      const option = document.createElement("option");
+      option.value = code;
+      option.textContent = name;
+      option.lang = code;
+      return option;
+    }),
+  );
+  select.value = locale;
+  select.addEventListener("change", () => {
+    locale = select.value;
+    localStorage.setItem(LOCALE_KEY, locale);
+    document.documentElement.lang = locale;
+    translate();
+    for (const render of listeners) render();
+  });
+  document.documentElement.lang = locale;
+  translate();
+}
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+
+  // Every problem the service listed, as "field: message" lines.
+  lines() {
+    const out = [];
+    for (const [field, messages] of Object.entries(this.problem.errors || {})) {
+      for (const message of [].concat(messages)) out.push(field ? `${field}: ${message}` : message);
+    }
+    return out;
+  }
+}
+
+// One call to the service: JSON in, JSON out; an ApiError for any 4xx or 5xx
+// (with the problem+json the service sent), and for a network failure (status 0).
+export async function api(method, path, { token, body, headers = {} } = {}) {
+  const sent = { Accept: "application/json", "Accept-Language": locale, ...headers };
+  if (token) sent.Authorization = `Bearer ${token}`;
+  if (body !== undefined) sent["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
+  } catch {
+    throw new ApiError(0, { detail: t("page.offline") });
+  }
+  const text = await response.text();
+  let data = {};
+  try {
+    data = text ? JSON.parse(text) : {};
+  } catch {
+    data = { detail: text.slice(0, 200) };
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return { status: response.status, body: data, etag: response.headers.get("ETag") };
+}
+
+// A new element: el("td", {class: "n"}, "text", child, ...).
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name === "text") node.textContent = value;
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+// The double-letter cards of a ruleset snapshot's deck, as the faces a player reads: QU, IN, ER, CL, TH.
+export function doubleCards(snapshot) {
+  return Object.keys(snapshot.deck)
+    .filter((face) => [...face].length > 1)
+    .map((face) => face.toUpperCase())
+    .sort();
+}
+
+// A stored face list as compact notation: ["qu", "i", "z"] is "(qu)iz".
+export function compact(faces) {
+  return faces.map((face) => ([...face].length > 1 ? `(${face})` : face)).join("");
+}
