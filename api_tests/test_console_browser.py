@@ -101,6 +101,14 @@ def test_an_entry_that_does_not_add_up_is_warned_about_before_anything_is_stored
         assert "holds 4 card(s); round 1 deals 3" in warnings
         assert "the deck holds 2" in warnings
         assert page.is_hidden("#preview")
+        # What adds up but looks wrong on a slip is pointed out beside the preview.
+        page.fill("#words-0", "cat")
+        page.fill("#words-1", "ox")
+        page.fill("#unused-1", "t")
+        page.wait_for_selector("#preview:not([hidden])")
+        page.wait_for_selector("#warning-list li:text-is('Nobody is marked as going out.')")
+        page.check("#out-1")
+        page.wait_for_selector("#warning-list li:text-matches('^eve is marked as going out but')")
         assert not traffic.calls("PUT", "/rounds/1")
     finally:
         context.close()

@@ -251,10 +251,18 @@ function wordsText(player) {
   return player.words.map((w) => `${w.word} ${w.counted ? "✓" : "✗"} ${w.points}`).join(", ");
 }
 
+// What adds up but looks wrong on a slip: nobody went out, or a player who went out holds an invalid word or cards.
+function suspicions(result) {
+  const lines = [];
+  if (!result.players.some((p) => p.went_out_valid !== null)) lines.push(t("console.nobody_out"));
+  for (const p of result.players) if (p.went_out_valid === false) lines.push(t("console.out_failed", { player: p.name }));
+  return lines;
+}
+
 function renderPreview() {
-  const problems = preview && preview.problems;
-  $("warnings").hidden = !problems;
-  $("warning-list").replaceChildren(...(problems || []).map((line) => el("li", {}, line)));
+  const lines = !preview ? [] : preview.problems || suspicions(preview.result);
+  $("warnings").hidden = lines.length === 0;
+  $("warning-list").replaceChildren(...lines.map((line) => el("li", {}, line)));
   const ok = preview && preview.result;
   $("preview").hidden = !ok;
   $("preview-waiting").hidden = Boolean(ok);

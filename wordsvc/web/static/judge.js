@@ -230,6 +230,7 @@ async function leave() {
 
 $("setup-form").addEventListener("submit", (e) => {
   e.preventDefault();
+  document.documentElement.requestFullscreen?.().catch(() => {}); // a kiosk fills the screen; a browser may refuse, and that is all
   setUp();
 });
 $("count-form").addEventListener("submit", (e) => {
