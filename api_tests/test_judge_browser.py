@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from .browser import PHONE, PagesServer, Traffic, assert_accessible, open_page, same_origin, screenshot
 
 RESULT_SECONDS, KEY_DELAY, IDLE_SECONDS = 2.5, 0.5, 2.5  # browser.TIMINGS
+ASSETS = ("common.js", "judge.js", "pages.css")
 
 
 def _kiosk(browser: Any, server: PagesServer, token: str, **kwargs: Any) -> tuple[Any, Any, Traffic]:
@@ -77,8 +79,9 @@ def test_an_unacceptable_play_never_names_the_failing_word_on_the_page_or_on_the
         judged = traffic.calls("POST", f"/events/{pages_server.event}/judge")
         assert len(judged) == 1 and json.loads(judged[0]["sent"])["words"] == words
         assert set(json.loads(judged[0]["answer"])) == {"acceptable", "count", "ruleset", "lexicon", "table", "round", "audit_seq"}
+        called = {re.sub(r"^https?://[^/]+", "", c["url"]).split("?")[0] for c in traffic.requests}
+        assert called <= {"/judge", "/whoami", f"/events/{pages_server.event}", f"/events/{pages_server.event}/judge"} | {f"/assets/{a}" for a in ASSETS}, called
         for call in traffic.requests:
-            assert "/validate" not in call["url"] and "/score-round" not in call["url"] and "/preview" not in call["url"], call["url"]
             if "json" in call["answer"][:1] or call["answer"].startswith("{"):
                 assert "xyzzy" not in call["answer"] and "reason" not in call["answer"], call["url"]
         assert same_origin(traffic, pages_server.url) == []

@@ -93,10 +93,12 @@ async function lockTo(next) {
   await startOver();
 }
 
-// The round a ruling is recorded under: the table's next round to be stored, the last once all are.
+// The round a ruling is recorded under: the table's next round to be stored, the last once all are. The event
+// (read again: a director may have accepted a new lexicon) counts each table's rounds; no stored play is read.
 async function refreshRound() {
-  const game = (await api("GET", `/events/${encodeURIComponent(lock.event)}/games/${encodeURIComponent(lock.table)}`, { token: lock.token })).body;
-  round = Math.min(game.rounds.length + 1, event.ruleset.rounds.length);
+  event = (await api("GET", `/events/${encodeURIComponent(lock.event)}`, { token: lock.token })).body;
+  const game = event.games.find((g) => g.id === lock.table);
+  round = Math.min((game ? game.rounds_played : 0) + 1, event.ruleset.rounds.length);
   renderHeader();
 }
 
