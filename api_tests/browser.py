@@ -34,6 +34,7 @@ AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
 SCREENSHOTS = REPO / "docs" / "screenshots"
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}  # the screenshots' two sizes, by the name their files carry
 #: The kiosk's timings in these tests: short, so that the clock rules are checked in seconds.
 TIMINGS = {"WORDSVC_JUDGE_RESULT_SECONDS": "2.5", "WORDSVC_JUDGE_KEY_DELAY": "0.5", "WORDSVC_JUDGE_IDLE_SECONDS": "2.5", "WORDSVC_STANDINGS_POLL_SECONDS": "1"}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]

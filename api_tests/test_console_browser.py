@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from .browser import PHONE, PagesServer, Traffic, assert_accessible, open_page, same_origin, screenshot
+from .browser import VIEWPORTS, PagesServer, Traffic, assert_accessible, open_page, same_origin, screenshot
 
 #: Round 1 of table t1 as the slip says it (3 cards each): ana lays QU+I+Z and goes out, bo lays CAT, cy lays DO and keeps G.
 SLIP = {"ana": ("(qu)iz", "", True), "bo": ("cat", "", False), "cy": ("do", "g", False)}
@@ -197,8 +197,7 @@ def test_the_console_speaks_the_browsers_language_and_switches(browser: Any, pag
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_every_state_of_the_console_passes_axe_and_is_photographed(browser: Any, steady_server: PagesServer, viewport: str) -> None:
     server = steady_server
-    size = {"viewport": PHONE} if viewport == "phone" else {}
-    context, page, _traffic = open_page(browser, server.url + "/console", **size)
+    context, page, _traffic = open_page(browser, server.url + "/console", VIEWPORTS[viewport])
     try:
         assert_accessible(page, "sign-in")
         screenshot(page, f"console-signin-{viewport}")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .browser import PHONE, PagesServer, Traffic, assert_accessible, open_page, same_origin, screenshot
+from .browser import VIEWPORTS, PagesServer, Traffic, assert_accessible, open_page, same_origin, screenshot
 
 RESULT_SECONDS, KEY_DELAY, IDLE_SECONDS = 2.5, 0.5, 2.5  # browser.TIMINGS
 ASSETS = ("common.js", "judge.js", "pages.css")
@@ -180,8 +180,7 @@ def test_the_kiosk_speaks_the_browsers_language_and_switches(browser: Any, pages
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_every_step_of_the_kiosk_passes_axe_and_is_photographed(browser: Any, steady_server: PagesServer, viewport: str) -> None:
-    size = {"phone": PHONE}.get(viewport)
-    context, page, _traffic = open_page(browser, steady_server.url + "/judge", **({"viewport": size} if size else {}))
+    context, page, _traffic = open_page(browser, steady_server.url + "/judge", VIEWPORTS[viewport])
     try:
         assert_accessible(page, "set-up")
         screenshot(page, f"judge-setup-{viewport}")
