@@ -5,7 +5,7 @@ Starts ``wordsvc serve`` on a free port the way the API tests do
 ``schemathesis run --checks all`` with :func:`config_toml` and exits with its
 status (0: no failure)::
 
-    python -m api_tests.fuzz                      # 300 cases per operation and phase, more than 11,000 in all
+    python -m api_tests.fuzz                      # 300 cases per operation and phase, more than 13,000 in all
     python -m api_tests.fuzz --max-examples 1000  # any other `schemathesis run` option goes through
 
 :mod:`api_tests.test_fuzz` runs a few hundred of the same cases inside the
