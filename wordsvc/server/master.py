@@ -24,6 +24,7 @@ prometheus_client reads it at import) and removes it at exit.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import select
@@ -136,6 +137,7 @@ class _Master:
         try:
             init_metrics()
             self.app = load_app(self.target)  # preload: loaded once, shared copy-on-write by the workers
+            gc.freeze()  # what the master holds now is never scanned by a worker's collector (nor its pages dirtied by the scan)
             host, port = self.sock.getsockname()[:2]
             shared = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
             log_event("listening", host=host, port=port, workers=opts.workers, threads=opts.threads, master=self.pid, metrics_dir=shared)
