@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 
 from wordsvc.core.messages import CATALOG, LOCALES
-from wordsvc.web.pages import ASSETS, PAGES, STATIC
+from wordsvc.web.pages import ASSETS, PAGES, STATIC, render_page
 
 
 def test_every_file_the_pages_load_is_an_asset_and_every_asset_ships() -> None:
-    for html, _prefixes in PAGES.values():
-        loaded = re.findall(r'(?:src|href)="/assets/([^"]+)"', (STATIC / html).read_text(encoding="utf-8"))
-        assert loaded and set(loaded) <= set(ASSETS), loaded
+    for page in PAGES:
+        loaded = re.findall(r'(?:src|href)="/assets/([^"]+)"', render_page(page, "en", {}))
+        assert loaded and set(loaded) <= set(ASSETS) and f"{page}.js" in loaded, loaded
     for js in ("console.js", "judge.js"):
         imported = re.findall(r'from "\./([^"]+)"', (STATIC / js).read_text(encoding="utf-8"))
         assert set(imported) <= set(ASSETS), imported

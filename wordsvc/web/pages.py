@@ -1,14 +1,16 @@
 """The referee console (``/console``) and the judge kiosk (``/judge``): pages and assets shipped in the package (docs/pages.md).
 
-A page is a static HTML file from ``static/`` with its language and one JSON
-block filled in: its strings in every locale (from the message catalogue),
-the locale the browser asked for, and the timings the settings give. The
+A page is the shared head (its language, title, style sheet, script and one
+JSON block: its strings in every locale from the message catalogue, the locale
+the browser asked for, the timings the settings give) and its body, a static
+HTML file from ``static/``. The
 assets are served as they are committed; the Content-Security-Policy keeps the
 browser from loading or sending anything to another origin.
 """
 
 from __future__ import annotations
 
+import html
 import json
 from functools import cache
 from pathlib import Path
@@ -19,7 +21,7 @@ from flask import Blueprint, Response, current_app, g, send_from_directory
 from ..core.messages import CATALOG, LOCALE_NAMES, LOCALES
 from .problems import problem
 
-__all__ = ["PAGES", "STATIC", "bp", "page_strings"]
+__all__ = ["ASSETS", "PAGES", "STATIC", "bp", "page_strings", "render_page"]
 
 STATIC = Path(__file__).with_name("static")
 #: Each page: its HTML file and the prefixes of the catalogue keys it uses.
@@ -58,9 +60,31 @@ def _script_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+#: Every page's head: its title, the style sheet, its configuration and its script; the page's file holds its body.
+HEAD = """<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title data-t="{page}.title">{title}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/pages.css">
+<script type="application/json" id="page-config">{config}</script>
+<script type="module" src="/assets/{page}.js"></script>
+</head>
+"""
+
+
+def render_page(page: str, locale: str, config: dict[str, Any]) -> str:
+    """The whole HTML of ``page`` in ``locale``: the shared head, then the page's own body."""
+    title = CATALOG[locale][f"{page}.title"]
+    head = HEAD.format(lang=locale, page=page, title=html.escape(title), config=_script_json(config))
+    return head + _template(PAGES[page][0])
+
+
 def _page(page: str) -> Response:
-    html = _template(PAGES[page][0]).replace("__LANG__", g.locale).replace("__CONFIG__", _script_json(_config(page)))
-    response = Response(html, mimetype="text/html")
+    body = render_page(page, g.locale, _config(page))
+    response = Response(body, mimetype="text/html")
     response.headers["Content-Security-Policy"] = POLICY
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
