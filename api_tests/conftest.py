@@ -44,6 +44,17 @@ def _wordsvc_command() -> str:
     pytest.fail(f"no wordsvc executable: looked at {', '.join(map(str, candidates))} and PATH; run `make setup`")
 
 
+def node_or_skip(what: str) -> str:
+    """Node.js 18 or newer (built-in fetch) from PATH; the test is skipped, naming ``what`` was not run, without it."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip(f"node is not on PATH: {what} was not run")
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
+    if int(version.lstrip("v").split(".")[0] or 0) < 18:
+        pytest.skip(f"node {version} is older than 18 (no built-in fetch): {what} was not run")
+    return node
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import subprocess
 from collections import Counter
 from collections.abc import Iterator
@@ -19,6 +18,8 @@ from typing import Any
 
 import pytest
 import requests
+
+from .conftest import node_or_skip
 
 REPO = Path(__file__).resolve().parent.parent
 DEAL_JS = REPO / "examples" / "deal.mjs"
@@ -52,14 +53,7 @@ process.stdout.write(JSON.stringify(answers));
 
 
 def _node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not on PATH: the JavaScript deal (examples/deal.mjs) was not run")
-    version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
-    major = int(version.lstrip("v").split(".")[0] or 0)
-    if major < 18:
-        pytest.skip(f"node {version} is older than 18: the JavaScript deal was not run")
-    return node
+    return node_or_skip("the JavaScript deal (examples/deal.mjs)")
 
 
 def _js(calls: list[list[Any]]) -> list[dict[str, Any]]:

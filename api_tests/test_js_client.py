@@ -6,11 +6,10 @@ visibly (with the reason in the summary) when it is not.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from .conftest import node_or_skip
 
 CLIENT = Path(__file__).resolve().parent.parent / "examples" / "client.mjs"
 EXPECTED_LINES = [
@@ -26,14 +25,7 @@ EXPECTED_LINES = [
 
 
 def _node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not on PATH: the JavaScript client (examples/client.mjs) was not run")
-    version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
-    major = int(version.lstrip("v").split(".")[0] or 0)
-    if major < 18:
-        pytest.skip(f"node {version} is older than 18 (no built-in fetch): the JavaScript client was not run")
-    return node
+    return node_or_skip("the JavaScript client (examples/client.mjs)")
 
 
 def test_js_client_runs_its_scripted_session_against_the_live_server(base_url: str) -> None:

@@ -124,11 +124,8 @@ def show_game(event: str, game: str) -> Response:
 @bp.put("/events/<event:event>/games/<game>/rounds/<int:number>")
 def put_round(event: str, game: str, number: int) -> Response:
     actor = require_referee(writer(), event, game)  # a correction also needs a director: the ledger checks that once it has read the body
-    body = load_round_submission(read_json(), ROUND_BODY)
-    play = body["play"]
-    if play.round is not None and play.round != number:
-        raise InvalidRequest(f"The body says round {play.round}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]})
-    submitted = ledger().submit_round(actor, event, game, number, play, body["correction"], request.headers.get("If-Match"))
+    body = _round_body(number)
+    submitted = ledger().submit_round(actor, event, game, number, body["play"], body["correction"], request.headers.get("If-Match"))
     response = jsonify(submitted.round)
     response.status_code = submitted.status
     response.headers["ETag"] = submitted.round["etag"]
@@ -140,13 +137,19 @@ def put_round(event: str, game: str, number: int) -> Response:
 @bp.post("/events/<event:event>/games/<game>/rounds/<int:number>/preview")
 def preview_round(event: str, game: str, number: int) -> Response:
     actor = require_referee(writer(), event, game)
-    body = load_round_submission(read_json(), ROUND_BODY)
-    play = body["play"]
+    body = _round_body(number)
     if body["correction"] is not None:
         raise InvalidRequest("A preview stores nothing, so it has nothing to correct: leave correction out.", {"correction": ["not part of a preview"]})
-    if play.round is not None and play.round != number:
-        raise InvalidRequest(f"The body says round {play.round}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]})
-    return jsonify(ledger().preview_round(actor, event, game, number, play))
+    return jsonify(ledger().preview_round(actor, event, game, number, body["play"]))
+
+
+def _round_body(number: int) -> dict[str, Any]:
+    """A submission's body (``play``, ``correction``) for round ``number``: a round named in the body must be the path's."""
+    body = load_round_submission(read_json(), ROUND_BODY)
+    named = body["play"].round
+    if named is not None and named != number:
+        raise InvalidRequest(f"The body says round {named}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]})
+    return body
 
 
 @bp.get("/events/<event:event>/games/<game>/rounds/<int:number>")

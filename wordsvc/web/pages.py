@@ -3,9 +3,9 @@
 A page is the shared head (its language, title, style sheet, script and one
 JSON block: its strings in every locale from the message catalogue, the locale
 the browser asked for, the timings the settings give) and its body, a static
-HTML file from ``static/``. The
-assets are served as they are committed; the Content-Security-Policy keeps the
-browser from loading or sending anything to another origin.
+HTML file from ``static/``. The assets are served as they are committed; the
+Content-Security-Policy keeps the browser from loading or sending anything to
+another origin.
 """
 
 from __future__ import annotations
@@ -46,7 +46,6 @@ def _template(name: str) -> str:
 def _config(page: str) -> dict[str, Any]:
     settings = current_app.extensions["wordsvc.settings"]
     return {
-        "page": page,
         "locale": g.locale,
         "locales": {locale: LOCALE_NAMES[locale] for locale in LOCALES},
         "strings": page_strings(page),

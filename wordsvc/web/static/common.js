@@ -13,22 +13,15 @@ function pickLocale() {
   return kept && config.strings[kept] ? kept : config.locale;
 }
 
-export function currentLocale() {
-  return locale;
-}
-
 // The text of `key` in the chosen language, its {fields} filled from `params`.
 export function t(key, params = {}) {
   const text = config.strings[locale][key] ?? config.strings.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
-// Fills every element under `root` that names a key: data-t (its text),
-// data-t-label (its aria-label), data-t-placeholder.
-export function translate(root = document) {
-  for (const el of root.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
-  for (const el of root.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
-  for (const el of root.querySelectorAll("[data-t-placeholder]")) el.placeholder = t(el.dataset.tPlaceholder);
+// Gives every element that names a key (data-t) its text in the chosen language.
+function translate() {
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
 }
 
 // Calls `render` now and whenever the language changes.

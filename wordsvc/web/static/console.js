@@ -143,28 +143,29 @@ function renderEntry() {
     for (const label of box.querySelectorAll("[data-label]")) label.textContent = t(label.dataset.label, { player: name });
   }
   for (const button of $("card-buttons").children) button.setAttribute("aria-label", t("console.insert_card", { card: button.textContent }));
-  for (const option of $("round-select").options) {
-    const stored = storedRound(Number(option.value));
-    option.textContent = stored ? `${option.value} ✓` : option.value;
-  }
+  for (const option of $("round-select").options) option.textContent = storedRound(Number(option.value)) ? `${option.value} ✓` : option.value;
   $("correcting").hidden = !correcting;
   $("reason-field").hidden = $("cancel-correction").hidden = !correcting;
   if (correcting) $("correcting").textContent = t("console.correcting", { n: correcting.round });
+  const done = !correcting && Boolean(storedRound(roundNo)); // this round is stored and not being corrected: nothing to send
   $("submit").textContent = inFlight ? t("console.submitting") : correcting ? t("console.correction_submit") : t("console.submit", { n: roundNo });
-  $("submit").disabled = inFlight || (!correcting && Boolean(storedRound(roundNo)));
-  $("submit-status").hidden = !notice && !(storedRound(roundNo) && !correcting);
+  $("submit").disabled = inFlight || done;
+  $("submit-status").hidden = !notice && !done;
   if (notice) $("submit-status").textContent = t(notice.key, notice.params);
-  else if (storedRound(roundNo) && !correcting) $("submit-status").textContent = t("console.already_stored", { n: roundNo });
+  else if (done) $("submit-status").textContent = t("console.already_stored", { n: roundNo });
   for (const i of game.players.keys()) renderVerdicts(i);
   renderPreview();
 }
+
+// The words typed for player i, as they are sent.
+const wordsOf = (i) => $(`words-${i}`).value.trim().split(/\s+/).filter(Boolean);
 
 // What the form says, as the body of a submission.
 function play() {
   return {
     players: game.players.map((name, i) => ({
       name,
-      words: $(`words-${i}`).value.trim().split(/\s+/).filter(Boolean),
+      words: wordsOf(i),
       unused: $(`unused-${i}`).value.replace(/\s+/g, ""),
       went_out: $(`out-${i}`).checked,
     })),
@@ -189,7 +190,7 @@ function askVerdicts(i, delay = DEBOUNCE_MS) {
   verdictTimers.set(
     i,
     setTimeout(async () => {
-      const words = $(`words-${i}`).value.trim().split(/\s+/).filter(Boolean).slice(0, 64);
+      const words = wordsOf(i).slice(0, 64);
       if (!words.length) {
         verdicts.set(i, []);
         renderVerdicts(i);
@@ -197,7 +198,7 @@ function askVerdicts(i, delay = DEBOUNCE_MS) {
       }
       try {
         const answer = await api("POST", "/validate", { body: { ruleset: event.ruleset.id, lang: event.lexicon.id, words } });
-        if (words.join(" ") !== $(`words-${i}`).value.trim().split(/\s+/).filter(Boolean).slice(0, 64).join(" ")) return; // typed on since
+        if (words.join(" ") !== wordsOf(i).slice(0, 64).join(" ")) return; // typed on since
         verdicts.set(
           i,
           answer.body.verdicts.map((v) => ({ word: v.word, valid: v.valid, points: v.spellings.length ? v.spellings[0].points : null, reason: v.reasons[0]?.message })),

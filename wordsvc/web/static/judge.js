@@ -84,13 +84,18 @@ async function setUp() {
 }
 
 async function lockTo(next) {
-  event = (await api("GET", `/events/${encodeURIComponent(next.event)}`, { token: next.token })).body;
   lock = next;
+  try {
+    await refreshRound();
+  } catch (error) {
+    lock = null;
+    throw error;
+  }
   localStorage.setItem(LOCK_KEY, JSON.stringify(lock));
   pending = null;
   $("setup-token").value = "";
   $("setup-table-field").hidden = true;
-  await startOver();
+  startOver();
 }
 
 // The round a ruling is recorded under: the table's next round to be stored, the last once all are. The event
@@ -104,7 +109,8 @@ async function refreshRound() {
 
 // --- the challenge: count, words, one press ---------------------------------------------------------
 
-async function startOver() {
+// Back to "how many words", with nothing typed. The round is read again when the next play is judged.
+function startOver() {
   clearTimeout(resultTimer);
   clearTimeout(idleTimer);
   sent = false;
@@ -118,11 +124,6 @@ async function startOver() {
   show("count");
   renderHeader();
   $("count-input").focus();
-  try {
-    await refreshRound();
-  } catch (error) {
-    message("judge-error", error);
-  }
 }
 
 function askWords(n) {
@@ -306,8 +307,8 @@ async function start() {
     return;
   }
   try {
-    event = (await api("GET", `/events/${encodeURIComponent(lock.event)}`, { token: lock.token })).body;
-    await startOver();
+    await refreshRound();
+    startOver();
   } catch (error) {
     show("setup");
     message("setup-error", error);
