@@ -132,6 +132,45 @@ def test_a_round_is_idempotent_and_a_different_play_conflicts(ledger: Ledger, ev
     assert ledger.round(None, event["id"], "t1", 1)["revisions"] == 1
 
 
+def _meanwhile(ledger: Ledger, monkeypatch: pytest.MonkeyPatch, other: Callable[[], object]) -> None:
+    """Run ``other`` (another request's write) once, right after the next submission has read the table and before it writes."""
+    read = ledger.readers.read
+    pending = [other]
+
+    def read_then_write_elsewhere(query):  # type: ignore[no-untyped-def]
+        found = read(query)
+        if pending:
+            pending.pop()()
+        return found
+
+    monkeypatch.setattr(ledger.readers, "read", read_then_write_elsewhere)
+
+
+ROUND_2 = play(("ann", ["rain"], ""), ("bob", ["eat"], "s"), ("cy", [], "tart"))
+
+
+def test_a_round_written_while_another_round_of_the_table_was_stored_counts_it(ledger: Ledger, event: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    ref, ev = referee(ledger, event), event["id"]
+    _meanwhile(ledger, monkeypatch, lambda: ledger.submit_round(ref, ev, "t1", 1, ROUND_1))
+    second = ledger.submit_round(ref, ev, "t1", 2, ROUND_2)
+    assert second.status == 201
+    assert second.round["running_totals"] == ledger.round(None, ev, "t1", 2)["running_totals"]
+    first = ledger.round(None, ev, "t1", 1)["result"]["players"]
+    assert [line["total"] for line in second.round["running_totals"]] == [a["total"] + b["total"] for a, b in zip(first, second.round["result"]["players"], strict=True)]
+
+
+def test_a_round_stored_by_another_request_meanwhile_is_answered_as_a_repeat_or_a_conflict(ledger: Ledger, event: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    ref, ev = referee(ledger, event), event["id"]
+    _meanwhile(ledger, monkeypatch, lambda: ledger.submit_round(ref, ev, "t1", 1, ROUND_1))
+    same = ledger.submit_round(ref, ev, "t1", 1, ROUND_1)
+    assert same.status == 200 and same.round["revision"] == 1
+    _meanwhile(ledger, monkeypatch, lambda: ledger.submit_round(ref, ev, "t1", 2, ROUND_2))
+    with pytest.raises(Conflict):
+        ledger.submit_round(ref, ev, "t1", 2, play(("ann", ["rain"], ""), ("bob", ["eats"], ""), ("cy", [], "tart")))
+    assert [r["revisions"] for r in ledger.game(None, ev, "t1")["rounds"]] == [1, 1]
+    assert ledger.verify(ev) == []
+
+
 def test_a_correction_keeps_the_old_revision_and_moves_every_later_total(ledger: Ledger, event: dict) -> None:
     director, ev = event["director"], event["id"]
     ledger.submit_round(director, ev, "t1", 1, ROUND_1)

@@ -6,10 +6,10 @@ IMMEDIATE``, so a read never turns into a write that fails half-way.
 PostgreSQL serializes the writes of one event with an advisory lock
 (:func:`lock_chain`); writes to different events run side by side.
 
-On SQLite every write goes through the process's :class:`Writer`: one
-thread that takes every write waiting, runs each in a savepoint of one
-transaction and commits them together, so a batch costs one fsync (group
-commit). The processes of a server take turns with an ``flock`` on a file
+On SQLite every write goes through the process's :class:`Writer`: the
+thread whose turn it is takes every write waiting, runs each in a savepoint
+of one transaction and commits them together, so a batch costs one fsync
+(group commit). The processes of a server take turns with an ``flock`` on a file
 beside the database, which wakes the next one the moment it is released
 (SQLite's own busy handler sleeps and polls).
 """
@@ -19,13 +19,12 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
-import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
@@ -75,6 +74,8 @@ def _sqlite_connected(dbapi: sqlite3.Connection, _record: object) -> None:
 
 
 def _sqlite_begin(conn: Connection) -> None:
+    if conn.connection.dbapi_connection.in_transaction:  # type: ignore[union-attr]
+        return  # the Writer began it on the driver: SQLAlchemy's statements join it
     conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(_WRITE) else "BEGIN")
 
 
@@ -100,77 +101,115 @@ class Writer:
     ``work`` is all there or not at all: it raises to undo its own writes
     (its savepoint is rolled back, the others in the batch are kept), and its
     result is returned only once the commit that holds it is on disk.
+
+    On SQLite there is no writer thread: a write joins the process's pending
+    list, and whichever request thread holds the process's write lock next
+    commits everything pending in one transaction (group commit, one fsync),
+    on one connection kept for writing. A thread whose write another thread
+    committed finds it done when it gets the lock, and returns at once.
     """
 
     def __init__(self, engine: Engine):
         self.engine = engine
         database = engine.url.database if engine.dialect.name == "sqlite" else None
         self.lock_path = Path(f"{database}.lock") if database else None
-        self._queue: queue.SimpleQueue[_Job] = queue.SimpleQueue()
-        self._thread_pid = 0  # the process whose writer thread runs: a forked child starts its own
+        self._pid = 0  # the process the state below belongs to: a forked child makes its own
         self._starting = threading.Lock()
+        self._lock = threading.Lock()  # held by the thread committing
+        self._joining = threading.Lock()  # guards _pending
+        self._pending: list[_Job] = []
+        self._conn: Connection | None = None
+        self._flock: IO[bytes] | None = None
 
     def run(self, chain: str, work: Callable[[Connection], T]) -> T:
         if self.lock_path is None:
             with writing(self.engine) as conn:
                 lock_chain(conn, chain)
                 return work(conn)
-        self._ensure_thread()
+        if self._pid != os.getpid():
+            with self._starting:
+                if self._pid != os.getpid():
+                    self._forked()
         job = _Job(work)
-        self._queue.put(job)
-        job.done.wait()
+        with self._joining:
+            self._pending.append(job)
+        with self._lock:
+            while not job.finished:  # the jobs ahead of it first, BATCH at a time
+                with self._joining:
+                    batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
+                self._commit(batch)
         if job.error is not None:
             raise job.error
         return job.result  # type: ignore[no-any-return]
 
-    def _ensure_thread(self) -> None:
-        if self._thread_pid != os.getpid():
-            with self._starting:
-                if self._thread_pid != os.getpid():
-                    threading.Thread(target=self._loop, name="wordsvc-ledger-writer", daemon=True).start()
-                    self._thread_pid = os.getpid()
+    def close(self) -> None:
+        """Close the connection kept for writing, and the lock file (the next write opens them again)."""
+        with self._lock:
+            if self._conn is not None and self._pid == os.getpid():
+                self._conn.close()
+            if self._flock is not None:
+                self._flock.close()
+            self._conn = self._flock = None
 
-    def _loop(self) -> None:
-        assert self.lock_path is not None
-        with open(self.lock_path, "a+b") as lock:
-            while True:
-                batch = [self._queue.get()]
-                while len(batch) < BATCH:
-                    try:
-                        batch.append(self._queue.get_nowait())
-                    except queue.Empty:
-                        break
-                fcntl.flock(lock, fcntl.LOCK_EX)
-                try:
-                    self._commit(batch)
-                finally:
-                    fcntl.flock(lock, fcntl.LOCK_UN)
-                for job in batch:
-                    job.done.set()
+    def _forked(self) -> None:
+        """Start afresh in a new process: what the parent opened stays the parent's."""
+        self._lock, self._joining, self._pending, self._conn, self._flock = threading.Lock(), threading.Lock(), [], None, None
+        self._pid = os.getpid()
 
     def _commit(self, batch: list[_Job]) -> None:
+        """``batch`` in one transaction under the file lock that the server's processes take turns with; every job finished."""
+        assert self.lock_path is not None
+        if self._flock is None:
+            self._flock = open(self.lock_path, "a+b")
+        fcntl.flock(self._flock, fcntl.LOCK_EX)
         try:
-            with writing(self.engine) as conn:
-                cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-                for job in batch:
-                    cursor.execute("SAVEPOINT job")  # on the driver: SQLAlchemy's own savepoints cost more than the writes they guard
-                    try:
-                        job.result = job.work(conn)
-                    except Exception as err:  # this write is undone; the batch goes on
+            self._transaction(batch)
+        finally:
+            fcntl.flock(self._flock, fcntl.LOCK_UN)
+            for job in batch:
+                job.finished = True
+
+    def _transaction(self, batch: list[_Job]) -> None:
+        if self._conn is None:
+            self._conn = self.engine.connect()
+        conn = self._conn
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        alone = len(batch) == 1  # no savepoint needed: the transaction is the job's own
+        try:
+            cursor.execute("BEGIN IMMEDIATE")  # on the driver: SQLAlchemy's own transactions and savepoints cost more than the writes they guard
+            for job in batch:
+                if not alone:
+                    cursor.execute("SAVEPOINT job")
+                try:
+                    job.result = job.work(conn)
+                except Exception as err:  # this write is undone; the batch goes on
+                    job.error = err
+                    if not alone:
                         cursor.execute("ROLLBACK TO job")
-                        job.error = err
+                if not alone:
                     cursor.execute("RELEASE job")
+            _end(conn, cursor, commit=not (alone and batch[0].error is not None))
         except Exception as err:  # the commit failed: nothing of the batch is stored, and no one is told otherwise
             for job in batch:
                 if job.error is None:
                     job.error = err
+            self._conn = None
+            conn.invalidate()  # a connection in an unknown state is not used again
+
+
+def _end(conn: Connection, cursor: Any, commit: bool) -> None:
+    """Commit (or roll back) the driver's transaction, through SQLAlchemy if a job's statements made it SQLAlchemy's too."""
+    if conn.in_transaction():
+        conn.commit() if commit else conn.rollback()
+    else:
+        cursor.execute("COMMIT" if commit else "ROLLBACK")
 
 
 class _Job:
-    __slots__ = ("done", "error", "result", "work")
+    __slots__ = ("error", "finished", "result", "work")
 
     def __init__(self, work: Callable[[Connection], Any]):
-        self.work, self.done = work, threading.Event()
+        self.work, self.finished = work, False
         self.result: Any = None
         self.error: BaseException | None = None
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, bindparam, insert, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..core.budget import MemoryBudget
@@ -80,6 +80,7 @@ class Ledger:
     def close(self) -> None:
         """Close the ledger's connections (its threads' readers and the pool)."""
         self.readers.close()
+        self.writer.close()
         self.engine.dispose()
 
     # --- tokens --------------------------------------------------------------------------------
@@ -379,7 +380,8 @@ class Ledger:
         else:
             actor = require_director(actor, event_id, "correct a round")
         where = {"event": event_id, "game": game_id, "round": number}
-        event, current = self.readers.read(lambda reader: (_EVENT_GAME.first(reader, where), _CURRENT.first(reader, where)))
+        event, rows = self.readers.read(lambda reader: (_EVENT_GAME.first(reader, where), _BRIEF.all(reader, where)))
+        current = _current(rows, number)
         players = _open_table(event, event_id, game_id)
         ruleset = self._ruleset(event)
         play = RoundPlay(play.players, number, play.challenges, play.bonus_choice)
@@ -401,13 +403,21 @@ class Ledger:
         totals_text = canonical(totals)
         dealt = self._deal(event, game_id, len(players), number) if event.deals == "seeded" else None
 
-        def work(conn: Connection) -> tuple[int, int, dict[int, tuple[int, dict[str, int]]]]:
-            """What another process stored meanwhile decides: store the next revision, or answer as the stored one."""
-            latest = _CURRENT.first(conn, where)
+        def work(conn: Connection) -> tuple[int, int, Sequence[Any]]:
+            """What another process stored meanwhile decides: store the next revision, or answer as the stored one.
+
+            A table's revisions are only ever added to, so the same count as
+            the read above means the same rows: the write reads them again
+            only when another request has written to this table meanwhile.
+            """
+            seen = rows
+            if _COUNT.first(conn, where).revisions != len(rows):
+                seen = _BRIEF.all(conn, where)
+            latest = _current(seen, number)
             if correction is None and latest is not None:
                 if latest.body_sha256 != body_sha:
                     raise _differs(game_id, number, latest)
-                return 200, 0, {}
+                return 200, 0, seen
             if correction is not None:
                 _check_correction(latest, if_match, body_sha, game_id, number)
             revision = 1 if latest is None else latest.revision + 1
@@ -435,14 +445,13 @@ class Ledger:
             if correction is not None:
                 payload["reason"] = correction
             self._append(conn, event_id, actor, "round.corrected" if correction is not None else "round.submitted", payload)
-            brief = {row.round: (row.revision, json.loads(row.totals_json)) for row in _BRIEF.all(conn, where)}  # the last revision wins
-            return (201 if correction is None else 200), revision, brief
+            return (201 if correction is None else 200), revision, seen
 
         try:
-            status, revision, brief = self.writer.run(event_id, work)
-        except IntegrityError:  # only if a writer bypassed the chain lock; the key keeps one revision anyway
+            status, revision, seen = self.writer.run(event_id, work)
+        except (IntegrityError, self.engine.dialect.dbapi.IntegrityError):  # type: ignore[union-attr]  # only if a writer bypassed the chain lock; the key keeps one revision anyway
             raise Conflict(f"Round {number} of table {game_id} was stored by another request just now; read it and retry.") from None
-        if not brief:  # another request stored this very play first
+        if not revision:  # another request stored this very play first
             return Submitted(200, self._stored_round(event_id, game_id, players, number))
         view = {
             "event": event_id,
@@ -452,7 +461,7 @@ class Ledger:
             "revisions": revision,
             "etag": _etag(body_sha),
             "result": result,
-            "running_totals": _running(players, {n: t for n, (_, t) in brief.items()}, number),
+            "running_totals": _running(players, {**_round_totals(seen), number: totals}, number),
             "deal_digest": dealt.digest() if dealt else None,
         }
         return Submitted(status, view)
@@ -462,13 +471,14 @@ class Ledger:
         running totals with it; nothing is written or audited. ``stored`` is the round's current ETag, if it has been submitted."""
         actor = require_referee(actor, event_id, game_id)
         where = {"event": event_id, "game": game_id, "round": number}
-        event, current, brief = self.readers.read(lambda reader: (_EVENT_GAME.first(reader, where), _CURRENT.first(reader, where), _BRIEF.all(reader, where)))
+        event, rows = self.readers.read(lambda reader: (_EVENT_GAME.first(reader, where), _BRIEF.all(reader, where)))
+        current = _current(rows, number)
         players = _open_table(event, event_id, game_id)
         ruleset = self._ruleset(event)
         play = RoundPlay(play.players, number, play.challenges, play.bonus_choice)
         _check_play(play, players, ruleset, game_id)
         result = score_round(play, ruleset, self._event_lexicon(event)).to_dict()
-        totals = {row.round: json.loads(row.totals_json) for row in brief}  # the last revision of each round wins
+        totals = _round_totals(rows)
         totals[number] = {p["name"]: p["total"] for p in result["players"]}
         return {
             "event": event_id,
@@ -819,11 +829,9 @@ _EVENT_GAME = Prepared(
 _RULESET_JSON = Prepared(select(events.c.ruleset_json).where(events.c.id == _b("event")))
 _GAME = Prepared(select(games.c.event_id, games.c.id, games.c.players_json, games.c.created_at).where(games.c.event_id == _b("event"), games.c.id == _b("game")))
 _OF_GAME = (revisions.c.event_id == _b("event"), revisions.c.game_id == _b("game"))
-_CURRENT = Prepared(
-    select(revisions.c.revision, revisions.c.body_sha256).where(*_OF_GAME, revisions.c.round == _b("round")).order_by(revisions.c.revision.desc()).limit(1)
-)
+_COUNT = Prepared(select(func.count().label("revisions")).select_from(revisions).where(*_OF_GAME))
 _HISTORY = Prepared(select(*revisions.c).where(*_OF_GAME).order_by(revisions.c.round, revisions.c.revision))
-_BRIEF = Prepared(select(revisions.c.round, revisions.c.revision, revisions.c.totals_json).where(*_OF_GAME).order_by(revisions.c.round, revisions.c.revision))
+_BRIEF = Prepared(select(revisions.c.round, revisions.c.revision, revisions.c.body_sha256, revisions.c.totals_json).where(*_OF_GAME).order_by(revisions.c.round, revisions.c.revision))
 _EVENT_TOTALS = Prepared(
     select(revisions.c.game_id, revisions.c.round, revisions.c.totals_json)
     .where(revisions.c.event_id == _b("event"))
@@ -1014,6 +1022,20 @@ def _matchpoints(game_rows: Sequence[Any], current: dict[tuple[str, int], str]) 
 
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _current(rows: Sequence[Any], number: int) -> Any:
+    """The current revision of round ``number`` among a table's revision rows (ordered by round, then revision); ``None`` if not submitted."""
+    found = None
+    for row in rows:
+        if row.round == number:
+            found = row
+    return found
+
+
+def _round_totals(rows: Sequence[Any]) -> dict[int, dict[str, int]]:
+    """Each round's totals in its current revision, from a table's revision rows (ordered by round, then revision: the last one wins)."""
+    return {row.round: json.loads(row.totals_json) for row in rows}
 
 
 def _totals_of(result: dict[str, Any]) -> dict[str, int]:
