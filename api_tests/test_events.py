@@ -232,6 +232,26 @@ def test_retries_conflicts_and_corrections(api: Api) -> None:
     assert actions == ["event.created", "token.issued", "game.created", "token.issued", "round.submitted", "round.corrected"]
 
 
+def _commit_metrics(api: Api) -> tuple[float, float]:
+    """``(transactions, writes)`` counted so far by ``/metrics`` (every worker's)."""
+    found = {"wordsvc_ledger_commit_seconds_count": 0.0, "wordsvc_ledger_commit_writes_sum": 0.0}
+    for line in api.http.get(f"{api.server.url}/metrics", timeout=10).text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in found:
+            found[name] = float(value)
+    return found["wordsvc_ledger_commit_seconds_count"], found["wordsvc_ledger_commit_writes_sum"]
+
+
+def test_metrics_count_the_ledgers_write_transactions(api: Api) -> None:
+    transactions, writes = _commit_metrics(api)
+    event, director = _event(api)  # the event and its director token: one write
+    api("PUT", f"/events/{event}/games/t1", director, expect=201, json={"players": TABLES["t1"]})
+    api("PUT", f"/events/{event}/games/t1/rounds/1", director, expect=201, json=ROUND_1)
+    api("PUT", f"/events/{event}/games/t1/rounds/1", director, expect=200, json=ROUND_1)  # a repeat writes nothing
+    after = _commit_metrics(api)
+    assert after[1] - writes == 3 and 1 <= after[0] - transactions <= 3
+
+
 def test_every_role_against_every_endpoint(api: Api) -> None:
     event, director = _event(api)
     _, other_director = _event(api)

@@ -115,6 +115,22 @@ class Server:
     def pid(self) -> int:
         return self.proc.pid
 
+    def cpu_seconds(self) -> tuple[float, float]:
+        """User and system CPU seconds used so far by the server's processes alive now (its process group: master and workers)."""
+        user = system = 0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:  # gone meanwhile
+                continue
+            if int(fields[2]) == self.proc.pid:  # the process group (fields[2] is pgrp: state, ppid, pgrp after the name)
+                user, system = user + int(fields[11]), system + int(fields[12])
+        ticks = os.sysconf("SC_CLK_TCK")
+        return user / ticks, system / ticks
+
     def log(self) -> str:
         """What the server wrote to stderr so far (its last 2,000 characters)."""
         if self._log is None:

@@ -24,8 +24,11 @@ a neighbour's load hits them alike:
 
 It prints answers per second (rounds stored per second for the PUT rows), p50
 and p99 latency, errors, and each row's throughput as a share of the
-baseline's, then checks that the ledgers hold exactly the rounds answered
-201. Target (the ledger's issue): storing costs no more than a third of the
+baseline's; then what each row cost the server: its processes' CPU time per
+answer (user and system, from ``/proc``; not PostgreSQL's own processes) and
+the ledger's write transactions from ``/metrics`` (how many, rounds per
+commit, milliseconds each held the write lock); then checks that the ledgers
+hold exactly the rounds answered 201. Target (the ledger's issue): storing costs no more than a third of the
 stateless throughput on SQLite, i.e. SQLite ÷ stateless >= 0.67. The first
 and last lines time a fixed Python loop (:func:`common.machine_loop_ms`): how
 loaded the machine was.
@@ -193,12 +196,15 @@ class Row:
     tokens: list[str | None]
     work: list[Work]
     cycle: bool = False
+    server: Server | None = None  # whose CPU time and ledger transactions the row counts
     done: list[int] = field(default_factory=list)  # per referee: requests sent so far
     latencies: list[float] = field(default_factory=list)
     seconds: float = 0.0
     errors: int = 0
     first_error: str = ""
     ran_out: bool = False
+    cpu: list[float] = field(default_factory=lambda: [0.0, 0.0])  # the server's user and system CPU seconds over the row's slices
+    commits: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])  # transactions, seconds holding the write lock, writes
 
     def __post_init__(self) -> None:
         self.done = [0] * len(self.tokens)
@@ -229,8 +235,22 @@ def referee(index: int, port: int, token: str | None, method: str, expect: int, 
     out.put((index, latencies, errors, first_error, sent, time.perf_counter() - began))
 
 
+def commit_metrics(port: int) -> list[float]:
+    """``[transactions, seconds, writes]`` of the ledger's write transactions so far, from the server's ``/metrics``."""
+    names = ("wordsvc_ledger_commit_seconds_count", "wordsvc_ledger_commit_seconds_sum", "wordsvc_ledger_commit_writes_sum")
+    found = dict.fromkeys(names, 0.0)
+    status, data = Client(port).call("GET", "/metrics")
+    for line in data.decode().splitlines() if status == 200 else []:
+        name, _, value = line.partition(" ")
+        if name in found:
+            found[name] = float(value)
+    return [found[name] for name in names]
+
+
 def run_slice(row: Row, seconds: float) -> float:
     """Every referee of ``row`` at once for ``seconds``, each going on from where it stopped: the longest a referee was busy."""
+    cpu = row.server.cpu_seconds() if row.server else (0.0, 0.0)
+    commits = commit_metrics(row.port)
     queue: mp.Queue = mp.Queue()  # type: ignore[type-arg]
     procs = [
         mp.Process(target=referee, args=(i, row.port, token, row.method, row.expect, row.work[i], row.done[i], row.cycle, seconds, queue))
@@ -249,6 +269,9 @@ def run_slice(row: Row, seconds: float) -> float:
         busy = max(busy, elapsed)
     for proc in procs:
         proc.join()
+    if row.server:
+        row.cpu = [total + after - before for total, after, before in zip(row.cpu, row.server.cpu_seconds(), cpu, strict=True)]
+    row.commits = [total + after - before for total, after, before in zip(row.commits, commit_metrics(row.port), commits, strict=True)]
     return busy
 
 
@@ -293,11 +316,11 @@ def main() -> int:
             with Timer() as seating:
                 work = [ledger.work(ledger.seat(tables), rng) for _ in ledger.referees]
             print(f"{name}: warm-up {per_referee * len(ledger.referees):.0f} rounds/s; seated {tables * len(ledger.referees)} tables in {seating.seconds:.1f} s")
-            rows[f"PUT .../rounds/{{n}} on {name}"] = Row(name, ledger.server.port, "PUT", 201, list(ledger.referees), work)
+            rows[f"PUT .../rounds/{{n}} on {name}"] = Row(name, ledger.server.port, "PUT", 201, list(ledger.referees), work, server=ledger.server)
         sqlite_row = rows["PUT .../rounds/{n} on SQLite"]
         baseline = Row("stateless", sqlite_row.port, "POST", 200, [None] * args.referees, [stateless(w) for w in sqlite_row.work], cycle=True)
         run_slice(baseline, WARMUP_SECONDS)  # warm-up, then counting from zero
-        baseline = Row("stateless", baseline.port, "POST", 200, baseline.tokens, baseline.work, cycle=True)
+        baseline = Row("stateless", baseline.port, "POST", 200, baseline.tokens, baseline.work, cycle=True, server=ledgers["SQLite"].server)
         rows = {"POST /score-round (stateless)": baseline, **rows}
 
         print(machine_line())
@@ -317,6 +340,13 @@ def main() -> int:
             rates[label] = row.answered() / row.seconds
             share = rates[label] / rates["POST /score-round (stateless)"]
             print(f"{label:<36} {row.answered():>8} {rates[label]:>7.0f} {s['p50']:>7.2f} {s['p99']:>7.2f} {row.errors:>6} {share:>12.2f}")
+        print(f"\n{'row':<36} {'server CPU ms/answer':>20} {'user':>6} {'system':>6} {'commits':>8} {'writes/commit':>13} {'lock held ms':>12}")
+        for label, row in rows.items():
+            answered = max(row.answered(), 1)
+            transactions, held, writes = row.commits
+            per_commit = f"{writes / transactions:>13.2f} {held / transactions * 1e3:>12.2f}" if transactions else f"{'-':>13} {'-':>12}"
+            print(f"{label:<36} {sum(row.cpu) / answered * 1e3:>20.2f} {row.cpu[0] / answered * 1e3:>6.2f} {row.cpu[1] / answered * 1e3:>6.2f} {transactions:>8.0f} {per_commit}")
+        print("(server CPU: the wordsvc processes only, not PostgreSQL's; lock held: from taking the write lock to the commit on disk)")
         for label, row in rows.items():
             if row.errors:
                 print(f"  {label}: first error: {row.first_error}")

@@ -61,21 +61,27 @@ class Submitted:
 class Ledger:
     """The ledger on one database. ``lexicons(lang)`` gives the loaded lexicon of a language."""
 
-    def __init__(self, engine: Engine, lexicons: Callable[[str], Lexicon], budget: MemoryBudget | None = None):
+    def __init__(
+        self, engine: Engine, lexicons: Callable[[str], Lexicon], budget: MemoryBudget | None = None, on_commit: Callable[[int, float], None] | None = None
+    ):
         self.engine = engine
-        self.writer = Writer(engine)
+        self.writer = Writer(engine, on_commit)
         self.readers = Readers(engine)
         self.lexicons = lexicons
         self.budget = budget
         self._rulesets: dict[str, Ruleset] = {}
 
     @classmethod
-    def open(cls, url: str, lexicons: Callable[[str], Lexicon], budget: MemoryBudget | None = None) -> Ledger:
-        """Connect, bring the schema up to date, and close the connections (a pre-fork master must not share them)."""
+    def open(
+        cls, url: str, lexicons: Callable[[str], Lexicon], budget: MemoryBudget | None = None, on_commit: Callable[[int, float], None] | None = None
+    ) -> Ledger:
+        """Connect, bring the schema up to date, and close the connections (a pre-fork master must not share them).
+
+        ``on_commit(writes, seconds)`` hears of every write transaction (:class:`~wordsvc.ledger.database.Writer`)."""
         engine = connect(url)
         upgrade(engine)
         engine.dispose()
-        return cls(engine, lexicons, budget)
+        return cls(engine, lexicons, budget, on_commit)
 
     def close(self) -> None:
         """Close the ledger's connections (its threads' readers and the pool)."""

@@ -22,6 +22,7 @@ from ..core.errors import InvalidRequest
 from ..core.ids import RESERVED_IDS
 from ..ledger import Ledger, Principal, Unauthorized, require_admin, require_director, require_referee
 from ..schemas.events import AuditQuery, EventBody, GameBody, ImportBody, JudgeBody, RoundSubmission, StandingsQuery, TokenBody, load_round_submission
+from .metrics import observe_commit
 from .requests import query_args, read_json, service
 
 __all__ = ["bp", "ledger"]
@@ -49,7 +50,7 @@ def ledger() -> Ledger:
         with _OPENING:
             if "wordsvc.ledger" not in extensions:
                 svc = service()
-                extensions["wordsvc.ledger"] = Ledger.open(extensions["wordsvc.settings"].database_url, svc.languages.get, svc.budget)
+                extensions["wordsvc.ledger"] = Ledger.open(extensions["wordsvc.settings"].database_url, svc.languages.get, svc.budget, observe_commit)
     return extensions["wordsvc.ledger"]  # type: ignore[no-any-return]
 
 

@@ -1,7 +1,9 @@
 """``GET /metrics``: Prometheus text format through the standard client library.
 
 Requests by endpoint, method and status, latency histograms, requests in
-flight, requests shed by admission control, the size of every cache, and a
+flight, requests shed by admission control, the size of every cache, the
+ledger's write transactions (how long each held the lock, how many writes
+each committed), and a
 ``wordsvc_lexicon_info`` series per loaded lexicon (id, version, sha256).
 Under ``wordsvc serve`` the server gives each worker the same
 ``PROMETHEUS_MULTIPROC_DIR``, so any worker answers for all of them.
@@ -18,7 +20,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 
 from .requests import service
 
-__all__ = ["bp", "install"]
+__all__ = ["bp", "install", "observe_commit"]
 
 bp = Blueprint("metrics", __name__)
 
@@ -33,7 +35,19 @@ IN_FLIGHT = Gauge("wordsvc_requests_in_flight", "Requests being handled now.", m
 SHED = Counter("wordsvc_requests_shed", "Expensive requests refused at once (503) because the worker was full.", ["endpoint"])
 CACHE = Gauge("wordsvc_cache_entries", "Entries held by each cache of a worker.", ["cache"], multiprocess_mode="livesum")
 CACHE_BYTES = Gauge("wordsvc_cache_bytes", "Estimated bytes held by each cache of a worker.", ["cache"], multiprocess_mode="livesum")
+COMMIT = Histogram(
+    "wordsvc_ledger_commit_seconds",
+    "A ledger write transaction, from taking the database's write lock to the commit on disk.",
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
+)
+COMMIT_WRITES = Histogram("wordsvc_ledger_commit_writes", "Writes committed together in one ledger transaction (group commit).", buckets=(1, 2, 4, 8, 16, 32, 64))
 LEXICON = Gauge("wordsvc_lexicon_info", "A loaded lexicon (value 1), with its stamp.", ["id", "version", "sha256"], multiprocess_mode="max")
+
+
+def observe_commit(writes: int, seconds: float) -> None:
+    """Count one ledger write transaction: ``writes`` committed together, the write lock held ``seconds``."""
+    COMMIT.observe(seconds)
+    COMMIT_WRITES.observe(writes)
 
 
 def install(app: Flask, cache_sizes: Callable[[], dict[str, tuple[int, int]]] | None = None) -> None:
