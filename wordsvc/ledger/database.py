@@ -4,14 +4,14 @@ SQLite (the default) runs in WAL mode with ``synchronous=FULL``: a commit is
 on disk before the answer leaves. Write transactions begin with ``BEGIN
 IMMEDIATE``, so a read never turns into a write that fails half-way.
 PostgreSQL serializes the writes of one event with an advisory lock
-(:func:`lock_chain`); writes to different events run side by side.
+(:func:`lock_chain`), across processes and machines.
 
-On SQLite every write goes through the process's :class:`Writer`: the
-thread whose turn it is takes every write waiting, runs each in a savepoint
-of one transaction and commits them together, so a batch costs one fsync
-(group commit). The processes of a server take turns with an ``flock`` on a file
-beside the database, which wakes the next one the moment it is released
-(SQLite's own busy handler sleeps and polls).
+Every write goes through the process's :class:`Writer`: the thread whose
+turn it is takes every write waiting, runs each in a savepoint of one
+transaction and commits them together, so a batch costs one commit and one
+fsync (group commit). On SQLite the processes of a server take turns with
+an ``flock`` on a file beside the database, which wakes the next one the
+moment it is released (SQLite's own busy handler sleeps and polls).
 """
 
 from __future__ import annotations
@@ -103,11 +103,14 @@ class Writer:
     (its savepoint is rolled back, the others in the batch are kept), and its
     result is returned only once the commit that holds it is on disk.
 
-    On SQLite there is no writer thread: a write joins the process's pending
-    list, and whichever request thread holds the process's write lock next
-    commits everything pending in one transaction (group commit, one fsync),
-    on one connection kept for writing. A thread whose write another thread
-    committed finds it done when it gets the lock, and returns at once.
+    There is no writer thread: a write joins the process's pending list, and
+    whichever request thread holds the process's write lock next commits
+    everything pending in one transaction (group commit, one fsync). A thread
+    whose write another thread committed finds it done when it gets the lock,
+    and returns at once. On SQLite the transaction runs on one connection
+    kept for writing, under a file lock the processes take turns with; on
+    PostgreSQL it takes the advisory lock of every chain in the batch, in
+    sorted order.
     """
 
     def __init__(self, engine: Engine, observe: Callable[[int, float], None] | None = None):
@@ -123,19 +126,11 @@ class Writer:
         self._conn: Connection | None = None
 
     def run(self, chain: str, work: Callable[[Connection], T]) -> T:
-        if self.lock_path is None:
-            with writing(self.engine) as conn:
-                lock_chain(conn, chain)
-                started = time.perf_counter()
-                result = work(conn)
-            if self.observe is not None:
-                self.observe(1, time.perf_counter() - started)
-            return result
         if self._pid != os.getpid():
             with self._starting:
                 if self._pid != os.getpid():
                     self._forked()
-        job = _Job(work)
+        job = _Job(chain, work)
         with self._joining:
             self._pending.append(job)
         with self._lock:
@@ -160,47 +155,78 @@ class Writer:
         self._pid = os.getpid()
 
     def _commit(self, batch: list[_Job]) -> None:
-        """``batch`` in one transaction under the file lock that the server's processes take turns with; every job finished."""
+        """``batch`` in one transaction holding its chains' locks; every job finished, the transaction observed."""
+        try:
+            held = self._sqlite(batch) if self.lock_path is not None else self._postgresql(batch)
+        finally:
+            for job in batch:
+                job.finished = True
+        if self.observe is not None and held is not None:
+            self.observe(len(batch), held)
+
+    def _sqlite(self, batch: list[_Job]) -> float:
+        """Under the file lock the server's processes take turns with (SQLite has one writer at a time): seconds it was held."""
         assert self.lock_path is not None
         with open(self.lock_path, "a+b") as lock:  # opened for each commit: a few microseconds, and nothing left open when the ledger is dropped
             fcntl.flock(lock, fcntl.LOCK_EX)
             started = time.perf_counter()
             try:
-                self._transaction(batch)
+                self._sqlite_transaction(batch)
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
-                held = time.perf_counter() - started
-                for job in batch:
-                    job.finished = True
-        if self.observe is not None:
-            self.observe(len(batch), held)
+            return time.perf_counter() - started
 
-    def _transaction(self, batch: list[_Job]) -> None:
+    def _sqlite_transaction(self, batch: list[_Job]) -> None:
         if self._conn is None:
             self._conn = self.engine.connect()
         conn = self._conn
         cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-        alone = len(batch) == 1  # no savepoint needed: the transaction is the job's own
         try:
             cursor.execute("BEGIN IMMEDIATE")  # on the driver: SQLAlchemy's own transactions and savepoints cost more than the writes they guard
-            for job in batch:
-                if not alone:
-                    cursor.execute("SAVEPOINT job")
-                try:
-                    job.result = job.work(conn)
-                except Exception as err:  # this write is undone; the batch goes on
-                    job.error = err
-                    if not alone:
-                        cursor.execute("ROLLBACK TO job")
-                if not alone:
-                    cursor.execute("RELEASE job")
-            _end(conn, cursor, commit=not (alone and batch[0].error is not None))
+            _end(conn, cursor, commit=_run_jobs(conn, cursor, batch))
         except Exception as err:  # the commit failed: nothing of the batch is stored, and no one is told otherwise
-            for job in batch:
-                if job.error is None:
-                    job.error = err
+            _failed(batch, err)
             self._conn = None
             conn.invalidate()  # a connection in an unknown state is not used again
+
+    def _postgresql(self, batch: list[_Job]) -> float | None:
+        """Holding the advisory lock of every chain in the batch, taken in one order by every process (no deadlock): seconds after
+        the locks were taken to the commit; ``None`` if the transaction failed."""
+        try:
+            with self.engine.connect() as conn:
+                transaction = conn.begin()
+                for chain in sorted({job.chain for job in batch}):
+                    lock_chain(conn, chain)
+                started = time.perf_counter()
+                commit = _run_jobs(conn, conn.connection.dbapi_connection.cursor(), batch)  # type: ignore[union-attr]
+                transaction.commit() if commit else transaction.rollback()
+                return time.perf_counter() - started
+        except Exception as err:  # as on SQLite: nothing of the batch is stored
+            _failed(batch, err)
+            return None
+
+
+def _run_jobs(conn: Connection, cursor: Any, batch: list[_Job]) -> bool:
+    """Each job of ``batch`` in the transaction of ``conn``, in a savepoint of its own unless it is alone; whether to commit."""
+    alone = len(batch) == 1  # no savepoint needed: the transaction is the job's own
+    for job in batch:
+        if not alone:
+            cursor.execute("SAVEPOINT job")
+        try:
+            job.result = job.work(conn)
+        except Exception as err:  # this write is undone; the batch goes on
+            job.error = err
+            if not alone:
+                cursor.execute("ROLLBACK TO SAVEPOINT job")
+        if not alone:
+            cursor.execute("RELEASE SAVEPOINT job")
+    return not (alone and batch[0].error is not None)
+
+
+def _failed(batch: list[_Job], err: Exception) -> None:
+    for job in batch:
+        if job.error is None:
+            job.error = err
 
 
 def _end(conn: Connection, cursor: Any, commit: bool) -> None:
@@ -212,10 +238,10 @@ def _end(conn: Connection, cursor: Any, commit: bool) -> None:
 
 
 class _Job:
-    __slots__ = ("error", "finished", "result", "work")
+    __slots__ = ("chain", "error", "finished", "result", "work")
 
-    def __init__(self, work: Callable[[Connection], Any]):
-        self.work, self.finished = work, False
+    def __init__(self, chain: str, work: Callable[[Connection], Any]):
+        self.chain, self.work, self.finished = chain, work, False
         self.result: Any = None
         self.error: BaseException | None = None
 
