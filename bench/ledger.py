@@ -239,7 +239,9 @@ def commit_metrics(port: int) -> list[float]:
     """``[transactions, seconds, writes]`` of the ledger's write transactions so far, from the server's ``/metrics``."""
     names = ("wordsvc_ledger_commit_seconds_count", "wordsvc_ledger_commit_seconds_sum", "wordsvc_ledger_commit_writes_sum")
     found = dict.fromkeys(names, 0.0)
-    status, data = Client(port).call("GET", "/metrics")
+    client = Client(port)
+    status, data = client.call("GET", "/metrics")
+    client.close()
     for line in data.decode().splitlines() if status == 200 else []:
         name, _, value = line.partition(" ")
         if name in found:

@@ -386,10 +386,8 @@ class Ledger:
         else:
             actor = require_director(actor, event_id, "correct a round")
         where = {"event": event_id, "game": game_id, "round": number}
-        event, rows = self.readers.read(lambda reader: (_EVENT_GAME.first(reader, where), _BRIEF.all(reader, where)))
+        event, rows, players, ruleset = self._table_round(where)
         current = _current(rows, number)
-        players = _open_table(event, event_id, game_id)
-        ruleset = self._ruleset(event)
         play = RoundPlay(play.players, number, play.challenges, play.bonus_choice)
         _check_play(play, players, ruleset, game_id, rules=current is not None)  # a first submission's rules: score_round checks them
         body = play_document(play)
@@ -477,10 +475,8 @@ class Ledger:
         running totals with it; nothing is written or audited. ``stored`` is the round's current ETag, if it has been submitted."""
         actor = require_referee(actor, event_id, game_id)
         where = {"event": event_id, "game": game_id, "round": number}
-        event, rows = self.readers.read(lambda reader: (_EVENT_GAME.first(reader, where), _BRIEF.all(reader, where)))
+        event, rows, players, ruleset = self._table_round(where)
         current = _current(rows, number)
-        players = _open_table(event, event_id, game_id)
-        ruleset = self._ruleset(event)
         play = RoundPlay(play.players, number, play.challenges, play.bonus_choice)
         _check_play(play, players, ruleset, game_id)
         result = score_round(play, ruleset, self._event_lexicon(event)).to_dict()
@@ -494,6 +490,11 @@ class Ledger:
             "running_totals": _running(players, totals, number),
             "stored": _etag(current.body_sha256) if current is not None else None,
         }
+
+    def _table_round(self, where: dict[str, Any]) -> tuple[Any, list[Any], list[str], Ruleset]:
+        """What a submission or a preview of a round reads first: the event, the table's revision rows, its seats and the ruleset."""
+        event, rows = self.readers.read(lambda reader: (_EVENT_GAME.first(reader, where), _BRIEF.all(reader, where)))
+        return event, rows, _open_table(event, where["event"], where["game"]), self._ruleset(event)
 
     def round(self, actor: Principal | None, event_id: str, game_id: str, number: int) -> dict[str, Any]:
         """A round's current revision, its result and the running totals through it, and every revision kept."""
