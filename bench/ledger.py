@@ -33,6 +33,14 @@ stateless throughput on SQLite, i.e. SQLite ÷ stateless >= 0.67. The first
 and last lines time a fixed Python loop (:func:`common.machine_loop_ms`): how
 loaded the machine was.
 
+Last, the same plays without HTTP or concurrency: the app in this process
+(Flask's test client, one thread) on a SQLite ledger of its own, each play
+scored by ``POST /score-round`` and stored by ``PUT``, taken in turn, and the
+CPU time each costs (the lowest of ``--repeats`` passes). What the ledger's
+own work costs a round, with nothing waiting on anything: with the HTTP
+server's share and the clients' added to both, the best ratio this machine
+could show.
+
 The clients share the machine with the servers and PostgreSQL, so the
 absolute figures are a floor.
 
@@ -42,6 +50,7 @@ Run: ``.venv/bin/python bench/ledger.py [--seconds 10] [--referees 8] [--rounds 
 from __future__ import annotations
 
 import argparse
+import gc
 import http.client
 import json
 import math
@@ -69,6 +78,7 @@ WARMUP_SECONDS = 1.0
 WARMUP_TABLES = 4  # per referee
 #: Tables seated per referee: this many times what the warm-up says a referee gets through in --seconds.
 HEADROOM = 3.0
+IN_PROCESS_TABLES = 50  # a pass of the in-process rows: 50 tables of 8 rounds
 
 Work = list[tuple[str, bytes]]  # (path, body) in the order a referee sends them
 
@@ -287,6 +297,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="turns each row takes (slices of seconds/rounds)")
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WORDSVC_WORKERS", "2")))
     parser.add_argument("--seed", type=int, default=1, help="of the plays")
+    parser.add_argument("--repeats", type=int, default=5, help="passes of the in-process rows (the lowest CPU time counts)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
 
@@ -368,8 +379,62 @@ def main() -> int:
             f"\nstored ÷ stateless throughput: SQLite {ratio:.2f}, PostgreSQL {pg_ratio:.2f} "
             f"(target: storing costs at most a third on SQLite, SQLite >= {TARGET:.2f}: {verdict})"
         )
+        print_bound(*in_process_cpu(args.repeats, rng), rows["POST /score-round (stateless)"], args.repeats)
         print(machine_line())
     return 0
+
+
+def in_process_cpu(repeats: int, rng: random.Random) -> tuple[float, float]:
+    """CPU seconds a round costs in this process, one thread, no HTTP: scored by ``POST /score-round``, and stored by ``PUT``."""
+    plays = IN_PROCESS_TABLES * len(ROUNDS)
+    gc.collect()
+    gc.freeze()  # the rows' latencies and plays out of the collector's way: it would walk them, not the app's objects
+    with tempfile.TemporaryDirectory(prefix="wordsvc-bench-ledger-") as tmp:
+        url = f"sqlite:///{tmp}/ledger.sqlite3"
+        os.environ["WORDSVC_DATABASE_URL"] = url
+        os.environ.setdefault("WORDSVC_LOG_LEVEL", "warning")
+        from wordsvc.web.app import create_app
+
+        client = create_app().test_client()
+
+        def call(method: str, path: str, body: Any, expect: int, token: str | None = None) -> Any:
+            response = client.open(path, method=method, json=body, headers={"Authorization": f"Bearer {token}"} if token else {})
+            if response.status_code != expect:
+                raise SystemExit(f"in process: {method} {path}: {response.status_code}, expected {expect}: {response.data[:500]!r}")
+            return response.json
+
+        director = call("POST", "/events", {"name": "in process", "id": EVENT, "ruleset": "standard"}, 201, admin_token(url))["director_token"]["token"]
+        referee = call("POST", f"/events/{EVENT}/tokens", {"role": "referee"}, 201, director)["token"]
+        deck = [card["face"].lower() for card in call("GET", "/rulesets/standard", None, 200)["deck"]["cards"] for _ in range(card["count"])]
+        score = store = math.inf
+        for rep in range(repeats):
+            tables = [f"p{rep}t{n:03d}" for n in range(IN_PROCESS_TABLES)]
+            for table in tables:
+                call("PUT", f"/events/{EVENT}/games/{table}", {"players": PLAYERS}, 201, director)
+            work = [(table, n, random_players(rng, deck, n)) for table in tables for n in ROUNDS]
+            started = time.process_time()
+            for _, n, players in work:
+                call("POST", "/score-round", {"ruleset": "standard", "round": n, "players": players}, 200)
+            score = min(score, (time.process_time() - started) / plays)
+            started = time.process_time()
+            for table, n, players in work:
+                call("PUT", f"/events/{EVENT}/games/{table}/rounds/{n}", {"players": players}, 201, referee)
+            store = min(store, (time.process_time() - started) / plays)
+    return score, store
+
+
+def print_bound(score: float, store: float, baseline: Row, repeats: int) -> None:
+    """The in-process figures, and the best stored ÷ stateless ratio they allow this machine."""
+    rate = baseline.answered() / baseline.seconds
+    served = sum(baseline.cpu) / max(baseline.answered(), 1)  # the stateless row's server CPU per answer: scoring and the HTTP server
+    http = max(served - score, 0.0)
+    # The CPU time the machine gave each stateless answer, if that row used it all; what the server did not use went to the clients.
+    clients = max((os.cpu_count() or 1) / rate - served, 0.0)
+    bound = (served + clients) / (store + http + clients)  # a stored round costing the server its in-process CPU and the same HTTP share
+    print(f"\nin one process, one thread, no HTTP ({IN_PROCESS_TABLES * len(ROUNDS)} rounds a pass, the lowest of {repeats} passes):")
+    print(f"  POST /score-round: {score * 1e3:.2f} ms CPU a round; PUT .../rounds/{{n}} on SQLite: {store * 1e3:.2f} ms; the ledger's own work: {(store - score) * 1e3:.2f} ms")
+    print(f"  the HTTP server's share (the stateless row's server CPU per answer less the above): {http * 1e3:.2f} ms; the clients' (what it left them): {clients * 1e3:.2f} ms")
+    print(f"  so with {os.cpu_count()} CPUs and concurrency costing nothing, stored ÷ stateless could reach at most {bound:.2f} (target {TARGET:.2f})")
 
 
 if __name__ == "__main__":
