@@ -242,6 +242,20 @@ def _commit_metrics(api: Api) -> tuple[float, float]:
     return found["wordsvc_ledger_commit_seconds_count"], found["wordsvc_ledger_commit_writes_sum"]
 
 
+def test_standings_as_csv_never_hand_a_spreadsheet_a_formula(api: Api) -> None:
+    event, director = _event(api)
+    names = ["=HYPERLINK(\"http://x\")", "+1", "@ann", "-bob", "cy"]
+    api("PUT", f"/events/{event}/games/t1", director, expect=201, json={"players": names})
+    referee = api("POST", f"/events/{event}/tokens", director, expect=201, json={"role": "referee", "table": "t1"}).json()["token"]
+    play = {"players": [{"name": name, "words": ["cat"]} if name == "cy" else {"name": name, "words": ["do"], "unused": ["g"]} for name in names]}
+    api("PUT", f"/events/{event}/games/t1/rounds/1", referee, expect=201, json=play)
+    standings = api("GET", f"/events/{event}/standings", expect=200).json()["standings"]
+    rows = list(csv.DictReader(io.StringIO(api("GET", f"/events/{event}/standings?format=csv", expect=200).text)))
+    assert {s["player"] for s in standings} == set(names)  # the JSON keeps each name as seated
+    assert [r["player"] for r in rows] == [("'" + s["player"]) if s["player"][0] in "=+-@" else s["player"] for s in standings]
+    assert [int(r["total"]) for r in rows] == [s["total"] for s in standings]
+
+
 def test_metrics_count_the_ledgers_write_transactions(api: Api) -> None:
     transactions, writes = _commit_metrics(api)
     event, director = _event(api)  # the event and its director token: one write

@@ -182,10 +182,22 @@ def standings(event: str) -> Response:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(["rank", "player", "table", "rounds", "total"])
     for line in table["standings"]:
-        writer.writerow([line["rank"], line["player"], line["table"], line["rounds"], line["total"]])
+        writer.writerow([line["rank"], spreadsheet_text(line["player"]), line["table"], line["rounds"], line["total"]])
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{event}-standings.csv"'
     return response
+
+
+def spreadsheet_text(text: str) -> str:
+    """``text`` for a CSV cell that a spreadsheet shows as text: a leading apostrophe when it would start a formula.
+
+    A player named ``=HYPERLINK(...)`` would otherwise be a live formula in the
+    director's spreadsheet (CSV injection); the JSON standings keep the name as seated.
+    """
+    return "'" + text if text[:1] in _FORMULA_STARTS else text
+
+
+_FORMULA_STARTS = frozenset("=+-@\t\r")
 
 
 @bp.get("/events/<event:event>/export")

@@ -296,7 +296,7 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
      [EVENT, GAME, ROUND], None, {200: "EventRoundAnalysis"}, (401, 403, 404, 409, 503), PUBLIC),
     ("post", "/events/{event}/close", "Close an event", "Director token. No more rounds; a seeded event's seed is revealed (audited).",
      [EVENT], None, {200: "Event"}, (401, 403, 404), TOKEN),
-    ("get", "/events/{event}/standings", "Standings", "Rank, player, table, rounds played, total; equal totals share a rank. CSV with Accept: text/csv or format=csv.",
+    ("get", "/events/{event}/standings", "Standings", "Rank, player, table, rounds played, total; equal totals share a rank. CSV with Accept: text/csv or format=csv (a name that would start a spreadsheet formula, with = + - or @, gets a leading apostrophe there).",
      [EVENT], None, {200: "Standings"}, (400, 401, 403, 404, 422), PUBLIC),
     ("get", "/events/{event}/export", "Export an event", "Director token. Everything needed to rebuild the event elsewhere (no token secrets).",
      [EVENT], None, {200: "ExportDocument"}, (401, 403, 404), TOKEN),
