@@ -242,6 +242,24 @@ def _commit_metrics(api: Api) -> tuple[float, float]:
     return found["wordsvc_ledger_commit_seconds_count"], found["wordsvc_ledger_commit_writes_sum"]
 
 
+def test_a_name_is_one_name_however_it_is_typed(api: Api) -> None:
+    event, director = _event(api)
+    same = api("PUT", f"/events/{event}/games/t1", director, expect=422, json={"players": ["Ann", "bob", "ann"]}).json()
+    assert list(same["errors"]) == ["players.2"] and "also seat 0" in same["errors"]["players.2"][0]
+    spaced = api("PUT", f"/events/{event}/games/t1", director, expect=422, json={"players": ["ann ", "\u00a0bob"]}).json()
+    assert spaced["errors"] == {"players.0": ["must not start or end with white space"], "players.1": ["must not start or end with white space"]}
+    composed, decomposed = "\u00e9va", "e\u0301va"  # é as one character, and as e with a combining accent
+    assert api("PUT", f"/events/{event}/games/t1", director, expect=422, json={"players": [composed, decomposed]}).json()["errors"].keys() == {"players.1"}
+    seated = api("PUT", f"/events/{event}/games/t1", director, expect=201, json={"players": [decomposed, "bob"]}).json()
+    assert seated["players"] == [composed, "bob"]
+    referee = api("POST", f"/events/{event}/tokens", director, expect=201, json={"role": "referee", "table": "t1"}).json()["token"]
+    play = {"players": [{"name": composed, "words": ["cat"]}, {"name": "bob", "words": ["do"], "unused": ["g"]}]}
+    api("PUT", f"/events/{event}/games/t1/rounds/1", referee, expect=201, json=play)
+    play["players"][0]["name"] = decomposed  # the same play from a keyboard that sends the accent apart: a retry, not a conflict
+    again = api("PUT", f"/events/{event}/games/t1/rounds/1", referee, expect=200, json=play).json()
+    assert [p["name"] for p in again["result"]["players"]] == [composed, "bob"] and again["revisions"] == 1
+
+
 def test_standings_as_csv_never_hand_a_spreadsheet_a_formula(api: Api) -> None:
     event, director = _event(api)
     names = ["=HYPERLINK(\"http://x\")", "+1", "@ann", "-bob", "cy"]

@@ -50,7 +50,7 @@ CHANGES = [
 ] + [
     ("round", "colour", "red"),
 ] + [
-    ("player", "name", v) for v in ["", "x" * 65, "A\x00n", "A\nB", "\x9f", 5, None, ["Ann"]]
+    ("player", "name", v) for v in ["", "x" * 65, "A\x00n", "A\nB", "\x9f", 5, None, ["Ann"], " Ann", "Ann\u00a0", "\ufeffAnn", "e\u0301va"]
 ] + [
     ("player", "words", v) for v in [None, "quiz", ["(qu"], [["", "A"]], [[1]], [["A"] * 300], [[]], [["x" * 9]], [["A\x00"]], ["q" * 300]]
 ] + [

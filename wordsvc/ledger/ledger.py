@@ -320,11 +320,12 @@ class Ledger:
         problems = Problems()
         if not ruleset.players_min <= len(players) <= ruleset.players_max:
             problems.add("players", f"{len(players)} player(s); ruleset {ruleset.id} is for {ruleset.players_min} to {ruleset.players_max}")
-        seen: dict[str, int] = {}
+        seen: dict[str, int] = {}  # by name without case: "Ann" and "ann" at one table is a slip, not two players
         for i, name in enumerate(players):
-            if name in seen:
-                problems.add(f"players.{i}", f"duplicate player name {name!r} (also seat {seen[name]})")
-            seen.setdefault(name, i)
+            key = name.casefold()
+            if key in seen:
+                problems.add(f"players.{i}", f"duplicate player name {name!r} (also seat {seen[key]}; names are compared without case)")
+            seen.setdefault(key, i)
         problems.raise_if_any("The table cannot be seated; see errors.")
 
         def work(conn: Connection) -> bool:

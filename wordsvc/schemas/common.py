@@ -15,6 +15,7 @@ type describes, say their own OpenAPI shape (``openapi_schema``), and
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -26,6 +27,7 @@ MAX_PLAYERS = 16
 MAX_WORDS = 100
 MAX_FACE = 8
 MAX_TEXT = 256
+MAX_NAME = 64
 #: An error answer lists this many problems (messages) at most: 20,000 bad items once answered 3.7 MB of errors.
 MAX_LISTED_ERRORS = 50
 #: The entry of ``errors`` under which an answer cut at :data:`MAX_LISTED_ERRORS` says how many problems it left out.
@@ -39,6 +41,10 @@ CONTROL = re.compile(f"[{_CONTROL_RANGES}]")
 TEXT_PATTERN = f"^[^{_CONTROL_RANGES}]*$"
 #: A card face as :func:`load_cards` takes one: no control character, and not only white space.
 FACE_PATTERN = f"^[^{_CONTROL_RANGES}]*[^{_CONTROL_RANGES}\\s][^{_CONTROL_RANGES}]*$"
+#: A player's name (:class:`Name`): no control character, and no white space at either end (``\\s`` of ECMA-262).
+NAME_PATTERN = f"^[^{_CONTROL_RANGES}\\s]([^{_CONTROL_RANGES}]*[^{_CONTROL_RANGES}\\s])?$"
+#: White space at an end of a name, as ECMA-262's ``\\s`` (Python's, and U+FEFF) matches it.
+_EDGE_SPACE = re.compile(r"^[\s\ufeff]|[\s\ufeff]$")
 
 
 def check_text(value: str) -> None:
@@ -209,8 +215,38 @@ class WordField(fields.Field):
         return {"oneOf": [text_schema(MAX_TEXT), laid]}
 
 
-def name_field() -> fields.String:
-    return fields.String(required=True, validate=[validate.Length(min=1, max=64), check_text])
+class Name(fields.String):
+    """A player's name: 1 to :data:`MAX_NAME` characters as sent, no control character, no white space at either end.
+
+    It is read in Unicode NFC, so that the same name typed on two keyboards
+    (``é`` as one character, or as ``e`` and a combining accent) is one name
+    when a round is matched to the table's seats.
+    """
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        problem = name_problem(text)
+        if problem is not None:
+            raise ValidationError(problem)
+        return unicodedata.normalize("NFC", text)
+
+    def openapi_schema(self) -> dict[str, Any]:
+        return {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN, "description": "Compared and stored in Unicode NFC."}
+
+
+def name_problem(text: str) -> str | None:
+    """Why ``text`` is not a player's name (:class:`Name`), or ``None``."""
+    if not 1 <= len(text) <= MAX_NAME:
+        return f"Length must be between 1 and {MAX_NAME}."  # as marshmallow says it of every other text
+    if CONTROL.search(text):
+        return "must not contain control characters"
+    if _EDGE_SPACE.search(text):
+        return "must not start or end with white space"
+    return None
+
+
+def name_field() -> Name:
+    return Name(required=True)
 
 def ruleset_field() -> fields.String:
     return fields.String(load_default="standard", validate=validate.Length(min=1, max=64))

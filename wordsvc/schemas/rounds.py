@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from marshmallow import ValidationError, fields, post_load, validate
@@ -9,7 +10,6 @@ from marshmallow import ValidationError, fields, post_load, validate
 from ..core.ruleset import BONUS_KINDS
 from ..core.scoring import Challenge, PlayerPlay, RoundPlay
 from .common import (
-    CONTROL,
     MAX_PLAYERS,
     MAX_WORDS,
     BoundedList,
@@ -23,6 +23,7 @@ from .common import (
     load_cards,
     load_words,
     name_field,
+    name_problem,
     ruleset_field,
 )
 from .validate import ReasonOut
@@ -122,14 +123,14 @@ def read_round(data: Any) -> dict[str, Any] | None:
             return None
         name = player.get("name")
         went_out = player.get("went_out", False)
-        if type(name) is not str or not 1 <= len(name) <= 64 or CONTROL.search(name) or type(went_out) is not bool:
+        if type(name) is not str or name_problem(name) is not None or type(went_out) is not bool:
             return None
         try:
             words = load_words(player["words"]) if "words" in player else ()
             unused = load_cards(player["unused"], allow_empty=True) if "unused" in player else ()
         except ValidationError:
             return None
-        players.append(PlayerPlay(name, words, unused, went_out))
+        players.append(PlayerPlay(unicodedata.normalize("NFC", name), words, unused, went_out))
     return {"play": RoundPlay(tuple(players), number, (), choice), "ruleset": ruleset, "lang": lang}
 
 
