@@ -372,6 +372,12 @@ def test_a_preview_scores_like_the_submission_and_stores_nothing(api: Api) -> No
     assert api("GET", "/whoami", referee["token"], expect=200).json() == {"id": referee["id"], "role": "referee", "event": event, "table": "t1"}
     api("POST", f"/events/{event}/close", director, expect=200)
     assert_problem(api("POST", f"{e}/preview", referee["token"], json=ROUND_1), 409)
+    # A closed event is final: no table joins its standings, no ruling joins its audit; seating a table again changes nothing.
+    head = api("GET", f"/events/{event}/audit", expect=200).json()["head"]
+    assert_problem(api("PUT", f"/events/{event}/games/t9", director, json={"players": ["ann", "bob"]}), 409)
+    assert_problem(api("POST", f"/events/{event}/judge", referee["token"], json={"words": ["cat"], "table": "t1", "round": 1}), 409)
+    api("PUT", f"/events/{event}/games/t1", director, expect=200, json={"players": TABLES["t1"]})
+    assert api("GET", f"/events/{event}/audit", expect=200).json()["head"] == head
 
 
 def test_a_private_event_is_read_only_with_its_tokens(api: Api) -> None:

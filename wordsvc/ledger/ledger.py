@@ -338,6 +338,7 @@ class Ledger:
                         {"players": ["must be as many as at the other tables"]},
                     )
             if row is None:
+                _refuse_if_closed(conn, event_id, "no more tables can be seated")
                 conn.execute(insert(games).values(event_id=event_id, id=game_id, players_json=canonical(list(players)), created_at=now()))
                 self._append(conn, event_id, actor, "game.created", {"game": game_id, "players": list(players)})
                 return True
@@ -560,7 +561,11 @@ class Ledger:
         acceptable = all(judge(word, ruleset, lexicon).valid for word in words)
         ruling = {"acceptable": acceptable, "count": len(words), "ruleset": event.ruleset_id, "lexicon": lexicon.info.stamp()}
         payload = {"table": table, "round": round_number, "words": list(words), **ruling}
-        entry = self.writer.run(event_id, lambda conn: self._append(conn, event_id, actor, "judge.ruling", payload))
+        def work(conn: Connection) -> dict[str, Any]:
+            _refuse_if_closed(conn, event_id, "its play, and its rulings, are over")
+            return self._append(conn, event_id, actor, "judge.ruling", payload)
+
+        entry = self.writer.run(event_id, work)
         return {**ruling, "table": table, "round": round_number, "audit_seq": entry["seq"]}
 
     # --- audit, export, import, verify ------------------------------------------------------------
@@ -937,6 +942,12 @@ def records_of(document: Any) -> Records:
 def _check_id(value: str, field: str) -> None:
     if not is_id(value):
         raise InvalidRequest(f"{field} must be 1 to 64 lowercase letters, digits, - or _.", {field: ["must match " + ID_PATTERN]})
+
+
+def _refuse_if_closed(conn: Connection, event_id: str, what: str) -> None:
+    """409 if the event is closed, read in the write's own transaction (a close that commits first wins)."""
+    if conn.execute(select(events.c.status).where(events.c.id == event_id)).scalar_one() == "closed":
+        raise Conflict(f"Event {event_id} is closed: {what}.", {"event": ["closed"]})
 
 
 def _open_table(event: Any, event_id: str, game_id: str) -> list[str]:
