@@ -286,6 +286,18 @@ def test_a_changed_lexicon_blocks_submissions_until_a_director_accepts_it(ledger
     assert "lexicon.accepted" in actions and ledger.verify(ev) == []
 
 
+def test_a_closed_event_keeps_its_lexicon(ledger: Ledger, event: dict, lexicons: Lexicons) -> None:
+    ev = event["id"]
+    ledger.close_event(event["director"], ev)
+    assert ledger.accept_lexicon(event["director"], ev)["lexicon"]["version"] == "1"  # the same lexicon: nothing to accept, no 409
+    lexicons.current = _lexicon("2")
+    with pytest.raises(Conflict) as err:
+        ledger.accept_lexicon(event["director"], ev)
+    assert err.value.problems == {"event": ["closed"]}
+    assert ledger.event(None, ev)["lexicon"]["version"] == "1"
+    assert [e["action"] for e in ledger.audit_entries(None, ev)["entries"]][-1] == "event.closed"
+
+
 def test_judge_rulings_are_recorded_and_never_say_which_word_failed(ledger: Ledger, event: dict) -> None:
     ruling = ledger.judge(referee(ledger, event), event["id"], "t1", 2, ["cat", "xyzzy"])
     assert ruling["acceptable"] is False and ruling["count"] == 2

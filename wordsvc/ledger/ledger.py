@@ -295,7 +295,7 @@ class Ledger:
         return view
 
     def accept_lexicon(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
-        """Move the event to the lexicon loaded now (a director's audited decision); nothing happens if it is the same."""
+        """Move the event to the lexicon loaded now (a director's audited decision); nothing happens if it is the same, 409 once closed."""
         row = self._event_row(event_id)
         actor = require_director(actor, event_id)
         new = self.lexicons(json.loads(row.lexicon_json)["id"]).info.stamp()
@@ -303,6 +303,7 @@ class Ledger:
         def work(conn: Connection) -> None:
             old = json.loads(conn.execute(select(events.c.lexicon_json).where(events.c.id == event_id)).scalar_one())
             if new != old:
+                _refuse_if_closed(conn, event_id, "its rounds stay scored under the lexicon it had")
                 conn.execute(update(events).where(events.c.id == event_id).values(lexicon_json=canonical(new)))
                 self._append(conn, event_id, actor, "lexicon.accepted", {"from": old, "to": new})
 
