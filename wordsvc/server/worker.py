@@ -6,12 +6,19 @@ pool thread run the app. On SIGTERM (from the master: shutdown, or this
 worker being recycled) the worker drains:
 
 1. ``wordsvc.server.draining()`` turns True at once, so ``/ready`` can say 503;
-2. every connection already waiting in the listen backlog is accepted, then
-   the listening socket is closed (closing it first would reset them);
+2. the worker stops watching the listening socket, accepts every connection
+   already waiting in its backlog, then closes its copy (closing it first
+   would reset them);
 3. idle keep-alive connections are closed; requests in hand are finished and
    answered with ``Connection: close``;
 4. once no connection is left (or ``drain_seconds`` less a second have
    passed) the process exits 0.
+
+The worker accepts connections itself rather than through an
+``asyncio.Server``: a server closed while one of its accepts is still on the
+way to its protocol drops that connection, request unread, and the kernel
+answers the client with a reset. Here every accepted socket is tracked
+until its connection is made, and a drain waits for it.
 
 The worker asks the master to recycle it (a line on a pipe) after
 ``max_requests`` plus jitter requests, and drains by itself if the master
@@ -21,6 +28,7 @@ is gone.
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import random
 import signal
@@ -40,6 +48,9 @@ BACKLOG = 1024
 #: How often a worker checks that its master is alive, and a draining one that it is done.
 _PARENT_CHECK_SECONDS = 1.0
 _DRAIN_CHECK_SECONDS = 0.02
+#: Out of file descriptors (or kernel memory): stop accepting for this long, as asyncio's own server does.
+_ACCEPT_RETRY_SECONDS = 1.0
+_OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 
 _early: list[int] = []
 
@@ -68,12 +79,12 @@ class Worker:
         self.accepting: set[asyncio.Task[object]] = set()
         self.drain_deadline = 0.0
         self.clean = True
-        self.server: asyncio.Server | None = None
+        self.listening = False
 
     def run(self) -> int:
         loop = self.loop
         asyncio.set_event_loop(loop)
-        self.server = loop.run_until_complete(loop.create_server(self.hub.connection, sock=self.sock, backlog=BACKLOG))
+        self._listen()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self.drain, signal.Signals(sig).name)
         if _early:
@@ -115,9 +126,9 @@ class Worker:
         if hub.draining:
             return
         hub.draining = True
+        self._unlisten()
         backlog = self._accept_backlog()
-        if self.server is not None:
-            self.server.close()
+        self.sock.close()  # this process's copy only: the master and the other workers keep theirs
         log_event("drain_begun", worker=self.pid, why=why, connections=len(hub.connections), from_backlog=backlog)
         # One loop pass first: bytes already in a socket's buffer make their connection busy, not idle.
         loop.call_later(_DRAIN_CHECK_SECONDS, hub.close_idle)
@@ -125,21 +136,53 @@ class Worker:
         self.drain_deadline = loop.time() + max(grace - 1.0, grace / 2)
         loop.call_later(_DRAIN_CHECK_SECONDS, self._drained)
 
-    def _accept_backlog(self) -> int:
-        """Accept every connection the kernel holds for us; they were promised an answer."""
+    # -- accepting ---------------------------------------------------------------------------------
+
+    def _listen(self) -> None:
+        if not self.hub.draining and not self.listening:
+            self.loop.add_reader(self.sock.fileno(), self._accept_ready)
+            self.listening = True
+
+    def _unlisten(self) -> None:
+        if self.listening:
+            self.loop.remove_reader(self.sock.fileno())
+            self.listening = False
+
+    def _accept_ready(self) -> None:
+        """The listening socket is readable: take what is waiting (every worker is woken; most find nothing)."""
+        try:
+            self._accept_backlog(limit=BACKLOG)
+        except OSError as err:
+            if err.errno not in _OUT_OF_RESOURCES:
+                raise
+            log_event("accept_paused", 30, worker=self.pid, error=os.strerror(err.errno), retry_s=_ACCEPT_RETRY_SECONDS)
+            self._unlisten()
+            self.loop.call_later(_ACCEPT_RETRY_SECONDS, self._listen)
+
+    def _accept_backlog(self, limit: int = 0) -> int:
+        """Accept what the kernel holds for us (all of it, or up to ``limit``, which also lets an
+        out-of-descriptors error through); each socket is tracked until its connection is made."""
         count = 0
-        while True:
+        while not limit or count < limit:
             try:
                 conn, _ = self.sock.accept()
-            except (BlockingIOError, InterruptedError):
+            except (BlockingIOError, InterruptedError, ConnectionAbortedError):
                 return count
             except OSError:
-                return count  # the socket is gone (closed elsewhere); nothing more to take
+                if limit:
+                    raise
+                return count  # out of descriptors while draining: what is left goes to another worker
             conn.setblocking(False)
             task = self.loop.create_task(self.loop.connect_accepted_socket(self.hub.connection, conn))
             self.accepting.add(task)
-            task.add_done_callback(self.accepting.discard)
+            task.add_done_callback(self._accepted)
             count += 1
+        return count
+
+    def _accepted(self, task: asyncio.Task[object]) -> None:
+        self.accepting.discard(task)
+        if not task.cancelled() and (err := task.exception()) is not None:  # the client left before it was set up
+            log_event("accept_failed", 30, worker=self.pid, error=repr(err))
 
     def _drained(self) -> None:
         hub, loop = self.hub, self.loop
