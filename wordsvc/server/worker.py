@@ -127,9 +127,12 @@ class Worker:
             return
         hub.draining = True
         self._unlisten()
-        backlog = self._accept_backlog()
+        try:
+            self._accept_backlog()
+        except OSError:
+            pass  # out of descriptors: what is left in the queue goes to another worker
         self.sock.close()  # this process's copy only: the master and the other workers keep theirs
-        log_event("drain_begun", worker=self.pid, why=why, connections=len(hub.connections), from_backlog=backlog)
+        log_event("drain_begun", worker=self.pid, why=why, connections=len(hub.connections), accepting=len(self.accepting))
         # One loop pass first: bytes already in a socket's buffer make their connection busy, not idle.
         loop.call_later(_DRAIN_CHECK_SECONDS, hub.close_idle)
         grace = self.options.drain_seconds
@@ -151,7 +154,7 @@ class Worker:
     def _accept_ready(self) -> None:
         """The listening socket is readable: take what is waiting (every worker is woken; most find nothing)."""
         try:
-            self._accept_backlog(limit=BACKLOG)
+            self._accept_backlog()
         except OSError as err:
             if err.errno not in _OUT_OF_RESOURCES:
                 raise
@@ -159,25 +162,18 @@ class Worker:
             self._unlisten()
             self.loop.call_later(_ACCEPT_RETRY_SECONDS, self._listen)
 
-    def _accept_backlog(self, limit: int = 0) -> int:
-        """Accept what the kernel holds for us (all of it, or up to ``limit``, which also lets an
-        out-of-descriptors error through); each socket is tracked until its connection is made."""
-        count = 0
-        while not limit or count < limit:
+    def _accept_backlog(self) -> None:
+        """Accept what the kernel holds for us (a full backlog at most); each socket is tracked until
+        its connection is made. Out of descriptors, the OSError is the caller's."""
+        for _ in range(BACKLOG + 1):  # the kernel queues one more than the backlog
             try:
                 conn, _ = self.sock.accept()
             except (BlockingIOError, InterruptedError, ConnectionAbortedError):
-                return count
-            except OSError:
-                if limit:
-                    raise
-                return count  # out of descriptors while draining: what is left goes to another worker
+                return
             conn.setblocking(False)
             task = self.loop.create_task(self.loop.connect_accepted_socket(self.hub.connection, conn))
             self.accepting.add(task)
             task.add_done_callback(self._accepted)
-            count += 1
-        return count
 
     def _accepted(self, task: asyncio.Task[object]) -> None:
         self.accepting.discard(task)
