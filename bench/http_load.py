@@ -8,14 +8,13 @@ side by side, with the same number of workers (2 unless ``--workers``):
   new connection, since sync workers close each one;
 - ``wordsvc serve``: the new server (:mod:`wordsvc.server`, started by
   :func:`common.start_server` the way ``make serve`` starts it), with
-  keep-alive clients, one connection per client reused. It answers
-  ``/health`` and ``/ready`` on the event loop (so that a probe never waits
-  behind the pool), every other path in its thread pool;
+  keep-alive clients, one connection per client reused. It answers the
+  GETs of ``/health``, ``/ready`` and ``/validate`` on the event loop (a
+  probe never waits behind the pool; a verdict skips its round trip), every
+  other request in its thread pool;
 - ``wordsvc serve, all in the pool``: the same server and app with no path
   answered on the event loop (``python -m wordsvc.server --inline-path ''``),
-  so that its bare ``GET /health`` takes the road ``/validate`` takes, as
-  under gunicorn: the bare endpoint that measures what the server adds to an
-  app's request.
+  so that every endpoint takes the road of the pool, as under gunicorn.
 
 For each server and endpoint (bare ``GET /health``, ``GET
 /validate?word=quixotic``, ``POST /score-round`` with four players in round

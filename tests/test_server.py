@@ -742,6 +742,18 @@ def test_inline_paths_answer_while_every_pool_thread_is_busy(start: Callable[...
     assert behind_the_pool > 0.5  # the pool really was full: a non-inline path waited for a thread
 
 
+def test_an_inline_path_answers_gets_on_the_event_loop_and_hands_over_what_the_app_sends_to_the_pool(start: Callable[..., Server]) -> None:
+    srv = start(workers=1, inline_paths={"/health", "/where"})
+    on_loop = get_json(srv.port, "/where")
+    assert on_loop["thread"] == "MainThread" and on_loop["handed_over"] == 0
+    status, _, body = exchange(srv.port, b"POST /where HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+    posted = json.loads(body)
+    assert status == 200 and posted["thread"].startswith("wsgi") and posted["method"] == "POST"  # only GET and HEAD run inline
+    handed = get_json(srv.port, "/where?pool=1")
+    assert handed["thread"].startswith("wsgi") and handed["handed_over"] == 1  # called once on the loop, answered from the pool
+    assert "Traceback" not in srv.log_path.read_text()
+
+
 # -- the connection limit ----------------------------------------------------------------------------
 
 

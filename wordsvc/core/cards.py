@@ -38,7 +38,7 @@ class Spelling(NamedTuple):
     points: int
 
     def to_dict(self) -> dict[str, object]:
-        return {"cards": [face.upper() for face in self.cards], "points": self.points}
+        return {"cards": " ".join(self.cards).upper().split(" ") if self.cards else [], "points": self.points}  # no face holds a space
 
 
 #: Builds a Spelling from a ``(cards, points)`` pair without the Python-level ``__new__`` (hot path).

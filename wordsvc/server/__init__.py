@@ -4,7 +4,9 @@ This room holds a generic server and imports nothing else from wordsvc: a
 pre-fork master (:mod:`.master`) supervises worker processes
 (:mod:`.worker`), each an asyncio event loop that reads whole requests under
 deadlines and limits with h11 (:mod:`.protocol`, :mod:`.framing`) and only
-then runs the app in a thread pool (:mod:`.wsgi`). What it refuses it
+then runs the app in a thread pool (:mod:`.wsgi`), or, for the GET requests
+of the cheap paths of ``ServerOptions.inline_paths``, on the loop itself
+(the app may hand such a request to the pool: :func:`.wsgi.to_pool`). What it refuses it
 answers in RFC 9457 problem+json (:mod:`.problems`), counts
 (:mod:`.metrics`) and logs as one line (:mod:`.logs`). Every limit and
 timeout is a field of :class:`ServerOptions`.

@@ -60,9 +60,11 @@ class ServerOptions:
     #: Origins whose browsers may read the server's own refusals (the app's CORS setting): ``*`` for any.
     cors_origins: tuple[str, ...] = ()
     log_level: str = "info"
-    #: Paths answered by calling the app on the event-loop thread: they never wait behind the pool,
-    #: so a probe hears from a worker whose threads are all busy. Keep them cheap.
-    inline_paths: frozenset[str] = field(default_factory=lambda: frozenset({"/health", "/ready"}))
+    #: Paths whose GET and HEAD requests are answered by calling the app on the event-loop thread: they
+    #: never wait behind the pool (a probe hears from a worker whose threads are all busy) and skip its
+    #: round trip. Keep them cheap: an inline call that finds costly work to do hands the request to the
+    #: pool with ``environ["wordsvc.server.to_pool"]()`` before doing it.
+    inline_paths: frozenset[str] = field(default_factory=lambda: frozenset({"/health", "/ready", "/validate"}))
 
     def __post_init__(self) -> None:
         problems = []

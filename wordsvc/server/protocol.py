@@ -17,7 +17,8 @@ closing  the client to close, after an error cut off (a lingering close)
 ======== =================================== ======================================
 
 A slow client therefore holds a connection, never a thread: the app is
-called only with the request whole and buffered. Limits are checked as the
+called only with the request whole and buffered, in the pool, or on the
+loop for a GET of one of ``inline_paths`` (unless the app hands it over). Limits are checked as the
 bytes arrive: a declared ``Content-Length`` past ``max_body`` is answered 413
 before any of the body is read.
 """
@@ -37,7 +38,7 @@ from .logs import log_event
 from .metrics import connection_closed, connection_opened, rejected
 from .options import ServerOptions
 from .problems import Problem, echo_headers, problem_bytes
-from .wsgi import Reply, WSGIApp, build_environ, call_app, internal_error
+from .wsgi import Reply, WSGIApp, build_environ, call_app, internal_error, to_pool
 
 __all__ = ["Connection", "Hub"]
 
@@ -258,7 +259,7 @@ class Connection(asyncio.Protocol):
             self.transport.write(self.h11.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
 
     def _dispatch(self) -> None:
-        """The request is whole: run the app inline (a probe path) or in the pool."""
+        """The request is whole: run the app inline (a GET of an inline path, unless the app asks for the pool) or in the pool."""
         request = self.request
         assert request is not None
         self.state = APP
@@ -267,14 +268,18 @@ class Connection(asyncio.Protocol):
         self.body, self.body_size, self.chunked = [], 0, None
         hub = self.hub
         environ = build_environ(request.method, request.target, request.http_version, self.headers, body, self.server, self.remote, hub.is_draining)
-        if environ["PATH_INFO"] in self.options.inline_paths:
-            self._respond(call_app(hub.app, environ))
-        else:
-            hub.in_pool += 1
-            future = hub.executor.submit(call_app, hub.app, environ)
-            future.add_done_callback(self._from_pool)
+        if environ["PATH_INFO"] in self.options.inline_paths and request.method in (b"GET", b"HEAD"):
+            environ["wordsvc.server.to_pool"] = to_pool
+            reply = call_app(hub.app, environ)
+            if reply is not None:
+                self._respond(reply)
+                return
+            environ = build_environ(request.method, request.target, request.http_version, self.headers, body, self.server, self.remote, hub.is_draining)
+        hub.in_pool += 1
+        future = hub.executor.submit(call_app, hub.app, environ)
+        future.add_done_callback(self._from_pool)
 
-    def _from_pool(self, future: Future[Reply]) -> None:
+    def _from_pool(self, future: Future[Reply | None]) -> None:
         try:
             self.loop.call_soon_threadsafe(self._respond, future)
         except RuntimeError:
@@ -282,7 +287,7 @@ class Connection(asyncio.Protocol):
 
     # -- writing -----------------------------------------------------------------------------------
 
-    def _respond(self, reply: Reply | Future[Reply]) -> None:
+    def _respond(self, reply: Reply | Future[Reply | None]) -> None:
         """Write the whole response at once; then the next request, or a graceful close.
 
         The response is written directly rather than through h11 (whose
@@ -292,7 +297,7 @@ class Connection(asyncio.Protocol):
         """
         if isinstance(reply, Future):
             self.hub.in_pool -= 1
-            reply = internal_error() if reply.exception() is not None else reply.result()
+            reply = (None if reply.exception() is not None else reply.result()) or internal_error()
         transport, request = self.transport, self.request
         if self.state != APP or transport is None or request is None:
             return  # the client went away while the app ran

@@ -19,7 +19,7 @@ from urllib.parse import unquote_to_bytes
 
 from .problems import problem_body
 
-__all__ = ["Reply", "WSGIApp", "build_environ", "call_app", "internal_error", "load_app"]
+__all__ = ["Reply", "ToPool", "WSGIApp", "build_environ", "call_app", "internal_error", "load_app", "to_pool"]
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -47,6 +47,24 @@ class Reply(NamedTuple):
     request_id: str
     #: the app asked to close the connection (``Connection: close``)
     close: bool
+
+
+class ToPool(BaseException):
+    """An app answering on the event loop asks for the pool instead (see :func:`to_pool`).
+
+    A ``BaseException``, so that the app's own error handling (which takes
+    ``Exception``) lets it through to :func:`call_app`.
+    """
+
+
+def to_pool() -> None:
+    """``environ["wordsvc.server.to_pool"]`` of a request answered on the event loop: stop, and run it in the pool.
+
+    The app calls it before any work that may take long or wait (a search, a
+    write), and before it has changed anything: the request is run again,
+    from the start, in a pool thread.
+    """
+    raise ToPool
 
 
 def load_app(target: str | Callable[[], WSGIApp]) -> WSGIApp:
@@ -122,8 +140,11 @@ def build_environ(
     return environ
 
 
-def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply:
+def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply | None:
     """Run the app once and buffer its response; an exception it raises becomes a logged 500.
+
+    ``None`` if the app called ``environ["wordsvc.server.to_pool"]`` (only
+    there for a request answered on the event loop): run it in the pool.
 
     ``Content-Length`` is always the buffered body's length (for HEAD, the
     app's own figure is kept, since the body it would send is not there), and
@@ -158,6 +179,11 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply:
         status = int(status_line[:3])
         reason = status_line[4:].encode("latin-1")
         headers = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in app_headers]
+    except ToPool:
+        if "wordsvc.server.to_pool" in environ:
+            return None
+        log.error("the app raised ToPool on %s %s outside the event loop", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
+        return internal_error()
     except Exception:
         log.exception("the app failed on %s %s", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
         return internal_error()

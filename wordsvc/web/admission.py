@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from flask import current_app, request
 
 from ..core.errors import Unavailable
+from .requests import in_pool
 
 __all__ = ["Admission", "heavy"]
 
@@ -53,6 +54,7 @@ def heavy(view: F) -> F:
 
     @functools.wraps(view)
     def guarded(*args: Any, **kwargs: Any) -> Any:
+        in_pool()  # heavy work never runs on the server's event loop, whatever path it is on
         admission: Admission = current_app.extensions["wordsvc.admission"]
         admission.enter(request.path)
         try:

@@ -62,13 +62,18 @@ def install(app: Flask, cache_sizes: Callable[[], dict[str, tuple[int, int]]] | 
 
     @app.after_request
     def _count(response: Response) -> Response:
-        started = g.pop("metrics_started", None)
+        started = g.get("metrics_started")
         if started is not None:
-            IN_FLIGHT.dec()
             endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
             REQUESTS.labels(endpoint, request.method, str(response.status_code)).inc()
             LATENCY.labels(endpoint).observe(time.perf_counter() - started)
         return response
+
+    @app.teardown_request
+    def _done(_error: BaseException | None) -> None:
+        # Always run, also for a request handed from the event loop to the pool (counted once, when answered there).
+        if g.pop("metrics_started", None) is not None:
+            IN_FLIGHT.dec()
 
 
 @bp.get("/metrics")

@@ -1,4 +1,4 @@
-"""Reading a request: its JSON body, its query parameters, and the app's service.
+"""Reading a request: its JSON body, its query parameters, the app's service, and leaving the event loop.
 
 Every view reads through these, so a malformed body, a key given twice in
 a JSON object or a repeated query parameter is refused the same way
@@ -17,7 +17,7 @@ from marshmallow import ValidationError
 
 from ..service import Service
 
-__all__ = ["BadBody", "query_args", "read_json", "service"]
+__all__ = ["BadBody", "in_pool", "query_args", "read_json", "service"]
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # only escapes can put a lone surrogate in decoded text
 
@@ -70,13 +70,28 @@ def service() -> Service:
     return current_app.extensions["wordsvc"]  # type: ignore[no-any-return]
 
 
+def in_pool() -> None:
+    """Make sure what follows runs in a pool thread, not on the server's event loop.
+
+    ``wordsvc serve`` answers the GET requests of a few cheap paths
+    (``/validate`` among them) on its event loop; a view calls this before
+    work that may take long (a search for suggestions, a solver), and before
+    it has changed anything. On the event loop it stops the request here,
+    and the server runs it again, from the start, in its pool; anywhere else
+    (a pool thread, another server, a test client) it does nothing.
+    """
+    hand_over = request.environ.get("wordsvc.server.to_pool")
+    if hand_over is not None:
+        hand_over()
+
+
 def query_args() -> dict[str, str]:
     """The query parameters; one given twice is an error, not a silent first-wins."""
-    args = request.args
-    repeated = {key: ["given more than once"] for key in args if len(args.getlist(key)) > 1}
-    if repeated:
-        raise ValidationError(repeated)
-    return args.to_dict()
+    pairs = list(request.args.items(multi=True))
+    args = dict(pairs)
+    if len(args) < len(pairs):
+        raise ValidationError({key: ["given more than once"] for key in args if sum(1 for k, _ in pairs if k == key) > 1})
+    return args
 
 
 def _no_constant(name: str) -> Any:

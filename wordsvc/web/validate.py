@@ -6,7 +6,7 @@ from flask import Blueprint, Response, g, jsonify
 
 from ..core.verdict import judge
 from ..schemas.validate import ValidateBody, ValidateQuery, load_validate_query
-from .requests import query_args, read_json, service
+from .requests import in_pool, query_args, read_json, service
 from .words import suggestions
 
 __all__ = ["bp"]
@@ -24,6 +24,7 @@ def validate_word() -> Response:
     verdict = judge(query["word"], ruleset, lexicon)
     out = verdict.to_dict(g.locale)
     if not verdict.valid and query["suggest"]:
+        in_pool()  # a search on a budget of milliseconds: never on the event loop
         out["suggestions"] = suggestions(query["word"], ruleset, lexicon)
     return jsonify(out)
 
