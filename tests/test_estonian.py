@@ -121,6 +121,14 @@ def test_repeated_verdicts_come_from_the_cache(et):
     assert et.cache_info().hits == hits + 1
 
 
+def test_a_form_is_at_hand_once_its_readings_are_cached(et):
+    assert not et.at_hand("koertega")  # a miss would run the analyser (and wait for its lock)
+    misses = et.cache_info().misses
+    et.readings("koertega")
+    assert et.at_hand("koertega") and et.cache_info().misses == misses + 1
+    assert not VabamorfLexicon(cache_size=0).at_hand("tartu")
+
+
 def test_without_cache_the_verdicts_are_the_same():
     bare = VabamorfLexicon(cache_size=0)
     assert bare.readings("tartu") == (ORDINARY, PROPER)

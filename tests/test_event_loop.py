@@ -5,8 +5,9 @@ few cheap paths (``/health``, ``/ready``, ``/validate``), with
 ``environ["wordsvc.server.to_pool"]`` set; the app calls it before any work
 that may take long, and the server runs the request again in its pool. The
 server's side is in tests/test_server.py; this is the app's: a verdict is
-answered where it was asked, a suggestion search and every heavy endpoint
-leave the loop before they start, and leaving counts nothing twice.
+answered where it was asked, a suggestion search, an analyser's cache miss
+and every heavy endpoint leave the loop before they start, and leaving
+counts nothing twice.
 """
 
 from __future__ import annotations
@@ -51,6 +52,26 @@ def test_a_refused_word_leaves_the_loop_before_its_suggestions_are_searched(clie
     in_pool = client.get("/validate?word=quizz")  # the same request in the pool: suggestions
     assert in_pool.status_code == 200 and "suggestions" in in_pool.json
     assert answered("/validate") == before + 1
+
+
+def test_a_word_an_analyser_has_not_seen_leaves_the_loop_before_it_is_analysed(rulesets: Any) -> None:
+    from wordsvc.data.languages import Languages
+    from wordsvc.service import Service
+    from wordsvc.web.app import create_app
+
+    class Analyser(MemoryLexicon):
+        """Answers only what it has analysed before from memory, as Vabamorf's cache does."""
+
+        seen = frozenset({"quiz"})
+
+        def at_hand(self, form: str) -> bool:
+            return form in self.seen
+
+    analyser = Analyser(["quiz", "quit"], LexiconInfo(id="an", lang="en-US", version="1", sha256="5" * 64, fold_diacritics=True))
+    client = create_app(service=Service(rulesets, Languages({"en-US": analyser}))).test_client()
+    assert client.get("/validate?word=quiz", environ_overrides=ON_THE_LOOP).status_code == 200
+    with pytest.raises(ToPool):
+        client.get("/validate?word=quit&suggest=false", environ_overrides=ON_THE_LOOP)
 
 
 @pytest.mark.parametrize("path", ["/words?pattern=qu*", "/anagrams?cards=quizt", "/suggest?word=quizz", "/lexicons/diff?a=en-US&b=en-US"])

@@ -98,6 +98,10 @@ class Lexicon(Protocol):
         """Class sets of every reading of ``form`` (normalized); ``()`` if not a word."""
         ...
 
+    def at_hand(self, form: str) -> bool:
+        """Whether :meth:`readings` of ``form`` answers from memory, waiting on nothing (an analyser's cache miss waits for it)."""
+        ...
+
     def forms(self) -> Iterator[str]:
         """Every normalized form, when ``info.enumerable``; else raise TypeError."""
         ...
@@ -135,6 +139,9 @@ class MemoryLexicon:
 
     def readings(self, form: str) -> Readings:
         return self._table.get(form, ())
+
+    def at_hand(self, form: str) -> bool:
+        return True
 
     def forms(self) -> Iterator[str]:
         return iter(sorted(self._table))

@@ -155,6 +155,10 @@ class VabamorfLexicon:
             self._hits += 1
         return found
 
+    def at_hand(self, form: str) -> bool:
+        """Whether ``form``'s readings are cached; a miss runs the analyser, under a lock a solver's bulk analysis may hold for a while."""
+        return self._cache is not None and form in self._cache
+
     def share_budget(self, budget: MemoryBudget) -> None:
         """Keep verdicts in ``budget`` (the service's one budget for every cache) instead of a bound of their own."""
         if self._cache is not None:

@@ -178,6 +178,9 @@ class CompiledLexicon:
             return ()
         return self._table[self._reading_ids[key_id]]
 
+    def at_hand(self, form: str) -> bool:
+        return True  # a memory-mapped trie: a look-up never waits
+
     def rank(self, form: str) -> int | None:
         key_id = self._trie.get(form)
         return None if key_id is None or not self._ranks_map[key_id] else self._ranks_map[key_id]

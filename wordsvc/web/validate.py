@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, g, jsonify
 
+from ..core.text import normalize
 from ..core.verdict import judge
 from ..schemas.validate import ValidateBody, ValidateQuery, load_validate_query
 from .requests import in_pool, query_args, read_json, service
@@ -21,6 +22,8 @@ VALIDATE_QUERY, VALIDATE_BODY = ValidateQuery(), ValidateBody()
 def validate_word() -> Response:
     query = load_validate_query(query_args(), VALIDATE_QUERY)
     ruleset, lexicon = service().resolve(query["ruleset"], query["lang"])
+    if not lexicon.at_hand(normalize(query["word"])):
+        in_pool()  # an analyser's miss may wait for the analyser, which a solver may hold: never on the event loop
     verdict = judge(query["word"], ruleset, lexicon)
     out = verdict.to_dict(g.locale)
     if not verdict.valid and query["suggest"]:
