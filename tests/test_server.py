@@ -9,6 +9,7 @@ and checks that the server cuts it off in the one error shape while
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -564,14 +565,20 @@ def test_the_server_counts_what_it_refused_in_prometheus_summed_over_workers(sta
 # -- 4. graceful drain -------------------------------------------------------------------------------
 
 
-def test_sigterm_drains_every_accepted_request_and_exits_0(start: Callable[..., Server]) -> None:
-    srv = start(workers=2, threads=8, drain_seconds=10, keepalive_timeout=30)
+@pytest.mark.parametrize(
+    "paths",
+    [["/sleep?s=0.05"], ["/where", "/where?pool=1", "/sleep?s=0.02"]],
+    ids=["in the pool", "on the event loop, handed over, in the pool"],
+)
+def test_sigterm_drains_every_accepted_request_and_exits_0(start: Callable[..., Server], paths: list[str]) -> None:
+    srv = start(workers=2, threads=8, drain_seconds=10, keepalive_timeout=30, inline_paths={"/health", "/ready", "/where"})
     stop = threading.Event()
     results: list[str] = []
     saw_draining: list[bool] = []
 
-    def client() -> None:
-        while True:
+    def client(index: int) -> None:
+        for n in itertools.count(index):
+            path = paths[n % len(paths)]
             try:
                 sock = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
             except ConnectionRefusedError:
@@ -579,10 +586,11 @@ def test_sigterm_drains_every_accepted_request_and_exits_0(start: Callable[..., 
                 return
             try:
                 with sock:
-                    sock.sendall(b"GET /sleep?s=0.05 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode())
                     status, _, body = read_response(sock)
                 results.append("ok" if status == 200 else f"status {status}")
-                saw_draining.append(json.loads(body)["draining"])
+                if path.startswith("/sleep"):
+                    saw_draining.append(json.loads(body)["draining"])
             except OSError as err:
                 results.append(f"failed: {err!r}")  # accepted, then reset or no answer
             if stop.is_set():
@@ -591,7 +599,7 @@ def test_sigterm_drains_every_accepted_request_and_exits_0(start: Callable[..., 
     idle = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
     idle.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
     assert read_response(idle)[0] == 200
-    threads = [threading.Thread(target=client) for _ in range(8)]
+    threads = [threading.Thread(target=client, args=(index,)) for index in range(8)]
     for t in threads:
         t.start()
     time.sleep(1.0)
