@@ -1,8 +1,8 @@
 """A tiny WSGI app for the server's black-box tests (tests/test_server.py); no Flask, no wordsvc.
 
 Each path is one behaviour to look at from outside: who answered (``/pid``),
-how long it took (``/sleep``), which thread ran it (``/thread``, ``/where``,
-which hands itself to the pool when asked), what the server handed over
+how long it took (``/sleep``), which thread ran it (``/thread``, which hands
+itself from the event loop to the pool when asked), what the server handed over
 (``/environ``, ``/echo``), what it counts (``/metrics``), and ways to fail
 (``/boom``, ``/crash``).
 """
@@ -21,7 +21,7 @@ from urllib.parse import parse_qs
 StartResponse = Callable[..., Any]
 
 _held: list[bytes] = []  # what /grow allocates, kept so the worker's memory stays up
-_handed_over: list[str] = []  # requests /where handed from the event loop to the pool
+_handed_over: list[str] = []  # requests /thread handed from the event loop to the pool
 
 
 def create_app() -> Callable[[dict[str, Any], StartResponse], Iterable[bytes]]:
@@ -53,13 +53,11 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
         start_response("200 OK", [("Content-Type", "application/octet-stream"), ("X-Request-ID", uuid.uuid4().hex)])
         return [b"x" * (int(query["mb"]) * 1024 * 1024)]
     elif path == "/thread":
-        data = {"pid": os.getpid(), "thread": threading.get_ident()}
-    elif path == "/where":
         hand_over = environ.get("wordsvc.server.to_pool")
         if hand_over is not None and query.get("pool") == "1":
             _handed_over.append(path)
             hand_over()  # raises: nothing below runs on the event loop
-        data = {"thread": threading.current_thread().name, "handed_over": len(_handed_over), "method": environ["REQUEST_METHOD"]}
+        data = {"pid": os.getpid(), "thread": threading.current_thread().name, "handed_over": len(_handed_over), "method": environ["REQUEST_METHOD"]}
     elif path == "/echo":
         body = environ["wsgi.input"].read()
         data = {"length": len(body), "content_length": environ.get("CONTENT_LENGTH"), "head": body[:32].decode("latin-1")}

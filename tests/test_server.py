@@ -567,11 +567,11 @@ def test_the_server_counts_what_it_refused_in_prometheus_summed_over_workers(sta
 
 @pytest.mark.parametrize(
     "paths",
-    [["/sleep?s=0.05"], ["/where", "/where?pool=1", "/sleep?s=0.02"]],
+    [["/sleep?s=0.05"], ["/thread", "/thread?pool=1", "/sleep?s=0.02"]],
     ids=["in the pool", "on the event loop, handed over, in the pool"],
 )
 def test_sigterm_drains_every_accepted_request_and_exits_0(start: Callable[..., Server], paths: list[str]) -> None:
-    srv = start(workers=2, threads=8, drain_seconds=10, keepalive_timeout=30, inline_paths={"/health", "/ready", "/where"})
+    srv = start(workers=2, threads=8, drain_seconds=10, keepalive_timeout=30, inline_paths={"/health", "/ready", "/thread"})
     stop = threading.Event()
     results: list[str] = []
     saw_draining: list[bool] = []
@@ -751,13 +751,13 @@ def test_inline_paths_answer_while_every_pool_thread_is_busy(start: Callable[...
 
 
 def test_an_inline_path_answers_gets_on_the_event_loop_and_hands_over_what_the_app_sends_to_the_pool(start: Callable[..., Server]) -> None:
-    srv = start(workers=1, inline_paths={"/health", "/where"})
-    on_loop = get_json(srv.port, "/where")
+    srv = start(workers=1, inline_paths={"/health", "/thread"})
+    on_loop = get_json(srv.port, "/thread")
     assert on_loop["thread"] == "MainThread" and on_loop["handed_over"] == 0
-    status, _, body = exchange(srv.port, b"POST /where HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+    status, _, body = exchange(srv.port, b"POST /thread HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
     posted = json.loads(body)
     assert status == 200 and posted["thread"].startswith("wsgi") and posted["method"] == "POST"  # only GET and HEAD run inline
-    handed = get_json(srv.port, "/where?pool=1")
+    handed = get_json(srv.port, "/thread?pool=1")
     assert handed["thread"].startswith("wsgi") and handed["handed_over"] == 1  # called once on the loop, answered from the pool
     assert "Traceback" not in srv.log_path.read_text()
 

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from email.utils import formatdate
+from typing import Any
 
 import h11
 
@@ -267,14 +268,17 @@ class Connection(asyncio.Protocol):
         body = b"".join(self.body) if len(self.body) != 1 else self.body[0]
         self.body, self.body_size, self.chunked = [], 0, None
         hub = self.hub
-        environ = build_environ(request.method, request.target, request.http_version, self.headers, body, self.server, self.remote, hub.is_draining)
+        def new_environ() -> dict[str, Any]:
+            return build_environ(request.method, request.target, request.http_version, self.headers, body, self.server, self.remote, hub.is_draining)
+
+        environ = new_environ()
         if environ["PATH_INFO"] in self.options.inline_paths and request.method in (b"GET", b"HEAD"):
             environ["wordsvc.server.to_pool"] = to_pool
             reply = call_app(hub.app, environ)
             if reply is not None:
                 self._respond(reply)
                 return
-            environ = build_environ(request.method, request.target, request.http_version, self.headers, body, self.server, self.remote, hub.is_draining)
+            environ = new_environ()  # afresh for the pool: the inline call may have read or changed it
         hub.in_pool += 1
         future = hub.executor.submit(call_app, hub.app, environ)
         future.add_done_callback(self._from_pool)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from typing import Any
 
 from flask import current_app, request
@@ -90,7 +91,8 @@ def query_args() -> dict[str, str]:
     pairs = list(request.args.items(multi=True))
     args = dict(pairs)
     if len(args) < len(pairs):
-        raise ValidationError({key: ["given more than once"] for key in args if sum(1 for k, _ in pairs if k == key) > 1})
+        counts = Counter(key for key, _ in pairs)
+        raise ValidationError({key: ["given more than once"] for key, count in counts.items() if count > 1})
     return args
 
 
