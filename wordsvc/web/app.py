@@ -25,6 +25,7 @@ from ..schemas.common import cap_errors, iter_errors
 from ..service import Service
 from . import analysis, best_meld, catalogue, deals, events, health, lexicons, metrics, pages, reference, rounds, solitaire, validate, words
 from .admission import Admission
+from .encoding import JSONProvider
 from .locale import negotiate
 from .problems import problem
 from .requests import BadBody
@@ -42,8 +43,7 @@ def create_app(settings: Settings | None = None, service: Service | None = None)
     settings = settings or Settings.from_env()
     app = Flask("wordsvc")
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json = JSONProvider(app)
     app.extensions["wordsvc"] = service or Service.from_settings(settings)
     app.extensions["wordsvc.settings"] = settings
     app.extensions["wordsvc.admission"] = Admission(settings.heavy_concurrency)

@@ -1,0 +1,56 @@
+"""The app's JSON answers (wordsvc.web.encoding): orjson's bytes, the same JSON the standard library writes."""
+
+from __future__ import annotations
+
+import json
+from collections import namedtuple
+
+import pytest
+
+from wordsvc.web.app import create_app
+from wordsvc.web.encoding import JSONProvider
+
+
+@pytest.fixture(scope="module")
+def app():
+    return create_app()
+
+
+def stdlib(value: object) -> bytes:
+    return (json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/validate?word=quixotic", "/validate?word=%C3%BEj%C3%B3%C3%B0&lang=is", "/validate?word=xyzzyq&suggest=false", "/rulesets/standard", "/health"],
+)
+def test_an_answer_is_what_the_standard_library_writes(app, path):
+    response = app.test_client().get(path)
+    assert response.status_code == 200
+    assert response.content_type == "application/json"
+    assert response.data == stdlib(json.loads(response.data))  # compact, keys in order, non-ASCII as itself, one newline
+
+
+def test_non_ascii_letters_are_written_as_themselves(app):
+    data = app.test_client().get("/validate?word=%C3%BEj%C3%B3%C3%B0&lang=is").data
+    assert "þjóð".encode() in data and b"\\u" not in data
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"pair": namedtuple("Pair", "a b")(1, "b")},  # a named tuple: orjson refuses the subclass
+        {1: "one", 2: "two"},  # keys that are not strings
+        {"big": 2**70},  # beyond 64 bits
+    ],
+    ids=["named-tuple", "int-keys", "big-int"],
+)
+def test_what_orjson_refuses_is_written_by_the_standard_library(app, value):
+    with app.app_context():
+        response = JSONProvider(app).response(value)
+    assert response.data == stdlib(value)
+    assert json.loads(response.data) == json.loads(json.dumps(value))
+
+
+def test_dumps_has_no_trailing_newline(app):
+    assert JSONProvider(app).dumps({"word": "café", "n": [1, 2]}) == '{"word":"café","n":[1,2]}'
