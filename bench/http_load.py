@@ -222,8 +222,8 @@ def main() -> int:
         shipped, pooled = ratios["wordsvc serve"], ratios["wordsvc serve, all in the pool"]
         print_app_alone()
         print(
-            f"\n/validate ÷ bare: wordsvc serve {shipped:.0%} (target >= {NEW_SERVER_TARGET:.0%}: {'met' if shipped >= NEW_SERVER_TARGET else 'MISSED'}); "
-            f"with every request in the pool {pooled:.0%}; gunicorn {ratios['gunicorn']:.0%}"
+            f"\n/validate ÷ bare: wordsvc serve {shipped:.1%} (target >= {NEW_SERVER_TARGET:.0%}: {'met' if shipped >= NEW_SERVER_TARGET else 'MISSED'}); "
+            f"with every request in the pool {pooled:.1%}; gunicorn {ratios['gunicorn']:.1%}"
         )
         print(machine_line())
     finally:
