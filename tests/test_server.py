@@ -13,6 +13,7 @@ import itertools
 import json
 import os
 import re
+import resource
 import selectors
 import signal
 import socket
@@ -40,7 +41,8 @@ P99_LIMIT = 0.250
 class Server:
     """``python -m wordsvc.server`` on port 0 (the kernel picks), its stderr in a file we can read."""
 
-    def __init__(self, log_path: Path, **options: Any):
+    def __init__(self, log_path: Path, nofile: int | None = None, **options: Any):
+        """``options`` are the server's command-line options; ``nofile`` limits the descriptors it may open (RLIMIT_NOFILE)."""
         args = [sys.executable, "-m", "wordsvc.server", "--app", "server_app:create_app", "--port", "0"]
         for name, value in options.items():
             if name == "inline_paths":
@@ -51,7 +53,8 @@ class Server:
         env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(ROOT)])
         self.log_path = log_path
         self._log = open(log_path, "wb")
-        self.proc = subprocess.Popen(args, cwd=TESTS, env=env, stdout=subprocess.DEVNULL, stderr=self._log)
+        limit = None if nofile is None else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+        self.proc = subprocess.Popen(args, cwd=TESTS, env=env, stdout=subprocess.DEVNULL, stderr=self._log, preexec_fn=limit)
         self.port = self._wait_listening()
         self.workers = options.get("workers", 2)
         self._wait_serving()
@@ -781,6 +784,40 @@ def test_past_max_connections_the_oldest_idle_connection_makes_room(start: Calla
     finally:
         for s in idle:
             s.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of process ``pid`` so far (``/proc/PID/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_out_of_file_descriptors_a_worker_pauses_accepting_and_serves_again_when_they_are_freed(start: Callable[..., Server]) -> None:
+    srv = start(workers=1, nofile=96)
+    (worker,) = srv.worker_pids()
+    held = connect(srv.port, 150)  # more than the worker can open: the rest wait in the listen backlog
+    try:
+        deadline = time.monotonic() + 10
+        while not srv.events("accept_paused") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert srv.events("accept_paused")[0]["error"] == "Too many open files"
+        before = cpu_seconds(worker)
+        time.sleep(2.0)
+        assert cpu_seconds(worker) - before < 0.5  # paused, not spinning on a listening socket it cannot accept from
+        held[0].sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert read_response(held[0])[0] == 200  # a connection it had accepted is served meanwhile
+    finally:
+        for s in held:
+            s.close()
+    deadline = time.monotonic() + 10
+    while True:  # within about a second of the descriptors being freed, new connections are accepted again
+        try:
+            assert get(srv.port, "/health", timeout=2.0)[0] == 200
+            break
+        except OSError:
+            assert time.monotonic() < deadline, "no answer after the descriptors were freed"
+    assert srv.proc.poll() is None and srv.worker_pids() == {worker}  # the same worker, not a replacement
+    assert "Traceback" not in srv.log_path.read_text()
 
 
 def test_past_max_connections_with_none_idle_a_new_connection_gets_503(start: Callable[..., Server]) -> None:
