@@ -54,3 +54,7 @@ def test_what_orjson_refuses_is_written_by_the_standard_library(app, value):
 
 def test_dumps_has_no_trailing_newline(app):
     assert JSONProvider(app).dumps({"word": "café", "n": [1, 2]}) == '{"word":"café","n":[1,2]}'
+
+
+def test_dumps_with_options_takes_them(app):
+    assert JSONProvider(app).dumps({"b": 1, "a": [2]}, indent=1, sort_keys=True) == '{\n "a": [\n  2\n ],\n "b": 1\n}'

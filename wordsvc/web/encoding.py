@@ -27,6 +27,8 @@ class JSONProvider(DefaultJSONProvider):
     sort_keys = False
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs:  # options orjson has no match for (indent=..., sort_keys=...): the standard library, as Flask's provider
+            return super().dumps(obj, **kwargs)
         return self._encode(obj).decode("utf-8")[:-1]
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
