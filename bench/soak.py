@@ -9,7 +9,7 @@ language at random from all pairs, and one of (weights in :data:`MIX`):
 
 - ``GET /validate`` of a word the run has seen answered (a best play's word,
   an anagram), of a misspelling of one, or of letters dealt at random;
-- ``POST /score-round``: a legal round (2 to 4 players dealt from one deck,
+- ``POST /score-round``: a legal round (2 to 4 players, one in a one-player ruleset, dealt from one deck,
   the round's hand size each; the first player lays a best play the run was
   answered for that pair, when it has one, the others lay runs of their cards);
 - ``POST /best-meld``: a random hand dealt from the ruleset's deck, one round's
@@ -247,7 +247,7 @@ class Client(threading.Thread):
         number = self.rng.randrange(len(pair.rounds)) + 1
         size = pair.rounds[number - 1]
         low, high = pair.players
-        count = self.rng.randint(max(2, low), min(4, high))
+        count = self.rng.randint(min(max(2, low), high), min(4, high))  # 2 to 4, or what the ruleset seats (one: the daily puzzle)
         deck = list(pair.deck)
         players = []
         with self.seen.lock:
