@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import json
 from collections import namedtuple
 
 import pytest
+from flask.json.provider import DefaultJSONProvider
 
 from wordsvc.web.app import create_app
 from wordsvc.web.encoding import JSONProvider
+
+
+@dataclasses.dataclass
+class Stamp:
+    id: str
+    version: str
 
 
 @pytest.fixture(scope="module")
@@ -42,14 +51,18 @@ def test_non_ascii_letters_are_written_as_themselves(app):
         {"pair": namedtuple("Pair", "a b")(1, "b")},  # a named tuple: orjson refuses the subclass
         {1: "one", 2: "two"},  # keys that are not strings
         {"big": 2**70},  # beyond 64 bits
+        {"at": datetime.date(2026, 12, 2), "when": datetime.datetime(2026, 12, 2, 18, 0, tzinfo=datetime.UTC)},  # Flask's HTTP dates
+        {"stamp": Stamp("en-US", "1")},  # a dataclass: Flask's dict of it
     ],
-    ids=["named-tuple", "int-keys", "big-int"],
+    ids=["named-tuple", "int-keys", "big-int", "dates", "dataclass"],
 )
-def test_what_orjson_refuses_is_written_by_the_standard_library(app, value):
+def test_what_orjson_refuses_or_has_its_own_way_with_is_written_as_flasks_provider_wrote_it(app, value):
     with app.app_context():
         response = JSONProvider(app).response(value)
-    assert response.data == stdlib(value)
-    assert json.loads(response.data) == json.loads(json.dumps(value))
+        flask = DefaultJSONProvider(app)
+        flask.ensure_ascii = flask.sort_keys = False
+        assert json.loads(response.data) == json.loads(flask.dumps(value))
+    assert response.data == (json.dumps(value, default=flask.default, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 
 def test_dumps_has_no_trailing_newline(app):
