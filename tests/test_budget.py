@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from wordsvc.core.budget import GENERATIONS, BudgetedCache, MemoryBudget
+from wordsvc.core.budget import GENERATIONS, BudgetedCache, Doorkeeper, MemoryBudget
 from wordsvc.core.cards import Deck
 from wordsvc.core.solver.candidates import MemoryCandidates
 from wordsvc.core.solver.solver import Solver, _pause_collector, _resume_collector, prefix_scope
@@ -242,3 +242,33 @@ def test_solves_in_many_threads_switching_often_end_with_the_collector_on(standa
     finally:
         sys.setswitchinterval(interval)
     assert gc.isenabled()
+
+
+def test_the_doorkeeper_admits_a_key_on_its_second_sighting():
+    door = Doorkeeper(window=1_000, slots=1 << 16)
+    keys = range(1, 500)  # small ints hash to themselves: marks at k and 0, never both set by others
+    assert not any(door.admit(key) for key in keys)
+    assert all(door.admit(key) for key in keys)
+
+
+def test_the_doorkeeper_forgets_sightings_after_its_window():
+    door = Doorkeeper(window=10, slots=1 << 16)
+    door.admit(5)
+    for key in range(100, 110):  # ten new keys: the window is over
+        door.admit(key)
+    assert not door.admit(5)  # forgotten: seen once again
+    assert door.admit(5)
+
+
+def test_the_doorkeeper_starts_afresh_after_its_last_epoch():
+    door = Doorkeeper(window=1, slots=1 << 8)  # a key's marks: its hash's low byte and the next
+    assert not door.admit(7)  # marks 7 and 0 with epoch 1, then the window is over
+    for _ in range(254):  # 254 more windows (marks 20 and 3): epochs 2 to 255, then back to 1
+        door.admit(20 + 256 * 3)
+    assert not door.admit(7)  # epoch 1 again, but the table was cleared: 7's old marks are gone
+
+
+@pytest.mark.parametrize("slots, window", [(0, 1), (3, 1), (1 << 8, 0)])
+def test_a_doorkeeper_needs_a_power_of_two_of_slots_and_a_window(slots, window):
+    with pytest.raises(ValueError):
+        Doorkeeper(window=window, slots=slots)

@@ -39,7 +39,7 @@ import weakref
 from collections.abc import Hashable
 from typing import Generic, TypeVar
 
-__all__ = ["GENERATIONS", "BudgetedCache", "MemoryBudget"]
+__all__ = ["GENERATIONS", "BudgetedCache", "Doorkeeper", "MemoryBudget"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -273,3 +273,58 @@ class BudgetedCache(Generic[K, V]):
     def _set_chain(self, chain: tuple[tuple[int, dict[K, V]], ...]) -> None:
         self._chain = chain
         self.recent = chain[0][1]
+
+
+class Doorkeeper:
+    """Admits a key into a cache on its second sighting, so keys asked for once never take a cache's room.
+
+    For caches whose misses are mostly one-offs: the Estonian analyser is
+    asked about random strings, misspellings and every arrangement a solver
+    tries, and an entry kept for each would push out what is asked for again.
+    A key seen once is remembered only as two marks in a table of ``slots``
+    bytes (by its hash: a fixed cost, no entries). The marks are forgotten
+    every ``window`` new keys, so "second sighting" means within about that
+    many. Two other keys may set both of a key's marks: it is then let in on
+    its first sighting, about 2 % of them at the window's end with the
+    defaults. A wrong admission costs only room, never a wrong answer.
+
+    Marks are the current epoch's number, so forgetting is a counter step, and
+    the table is zeroed once every 255 windows.
+
+    >>> door = Doorkeeper(window=4, slots=64)
+    >>> door.admit(7), door.admit(7), door.admit(8)
+    (False, True, False)
+    """
+
+    def __init__(self, window: int = 65_536, slots: int = 1 << 20):
+        if slots < 2 or slots & (slots - 1):
+            raise ValueError(f"a doorkeeper's slots must be a power of two, not {slots}")
+        if window < 1:
+            raise ValueError(f"a doorkeeper needs a positive window, not {window}")
+        self.window = window
+        self._marks = bytearray(slots)
+        self._mask = slots - 1
+        self._shift = max(1, slots.bit_length() - 1)  # the second mark comes from the hash's next bits
+        self._epoch = 1
+        self._new = 0  # keys marked in this epoch (racy by design: it only times the forgetting)
+
+    def admit(self, key: Hashable) -> bool:
+        """Whether ``key`` was seen before in this window; marks it as seen if not."""
+        h = hash(key)
+        i, j = h & self._mask, (h >> self._shift) & self._mask
+        marks, epoch = self._marks, self._epoch
+        if marks[i] == epoch and marks[j] == epoch:
+            return True
+        marks[i] = marks[j] = epoch
+        self._new += 1
+        if self._new >= self.window:
+            self._forget()
+        return False
+
+    def _forget(self) -> None:
+        self._new = 0
+        if self._epoch == 255:
+            self._marks[:] = bytes(len(self._marks))
+            self._epoch = 1
+        else:
+            self._epoch += 1

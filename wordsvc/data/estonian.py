@@ -44,7 +44,7 @@ from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
-from ..core.budget import BudgetedCache, MemoryBudget
+from ..core.budget import BudgetedCache, Doorkeeper, MemoryBudget
 from ..core.lexicon import LexiconInfo, Readings
 from ..core.text import has_invalid_characters
 
@@ -98,9 +98,13 @@ class VabamorfLexicon:
     Verdicts are kept in a least-recently-used cache of ``cache_size`` forms
     (0 turns it off), or in the service's memory budget once it is shared
     (:meth:`share_budget`): an uncached verdict costs one Vabamorf call of 2-3
-    spellings, 150-500 µs measured; a cached one under a microsecond. Make one
-    per process: it is safe across fork() and threads, but each holds its own
-    analyser (34 MB) and cache.
+    spellings, 150-500 µs measured; a cached one under a microsecond. A form
+    is cached on its second sighting (a :class:`~wordsvc.core.budget.Doorkeeper`
+    of 1 MiB): most forms asked about are asked once (random strings,
+    misspellings, a solver's arrangements), and keeping each would push out
+    the words asked for again and again. Make one per process: it is safe
+    across fork() and threads, but each holds its own analyser (34 MB) and
+    cache.
 
     Raises ModuleNotFoundError when estnltk is not installed.
     """
@@ -135,6 +139,7 @@ class VabamorfLexicon:
         self._cache: BudgetedCache[str, Readings] | None = None
         if cache_size > 0:
             self._cache = BudgetedCache("estonian.readings", READING_BYTES, max_entries=cache_size)
+        self._door = Doorkeeper()
         self._maxsize: int | None = cache_size
         self._hits = self._misses = 0  # counted without a lock: figures for benchmarks, not for decisions
 
@@ -150,7 +155,8 @@ class VabamorfLexicon:
         if found is None:
             self._misses += 1
             found = self._analyse(form)
-            cache.put(form, found)
+            if self._door.admit(form):
+                cache.put(form, found)
         else:
             self._hits += 1
         return found
