@@ -285,7 +285,7 @@ class Doorkeeper:
     bytes (by its hash: a fixed cost, no entries). The marks are forgotten
     every ``window`` new keys, so "second sighting" means within about that
     many. Two other keys may set both of a key's marks: it is then let in on
-    its first sighting, about 2 % of them at the window's end with the
+    its first sighting, about 1.4 % of them at the window's end with the
     defaults. A wrong admission costs only room, never a wrong answer.
 
     Marks are the current epoch's number, so forgetting is a counter step, and
