@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 import random
-import sys
 import threading
 from dataclasses import replace
 
@@ -13,7 +11,7 @@ import pytest
 from wordsvc.core.budget import GENERATIONS, BudgetedCache, Doorkeeper, MemoryBudget
 from wordsvc.core.cards import Deck
 from wordsvc.core.solver.candidates import MemoryCandidates
-from wordsvc.core.solver.solver import Solver, _pause_collector, _resume_collector, prefix_scope
+from wordsvc.core.solver.solver import Solver, prefix_scope
 
 
 def slack(budget: MemoryBudget) -> int:
@@ -207,41 +205,6 @@ def test_rulesets_of_one_source_share_their_prefix_answers_unless_house_words_di
     assert prefix_scope(standard, lexicon, source) == prefix_scope(rulesets.get("no-floor"), lexicon, source)
     assert prefix_scope(standard, lexicon, source) != prefix_scope(replace(standard, house_allow=frozenset({"zzyzx"})), lexicon, source)
     assert prefix_scope(standard, lexicon, source) != prefix_scope(standard, lexicon, MemoryCandidates.from_lexicon(lexicon))
-
-
-# ---- memory that is no cache's: the cyclic collector
-
-
-def test_overlapping_solves_leave_the_cyclic_collector_as_they_found_it():
-    assert gc.isenabled()
-    _pause_collector()
-    _pause_collector()  # a second thread's solve begins
-    _resume_collector()  # the first ends: the second still runs paused
-    assert not gc.isenabled()
-    _resume_collector()
-    assert gc.isenabled()
-
-
-def test_solves_in_many_threads_switching_often_end_with_the_collector_on(standard, lexicon):
-    solver = Solver(standard, lexicon, MemoryCandidates.from_lexicon(lexicon))
-    cards = [face for face, card in standard.deck.cards.items() for _ in range(card.count)]
-
-    def work(seed: int) -> None:
-        rng = random.Random(seed)
-        for _ in range(60):
-            solver.solve(rng.sample(cards, 5))
-
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # a thread switch at nearly every bytecode: the race, if any, shows
-    try:
-        threads = [threading.Thread(target=work, args=(seed,)) for seed in range(8)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
-    assert gc.isenabled()
 
 
 def test_the_doorkeeper_admits_a_key_on_its_second_sighting():

@@ -139,24 +139,31 @@ def _apart(places: Sequence[tuple[int, str]], copies: Mapping[str, int]) -> list
                 extend(i + 1, ends[i], longer)
                 left[face] += 1
 
-    extend(0, 0, ())
+    try:
+        extend(0, 0, ())
+    finally:
+        extend = None  # type: ignore[assignment]  # break the closure's cycle: refcounting frees it, not the GC
     return found
 
 
 class _Plan(NamedTuple):
-    """The ways to use a layout of multi-letter places, in answer order: (points gained, cards saved, pick) each."""
+    """The ways to use a layout of multi-letter places, in answer order: (points gained, cards saved, picks) each.
 
-    ways: tuple[tuple[int, int, Callable[[Cards], Cards]], ...]
+    Only tuples of numbers and strings (no functions): a cached plan is then
+    left out of the garbage collector's walks (see :func:`_pick`).
+    """
+
+    ways: tuple[tuple[int, int, tuple[int, ...]], ...]
     most_saved: int
     faces: tuple[str, ...]  # the places' faces, in order: the end of the pool a way's cards are picked from
 
 
-def _picker(indices: Sequence[int]) -> Callable[[Cards], Cards]:
-    """A function taking the items at ``indices`` of a tuple, as a tuple (at C speed)."""
+def _pick(pool: Cards, indices: tuple[int, ...]) -> Cards:
+    """The items of ``pool`` at ``indices``, as a tuple (at C speed: an ``itemgetter`` made for the call costs
+    about 0.2 µs more than one kept, but one kept in a cached plan would be walked by every full collection)."""
     if len(indices) == 1:
-        only = indices[0]
-        return lambda pool: (pool[only],)
-    return itemgetter(*indices)
+        return (pool[indices[0]],)
+    return itemgetter(*indices)(pool)  # type: ignore[no-any-return]
 
 
 class Deck:
@@ -274,14 +281,14 @@ class Deck:
         pool = (*letters, *plan.faces)
         if n - plan.most_saved <= max_cards:
             entries = plan.ways if n <= max_cards else [e for e in plan.ways if n - e[1] <= max_cards]
-            ways = [_spelling((pick(pool), base + gain)) for gain, _, pick in entries]
+            ways = [_spelling((_pick(pool, picks), base + gain)) for gain, _, picks in entries]
             if not fits:
                 ways = [w for w in ways if self._rest_fits(w.cards)]
             if ways:
                 return ways, True
         if fall_back:  # even the fewest cards are too many: show that way
-            for gain, _, pick in sorted(plan.ways, key=lambda way: -way[1]):  # fewest cards, then answer order
-                cards = pick(pool)
+            for gain, _, picks in sorted(plan.ways, key=lambda way: -way[1]):  # fewest cards, then answer order
+                cards = _pick(pool, picks)
                 if fits or self._rest_fits(cards):
                     return [_spelling((cards, base + gain))], False
         return [], False
@@ -318,8 +325,8 @@ class Deck:
 
         A way is a choice of non-overlapping
         places that uses no multi-letter card more often than the deck holds
-        it (see _apart): (points gained, cards saved, pick), where ``pick`` takes the way's
-        cards from the word's letters followed by the places' faces. The plan
+        it (see _apart): (points gained, cards saved, picks), where ``picks`` are the places of the way's
+        cards in the word's letters followed by the places' faces. The plan
         depends on the length and the places only, not on the other letters,
         so the deck remembers it (:attr:`_plan_cache`): words share layouts.
 
@@ -341,7 +348,7 @@ class Deck:
                 picks.append(index)
                 pos += size
             gain, saved = sum(delta[face] for face in faces), sum(len(face) - 1 for face in faces)
-            plan.append((-gain, -saved, shape, (gain, saved, _picker(picks))))
+            plan.append((-gain, -saved, shape, (gain, saved, tuple(picks))))
         plan.sort()
         return _Plan(tuple(entry[-1] for entry in plan), max(entry[-1][1] for entry in plan), tuple(face for _, face in places))
 

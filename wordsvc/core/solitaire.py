@@ -188,7 +188,10 @@ def solve(layout: Layout, words_of: WordsOf, rules: SolitaireRules, budget: floa
             memo[key] = result
         return result
 
-    laid, path = best(layout)
+    try:
+        laid, path = best(layout)
+    finally:
+        best = None  # type: ignore[assignment]  # break the closure's cycle: refcounting frees the memo, not the GC
     out.cards_laid, out.moves = laid, path
     out.won = laid == layout.cards_left
     return out

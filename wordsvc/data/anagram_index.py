@@ -286,7 +286,9 @@ class AnagramIndex:
         at = text.find("\n")
         if at < 0:
             return text, ()
-        return text[:at], text[at + 1 :].split("\n")
+        # a tuple of str, not a list: kept in the solvers' prefix caches, it (and the pair holding it) is then
+        # untracked by the garbage collector, whose full collections would otherwise walk every cached answer
+        return text[:at], tuple(text[at + 1 :].split("\n"))
 
     def candidates(self, key: str) -> Sequence[str]:
         return self.probe(key) or ()
@@ -311,7 +313,6 @@ class AnagramIndex:
 
     def __len__(self) -> int:
         return int(self.meta["keys"])
-
 
 
 class AnagramIndexes:

@@ -12,6 +12,7 @@ import io
 import logging
 import re
 import sys
+import traceback
 import uuid
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
@@ -179,7 +180,8 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply | None:
         status = int(status_line[:3])
         reason = status_line[4:].encode("latin-1")
         headers = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in app_headers]
-    except ToPool:
+    except ToPool as handed:
+        traceback.clear_frames(handed.__traceback__)  # the app's frames it passed hold the request and each other: free them now
         if "wordsvc.server.to_pool" in environ:
             return None
         log.error("the app raised ToPool on %s %s outside the event loop", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))

@@ -20,6 +20,7 @@ from .requests import read_json
 __all__ = ["bp", "solvers"]
 
 bp = Blueprint("best_meld", __name__)
+BEST_MELD_BODY = BestMeldRequest()  # one for every request: a schema made per request is a cycle of fields left to the GC
 
 
 def solvers() -> Solvers:
@@ -33,7 +34,7 @@ def solvers() -> Solvers:
 @bp.post("/best-meld")
 @heavy
 def best_meld() -> Response:
-    body = BestMeldRequest().load(read_json())
+    body = BEST_MELD_BODY.load(read_json())
     solution = solvers().solve(body["hand"], body["ruleset"], body["lang"], body["discard"], body["top"], body["face_up"])
     return jsonify(solution.to_dict())
 

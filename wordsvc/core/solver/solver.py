@@ -44,8 +44,6 @@ kept per ruleset and lexicon.
 
 from __future__ import annotations
 
-import gc
-import threading
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 
@@ -211,9 +209,6 @@ class Solver:
         values = [deck.value(f) for f in order]
         copies = [universe[f] for f in order]
         width = max(copies).bit_length() + 1
-        # A solve allocates thousands of small tuples and leaves no cycles (the
-        # tables are closed), so the cyclic collector would only pause it.
-        _pause_collector()
         expand, allowed, short = self._expand, self.allowed if self.eager else self._optimistic, self._prefixes
         if universe.total() <= self.exhaustive_cards:
             orderings: Iterable[str] = _orderings(universe)
@@ -221,38 +216,35 @@ class Solver:
                 orderings = self._words_among(orderings, self.ruleset.banned_classes)
             expand = _union(expand, MemoryCandidates(orderings).expand)
             allowed, short = self.allowed, None  # judged now, not after the search: most orderings are not words
-        try:
-            groups = find_groups(
-                order,
-                copies,
-                values,
-                width,
-                expand,
-                allowed,
-                self._allowed.recent,
-                short,
-                min_cards=max(1, ruleset.min_cards),
-                max_cards=ruleset.max_hand,
-                min_letters=ruleset.min_letters,
-            )
-            groups.sort(key=lambda g: g.points)  # the search tries the last first: most points, best bound soonest
-            while True:
-                board = Board(
-                    order, values, copies, width, groups, ruleset.longest_measure, self.preference,
-                    ruleset.word_bonus if ruleset.length_bonus else None, ruleset.unused_cost if ruleset.unused is Unused.IGNORE else None,
-                )  # fmt: skip
-                try:
-                    solution, plays = self._solve_board(board, faces, discard, top, up)
-                finally:
-                    board.close()
-                rejected = self._verify(plays)
-                if not rejected:
-                    return solution
-                for group in groups:
-                    group.words = [w for w in group.words if w not in rejected]
-                groups = [g for g in groups if g.words]
-        finally:
-            _resume_collector()
+        groups = find_groups(
+            order,
+            copies,
+            values,
+            width,
+            expand,
+            allowed,
+            self._allowed.recent,
+            short,
+            min_cards=max(1, ruleset.min_cards),
+            max_cards=ruleset.max_hand,
+            min_letters=ruleset.min_letters,
+        )
+        groups.sort(key=lambda g: g.points)  # the search tries the last first: most points, best bound soonest
+        while True:
+            board = Board(
+                order, values, copies, width, groups, ruleset.longest_measure, self.preference,
+                ruleset.word_bonus if ruleset.length_bonus else None, ruleset.unused_cost if ruleset.unused is Unused.IGNORE else None,
+            )  # fmt: skip
+            try:
+                solution, plays = self._solve_board(board, faces, discard, top, up)
+            finally:
+                board.close()
+            rejected = self._verify(plays)
+            if not rejected:
+                return solution
+            for group in groups:
+                group.words = [w for w in group.words if w not in rejected]
+            groups = [g for g in groups if g.words]
 
     def _solve_board(self, board: Board, faces: Cards, discard: bool, top: int, up: str | None) -> tuple[Solution, list[Play]]:
         k = 1 if discard else 0
@@ -380,37 +372,6 @@ def prefix_scope(ruleset: Ruleset, lexicon: Lexicon, candidates: CandidateSource
     return (candidates, house, letters)
 
 
-# ---- the cyclic collector, paused while any thread solves
-
-_pause_lock = threading.Lock()
-_pausing = 0  # solves running with the collector paused
-_resume = False  # whether the collector was on when the first of them began
-
-
-def _pause_collector() -> None:
-    """Pause the cyclic collector for a solve; :func:`_resume_collector` when it ends.
-
-    Counted across threads: each solve saving ``gc.isenabled()`` for itself
-    left the collector off for good whenever one began between another's
-    check and its ``gc.disable()``, and that worker's cycles were never
-    collected again (private memory +78 MiB a minute in bench/soak.py).
-    """
-    global _pausing, _resume
-    with _pause_lock:
-        if not _pausing:
-            _resume = gc.isenabled()
-            gc.disable()
-        _pausing += 1
-
-
-def _resume_collector() -> None:
-    global _pausing
-    with _pause_lock:
-        _pausing -= 1
-        if not _pausing and _resume:
-            gc.enable()
-
-
 Expand = Callable[[str], "tuple[str, Sequence[str]] | None"]
 
 
@@ -445,7 +406,10 @@ def _orderings(cards: Counter[str]) -> list[str]:
                 grow(prefix + face)
                 left[face] = n
 
-    grow("")
+    try:
+        grow("")
+    finally:
+        grow = None  # type: ignore[assignment]  # break the closure's cycle: refcounting frees it, not the GC
     return found
 
 

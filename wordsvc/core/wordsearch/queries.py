@@ -405,7 +405,10 @@ def _walk_sub_keys(letters: Counter[str], source: CandidateSource, visit: Callab
                 if stopped:
                     return
 
-    walk(0, "")
+    try:
+        walk(0, "")
+    finally:
+        walk = None  # type: ignore[assignment]  # break the closure's cycle, which would hold ``visit`` and all it gathered
     return stopped
 
 
