@@ -3,12 +3,13 @@
 Each path is one behaviour to look at from outside: who answered (``/pid``),
 how long it took (``/sleep``), which thread ran it (``/thread``, which hands
 itself from the event loop to the pool when asked), what the server handed over
-(``/environ``, ``/echo``), what it counts (``/metrics``), and ways to fail
+(``/environ``, ``/echo``), what it counts (``/metrics``, ``/collect``), and ways to fail
 (``/boom``, ``/crash``).
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import threading
@@ -75,6 +76,14 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
         multiprocess.MultiProcessCollector(registry)
         start_response("200 OK", [("Content-Type", "text/plain"), ("X-Request-ID", uuid.uuid4().hex)])
         return [generate_latest(registry)]
+    elif path == "/collect":  # reference cycles, held until all are made, then left to a full collection
+        held: list[list[Any]] = []
+        for _ in range(int(query.get("cycles", "1000"))):
+            pair: list[Any] = []
+            pair.append([pair])
+            held.append(pair)
+        del held
+        data = {"pid": os.getpid(), "collected": gc.collect()}
     elif path == "/boom":
         raise RuntimeError("the app failed on purpose")
     elif path == "/crash":

@@ -565,6 +565,25 @@ def test_the_server_counts_what_it_refused_in_prometheus_summed_over_workers(sta
     assert 1 <= gauge <= 3  # the /metrics request's own, and any closed one not yet noticed
 
 
+def test_the_workers_garbage_collections_are_timed_in_prometheus(start: Callable[..., Server]) -> None:
+    srv = start(workers=1)
+
+    def full_collections() -> tuple[float, float]:
+        text = get(srv.port, "/metrics")[2].decode()
+        found = {}
+        for line in text.splitlines():
+            if line.startswith(("wordsvc_server_gc_pause_seconds_count{", "wordsvc_server_gc_pause_seconds_sum{")) and 'generation="2"' in line:
+                found[line.split("{")[0].rsplit("_", 1)[1]] = float(line.rsplit(" ", 1)[1])
+        return found.get("count", 0.0), found.get("sum", 0.0)
+
+    count, seconds = full_collections()
+    assert get_json(srv.port, "/collect?cycles=200000")["collected"] >= 399_000
+    time.sleep(2.5)  # the worker counts its collections once a second
+    after_count, after_seconds = full_collections()
+    assert after_count >= count + 1
+    assert after_seconds - seconds >= 0.002  # 400,000 objects in cycles are not collected in no time
+
+
 # -- 4. graceful drain -------------------------------------------------------------------------------
 
 

@@ -6,7 +6,15 @@
   ``too_large``, ``headers_too_large``, ``not_implemented``,
   ``too_many_connections``);
 - ``wordsvc_server_connections``: open connections, summed over live workers
-  (``multiprocess_mode="livesum"``).
+  (``multiprocess_mode="livesum"``);
+- ``wordsvc_server_gc_pause_seconds{generation}``: each collection of the
+  cyclic garbage collector in a worker, as the collecting thread's CPU time
+  (its wall time would also hold the wait for the GIL after it). A
+  collection holds the GIL: nothing else in the worker runs meanwhile, not
+  even ``/health`` on the event loop. The collector's callback only notes
+  the time; the worker counts the notes once a second
+  (:func:`count_collections`), since the metric's lock is not reentrant and
+  a collection may begin in a thread that holds it.
 
 prometheus_client picks its storage when it is first imported: in memory, or
 files under ``PROMETHEUS_MULTIPROC_DIR`` that every worker writes and the
@@ -17,22 +25,30 @@ variable and before forking; until then the counting functions do nothing.
 
 from __future__ import annotations
 
+import gc
+import time
 from typing import Any
 
-__all__ = ["connection_closed", "connection_opened", "init", "rejected"]
+__all__ = ["connection_closed", "connection_opened", "count_collections", "init", "rejected", "watch_collections"]
 
 _metrics: dict[str, Any] = {}
 _reasons: dict[str, Any] = {}
+_pauses: list[tuple[int, float]] = []  # (generation, seconds) of collections not counted yet
+#: Bounds of the pause histogram: the health checks' budget is 250 ms.
+PAUSE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
 def init() -> None:
     """Create the server's metrics (once); call it after ``PROMETHEUS_MULTIPROC_DIR`` is set."""
     if _metrics:
         return
-    from prometheus_client import Counter, Gauge
+    from prometheus_client import Counter, Gauge, Histogram
 
     _metrics["rejected"] = Counter("wordsvc_server_rejected", "Requests or connections the server refused before the app saw them.", ["reason"])
     _metrics["connections"] = Gauge("wordsvc_server_connections", "Open client connections.", multiprocess_mode="livesum")
+    _metrics["gc_pause"] = Histogram(
+        "wordsvc_server_gc_pause_seconds", "Garbage collections in the workers: CPU time of each.", ["generation"], buckets=PAUSE_BUCKETS
+    )
 
 
 def rejected(reason: str) -> None:
@@ -51,3 +67,26 @@ def connection_opened() -> None:
 def connection_closed() -> None:
     if _metrics:
         _metrics["connections"].dec()
+
+
+def watch_collections() -> None:
+    """Note the time of every garbage collection in this process from now on (a worker calls it once, after the fork)."""
+    started = [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.thread_time()
+        else:
+            _pauses.append((info["generation"], time.thread_time() - started[0]))
+
+    gc.callbacks.append(timed)
+
+
+def count_collections() -> None:
+    """Count the collections noted since the last call in ``wordsvc_server_gc_pause_seconds``."""
+    noted = _pauses[:]
+    del _pauses[: len(noted)]  # what a collection notes meanwhile stays for the next call
+    if _metrics:
+        histogram = _metrics["gc_pause"]
+        for generation, seconds in noted:
+            histogram.labels(generation=str(generation)).observe(seconds)

@@ -37,6 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from types import FrameType
 
 from .logs import log_event
+from .metrics import count_collections, watch_collections
 from .options import ServerOptions
 from .protocol import Hub
 from .wsgi import WSGIApp
@@ -45,7 +46,7 @@ __all__ = ["BACKLOG", "hold_early_signals", "serve_worker"]
 
 #: Listen backlog: how many connections the kernel holds for the workers to accept (nginx's default is 511).
 BACKLOG = 1024
-#: How often a worker checks that its master is alive, and a draining one that it is done.
+#: How often a worker checks that its master is alive (and counts its garbage collections), and a draining one that it is done.
 _PARENT_CHECK_SECONDS = 1.0
 _DRAIN_CHECK_SECONDS = 0.02
 #: Out of file descriptors (or kernel memory): stop accepting for this long, as asyncio's own server does.
@@ -90,6 +91,7 @@ class Worker:
         if _early:
             loop.call_soon(self.drain, "early_signal")
         loop.call_later(_PARENT_CHECK_SECONDS, self._watch_master)
+        watch_collections()
         log_event("worker_started", worker=self.pid, threads=self.options.threads, max_requests=self.request_limit)
         self._report("ready")
         try:
@@ -114,6 +116,7 @@ class Worker:
             pass  # the master is gone; _watch_master will notice
 
     def _watch_master(self) -> None:
+        count_collections()
         if os.getppid() != self.master_pid:
             self.drain("master_gone")
         elif not self.hub.draining:
