@@ -92,6 +92,7 @@ def test_metrics_count_requests_by_endpoint_and_name_the_lexicons(base_url):
     assert 'wordsvc_lexicon_info{id="en-US"' in text
     assert "wordsvc_requests_in_flight" in text
     assert "wordsvc_cache_entries" in text
+    assert 'wordsvc_server_gc_pause_seconds_count{generation="0"}' in text  # the workers' garbage collections, timed
 
 
 def test_metrics_count_the_refused_and_the_servers_own_rejections(base_url):

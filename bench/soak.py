@@ -21,10 +21,14 @@ the server process itself when it has none). Every ``--every`` seconds (60)
 each worker's resident set and private memory (``Private_Clean +
 Private_Dirty`` of ``/proc/<pid>/smaps_rollup``; its anonymous part apart) are
 printed against the first sample of the run and the budget
-(``WORDSVC_MEMORY_BUDGET_MB``, as the server reads it). At the end, one line a
-worker: private memory at the start, half-way and the end, the growth over the
-first and the last half in %, the peak, and whether it stayed under the
-budget. Target (issue: memory grows): private memory under the budget
+(``WORDSVC_MEMORY_BUDGET_MB``, as the server reads it), with the workers'
+garbage collections since the last sample (``wordsvc_server_gc_pause_seconds``
+of ``/metrics``: how many, how many took over 10 and over 50 ms of CPU, a
+bound on the longest; a collection holds the worker's GIL, so nothing else
+there answers meanwhile). At the end, one line a worker: private memory at
+the start, half-way and the end, the growth over the first and the last half
+in %, the peak, and whether it stayed under the budget; and the collections of
+the whole run. Target (issue: memory grows): private memory under the budget
 throughout and growing less than 5 % over the last half of 10 minutes.
 
 A worker replaced during the run (a recycling backstop) shows as a new pid:
@@ -296,6 +300,28 @@ def read_pairs(port: int) -> list[Pair]:
 # ---------------------------------------------------------------- the report
 
 
+def collections_by_bound(port: int) -> dict[float, float]:
+    """The workers' garbage collections so far, from ``/metrics``: bucket bound (s) -> collections at most that long, all generations."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", "/metrics")
+    text = conn.getresponse().read().decode()
+    conn.close()
+    found: dict[float, float] = {}
+    for line in text.splitlines():
+        if line.startswith("wordsvc_server_gc_pause_seconds_bucket{"):
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            found[float(bound)] = found.get(float(bound), 0.0) + float(line.rsplit(" ", 1)[1])
+    return found
+
+
+def pauses(before: dict[float, float], after: dict[float, float]) -> str:
+    """The collections between two readings: how many, how many took over 10 ms and over 50 ms, and a bound on the longest."""
+    new = {bound: after[bound] - before.get(bound, 0.0) for bound in after}  # cumulative: collections of at most ``bound``
+    total = new.get(float("inf"), 0.0)
+    longest = min((bound for bound, n in new.items() if n >= total), default=0.0)
+    return f"gc {total:.0f}, over 10 ms {total - new.get(0.01, 0.0):.0f}, over 50 ms {total - new.get(0.05, 0.0):.0f}, longest <= {longest * 1000:g} ms"
+
+
 def fmt(n: int) -> str:
     return f"{n / MIB:6.1f}"
 
@@ -326,6 +352,7 @@ def main() -> int:
         until = start + args.minutes * 60
         clients = [Client(port, pairs, seen, until, args.seed * 1000 + i) for i in range(args.clients)]
         samples: dict[int, list[tuple[float, int, int, int]]] = {}
+        collected = [collections_by_bound(port)]  # the first reading, then the last
 
         def sample() -> None:
             now = time.monotonic() - start
@@ -340,7 +367,9 @@ def main() -> int:
                 first = series[0][2]
                 change = f"{(got[1] - first) / first:+.1%}" if first else "n/a"
                 cells.append(f"{pid}: {fmt(got[0])} /{fmt(got[1])} /{fmt(got[2])} [{change:>7}]")
-            print(f"{now / 60:5.1f} min  " + "   ".join(cells), flush=True)
+            reading = collections_by_bound(port)
+            print(f"{now / 60:5.1f} min  " + "   ".join(cells) + "   " + pauses(collected[-1], reading), flush=True)
+            collected[1:] = [reading]
 
         sample()
         for c in clients:
@@ -374,6 +403,7 @@ def main() -> int:
             ok = ok and under and last < 0.05
             print(f"{pid:>8} {fmt(begin[2])} {fmt(middle[2])} {fmt(end[2])} {first:>+9.1%} {last:>+9.1%} {fmt(peak)}  {'yes' if under else 'NO'}")
         print(f"target (under the budget, last half < +5 %): {'met' if ok else 'MISSED'}")
+        print(f"garbage collections over the run (CPU time each, while the worker answers nothing else): {pauses(collected[0], collected[-1])}")
     finally:
         server.stop()
     return 0

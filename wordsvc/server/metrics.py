@@ -34,6 +34,7 @@ __all__ = ["connection_closed", "connection_opened", "count_collections", "init"
 _metrics: dict[str, Any] = {}
 _reasons: dict[str, Any] = {}
 _pauses: list[tuple[int, float]] = []  # (generation, seconds) of collections not counted yet
+_pause_series: list[Any] = []  # the metric's series for generations 0, 1 and 2
 #: Bounds of the pause histogram: the health checks' budget is 250 ms.
 PAUSE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
@@ -70,7 +71,14 @@ def connection_closed() -> None:
 
 
 def watch_collections() -> None:
-    """Note the time of every garbage collection in this process from now on (a worker calls it once, after the fork)."""
+    """Note the time of every garbage collection in this process from now on (a worker calls it once, after the fork).
+
+    The metric's series are made here, at the start: that opens the
+    process's file of histogram values, which counting later may find no
+    descriptor left for.
+    """
+    if _metrics and not _pause_series:
+        _pause_series.extend(_metrics["gc_pause"].labels(generation=str(generation)) for generation in range(3))
     started = [0.0]
 
     def timed(phase: str, info: dict[str, int]) -> None:
@@ -86,7 +94,6 @@ def count_collections() -> None:
     """Count the collections noted since the last call in ``wordsvc_server_gc_pause_seconds``."""
     noted = _pauses[:]
     del _pauses[: len(noted)]  # what a collection notes meanwhile stays for the next call
-    if _metrics:
-        histogram = _metrics["gc_pause"]
+    if _pause_series:
         for generation, seconds in noted:
-            histogram.labels(generation=str(generation)).observe(seconds)
+            _pause_series[generation].observe(seconds)

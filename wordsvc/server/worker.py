@@ -116,11 +116,11 @@ class Worker:
             pass  # the master is gone; _watch_master will notice
 
     def _watch_master(self) -> None:
-        count_collections()
         if os.getppid() != self.master_pid:
             self.drain("master_gone")
         elif not self.hub.draining:
             self.loop.call_later(_PARENT_CHECK_SECONDS, self._watch_master)
+        count_collections()
 
     # -- draining ----------------------------------------------------------------------------------
 
