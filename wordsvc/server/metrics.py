@@ -77,8 +77,9 @@ def watch_collections() -> None:
     process's file of histogram values, which counting later may find no
     descriptor left for.
     """
-    if _metrics and not _pause_series:
-        _pause_series.extend(_metrics["gc_pause"].labels(generation=str(generation)) for generation in range(3))
+    if not _metrics or _pause_series:  # nothing to count them in, or already watched
+        return
+    _pause_series.extend(_metrics["gc_pause"].labels(generation=str(generation)) for generation in range(3))
     started = [0.0]
 
     def timed(phase: str, info: dict[str, int]) -> None:
