@@ -318,6 +318,8 @@ def pauses(before: dict[float, float], after: dict[float, float]) -> str:
     """The collections between two readings: how many, how many took over 10 ms and over 50 ms, and a bound on the longest."""
     new = {bound: after[bound] - before.get(bound, 0.0) for bound in after}  # cumulative: collections of at most ``bound``
     total = new.get(float("inf"), 0.0)
+    if not total:
+        return "gc 0"
     longest = min((bound for bound, n in new.items() if n >= total), default=0.0)
     return f"gc {total:.0f}, over 10 ms {total - new.get(0.01, 0.0):.0f}, over 50 ms {total - new.get(0.05, 0.0):.0f}, longest <= {longest * 1000:g} ms"
 

@@ -149,8 +149,8 @@ def _apart(places: Sequence[tuple[int, str]], copies: Mapping[str, int]) -> list
 class _Plan(NamedTuple):
     """The ways to use a layout of multi-letter places, in answer order: (points gained, cards saved, picks) each.
 
-    Only tuples of numbers and strings (no functions): a cached plan is then
-    left out of the garbage collector's walks (see :func:`_pick`).
+    ``ways`` holds only tuples of numbers (no functions), so the garbage
+    collector stops tracking it; the named tuple itself stays tracked (see :func:`_pick`).
     """
 
     ways: tuple[tuple[int, int, tuple[int, ...]], ...]
