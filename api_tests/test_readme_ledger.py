@@ -1,4 +1,4 @@
-"""docs/ledger.md's walkthrough of a whole event, run as written by bash against a real server (SQLite and PostgreSQL)."""
+"""The README's whole event, run as written by bash against a real server (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from pathlib import Path
 
 from .conftest import REPO, LedgerServer, _wordsvc_command
 
-GUIDE = (REPO / "docs" / "ledger.md").read_text(encoding="utf-8")
+README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
 def walkthrough() -> str:
-    section = GUIDE.split("## Using the ledger", 1)[1]
+    section = README.split("\n## The ledger\n", 1)[1].split("\n## ", 1)[0]
     return re.search(r"```bash\n(.*?)```", section, flags=re.S).group(1)  # type: ignore[union-attr]
 
 
@@ -28,6 +28,6 @@ def test_the_readme_walkthrough_runs_a_whole_event(ledger_server: LedgerServer, 
     assert "rank,player,table,rounds,total\n1,Ann,t1,1," in done.stdout  # text mode reads CRLF as one newline
     outputs = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     corrected = next(o for o in outputs if o.get("revision") == 2)
-    assert [p["total"] for p in corrected["result"]["players"]] == [35, 11]  # as /score-round scores the same play (the guide says so)
+    assert [p["total"] for p in corrected["result"]["players"]] == [35, 11]  # as /score-round scores the same play (docs/ledger.md says so)
     audit = next(o for o in outputs if "entries" in o)["entries"]
     assert [e["payload"].get("reason") for e in audit if e["action"] == "round.corrected"] == ["Bob laid TOP, not TO and P"]
