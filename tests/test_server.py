@@ -523,7 +523,6 @@ def test_each_request_is_one_json_access_log_line(server: Server) -> None:
 
 def test_keepalive_requests_reuse_one_connection_and_the_pools_threads(server: Server) -> None:
     threads, pids = set(), set()
-    started = time.perf_counter()
     with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
         for _ in range(300):
             sock.sendall(b"GET /thread HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -532,10 +531,8 @@ def test_keepalive_requests_reuse_one_connection_and_the_pools_threads(server: S
             answer = json.loads(body)
             threads.add(answer["thread"])
             pids.add(answer["pid"])
-    elapsed = time.perf_counter() - started
     assert len(pids) == 1  # all 300 on the one kept-alive connection
-    assert len(threads) <= 4  # the pool's threads, reused: none made per request
-    assert 300 / elapsed > 100  # a loose floor; bench/http_load.py measures
+    assert len(threads) <= 4  # the pool's threads, reused: none made per request (bench/http_load.py measures the speed)
 
 
 # -- what the server counts ------------------------------------------------------------------------
