@@ -91,7 +91,15 @@ class VerdictOut(Strict):
     ruleset = fields.String(required=True)
     valid = fields.Boolean(required=True)
     reasons = fields.List(fields.Nested(ReasonOut), required=True)
-    classes = fields.List(fields.String(), required=True)
+    classes = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Every class any reading of the word has in the lexicon (`proper_noun`, `abbreviation`, ...), banned or not: "
+            "Icelandic `hestur` is a common noun and a place name, so it is valid with `proper_noun` here. A word is refused for a "
+            "class (`banned_class`) only when every reading is of a banned class."
+        },
+    )
     spellings = fields.List(fields.Nested(SpellingOut), required=True, metadata={"description": "Every way to lay the word, best points first."})
     lexicon = fields.Nested(LexiconStamp, required=True)
     suggestions = fields.List(
