@@ -101,7 +101,7 @@ def main() -> int:
     args = parser.parse_args()
     print(machine_line())
     with tempfile.TemporaryDirectory(prefix="wordsvc-bench-commit-") as tmp:
-        db = sqlite3.connect(Path(tmp) / "c.sqlite3", isolation_level=None, check_same_thread=False)
+        db = sqlite3.connect(Path(tmp) / "c.sqlite3", isolation_level=None)
         for pragma in ("journal_mode=WAL", "synchronous=FULL"):
             db.execute(f"PRAGMA {pragma}")
         db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
