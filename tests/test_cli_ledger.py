@@ -49,9 +49,15 @@ def test_an_event_from_the_command_line(wordsvc, tmp_path: Path) -> None:
     assert actions == ["event.created", "token.issued", "token.issued", "token.revoked"]
     verified = wordsvc("audit", "verify")
     assert verified.returncode == 0 and "event club: ok" in verified.stdout and "admin tokens: ok" in verified.stdout
+    copied = wordsvc("db", "backup", str(tmp_path / "copy.sqlite3"))
+    assert copied.returncode == 0 and "1 event(s), 6 audit entries" in copied.stdout, copied.stderr  # the event's 4 and the admin token's 2
+    again = wordsvc("db", "backup", str(tmp_path / "copy.sqlite3"))
+    assert again.returncode == 2 and "exists" in again.stderr  # a backup never overwrites a file
 
 
-def test_bad_input_is_one_line_and_exit_2(wordsvc) -> None:
-    for args in (("token", "create"), ("token", "create", "--admin", "--event", "x"), ("event", "show", "nope"), ("audit", "verify", "nope")):
+def test_bad_input_is_one_line_and_exit_2(wordsvc, tmp_path: Path) -> None:
+    cases = [("token", "create"), ("token", "create", "--admin", "--event", "x"), ("event", "show", "nope"), ("audit", "verify", "nope")]
+    cases += [("db", "backup", str(tmp_path / "no folder" / "copy.sqlite3"))]
+    for args in cases:
         done = wordsvc(*args)
         assert done.returncode == 2 and "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, (args, done.stderr)

@@ -7,7 +7,10 @@ Each test makes its own event in the module's database, so the tests do not depe
 from __future__ import annotations
 
 import itertools
+import threading
+import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import delete, func, inspect, select, update
@@ -18,7 +21,7 @@ from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets, ruleset_document, ruleset_from_document
 from wordsvc.ledger import LOCAL, Conflict, Forbidden, Ledger, NotFound, PreconditionFailed, PreconditionRequired, Principal, Unauthorized, connect
 from wordsvc.ledger.canonical import canonical
-from wordsvc.ledger.database import head_revision, upgrade
+from wordsvc.ledger.database import backup, head_revision, upgrade
 from wordsvc.ledger.schema import audit, events, metadata, revisions, tokens
 
 WORDS = ("cat", "dog", "quiz", "tea", "eat", "ate", "the", "rain", "ran", "art", "rat", "tar")
@@ -329,6 +332,47 @@ def test_export_then_import_rebuilds_the_event(ledger: Ledger, event: dict, data
         third.import_event(LOCAL, document)
     elsewhere.close()
     third.close()
+
+
+def test_a_backup_taken_while_rounds_are_stored_is_a_ledger_that_verifies(ledger: Ledger, event: dict, database_url: str, lexicons: Lexicons, tmp_path) -> None:
+    """``wordsvc db backup``: SQLite's online backup, one consistent copy while another thread stores rounds; PostgreSQL's is pg_dump."""
+    copy = tmp_path / "backup.sqlite3"
+    if not database_url.startswith("sqlite"):
+        with pytest.raises(ValueError, match="pg_dump"):
+            backup(database_url, copy)
+        assert not copy.exists()
+        return
+    ev, director = event["id"], event["director"]
+    tables = [f"b{k}" for k in range(40)]
+    for table in tables:
+        ledger.put_game(director, ev, table, ["ann", "bob", "cy"])
+    stored: list[str] = []
+
+    def store() -> None:
+        for table in tables:
+            ledger.submit_round(director, ev, table, 1, ROUND_1)
+            stored.append(table)
+
+    writer = threading.Thread(target=store)
+    writer.start()
+    while not stored and writer.is_alive():
+        time.sleep(0.001)
+    done = backup(database_url, copy)
+    writer.join()
+    assert done.path == copy and done.bytes == copy.stat().st_size and done.revision == head_revision()
+    assert not Path(f"{copy}-wal").exists()  # one self-contained file
+    with pytest.raises(FileExistsError):
+        backup(database_url, copy)
+    copied = Ledger.open(f"sqlite:///{copy}", lexicons)
+    try:
+        assert copied.verify(ev) == []
+        kept, now = copied.export(LOCAL, ev), ledger.export(LOCAL, ev)
+        assert kept["audit"] == now["audit"][: len(kept["audit"])]  # what was committed when the copy began, and nothing half-written
+        assert all(revision in now["revisions"] for revision in kept["revisions"])
+        submitted = [entry for entry in kept["audit"] if entry["action"] == "round.submitted"]
+        assert len(kept["revisions"]) == len(submitted) >= 1
+    finally:
+        copied.close()
 
 
 def _tamper(ledger: Ledger, change: Callable) -> None:

@@ -3,7 +3,8 @@
 The commands open the database ``WORDSVC_DATABASE_URL`` names and act as the
 machine's own administrator (actor ``local`` in the audit): whoever can run
 them can open the database file anyway. ``audit verify`` exits 1 and names
-the first bad entry or row when anything was edited, deleted or reordered.
+the first bad entry or row when anything was edited, deleted or reordered;
+``db backup`` copies a SQLite ledger while it is in use.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..config import Settings
 from ..ledger import LOCAL, Ledger, connect, describe, upgrade
+from ..ledger.database import backup
 from ..ledger.deals import verify_deals
 from ..ledger.ledger import records_of
 from ..schemas.events import EventBody, TokenBody
@@ -27,6 +30,9 @@ __all__ = ["add_parsers"]
 def add_parsers(sub: Any) -> None:
     db = sub.add_parser("db", help="the ledger's database").add_subparsers(dest="db_command", required=True)
     db.add_parser("upgrade", help="create or migrate the ledger's tables (make setup and wordsvc serve run it)").set_defaults(run=_upgrade)
+    copy = db.add_parser("backup", help="copy a SQLite ledger to a new file, safely while the service writes (PostgreSQL: pg_dump)")
+    copy.add_argument("file", help="the copy to write (must not exist)")
+    copy.set_defaults(run=_backup)
 
     event = sub.add_parser("event", help="ledger events: create, show, export, import").add_subparsers(dest="event_command", required=True)
     create = event.add_parser("create", help="create an event; prints it with its director token (shown once)")
@@ -88,6 +94,16 @@ def _upgrade(args: argparse.Namespace) -> int:
     url = Settings.from_env().database_url
     revision = upgrade(connect(url))
     print(f"ledger at {describe(url)}: schema revision {revision}", file=sys.stderr)
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    url = Settings.from_env().database_url
+    try:
+        done = backup(url, Path(args.file))
+    except (OSError, ValueError) as err:
+        raise CliError(str(err)) from None
+    print(f"ledger at {describe(url)} copied to {done.path}: {done.events} event(s), {done.entries} audit entries, schema revision {done.revision}, {done.bytes:,} bytes")
     return 0
 
 

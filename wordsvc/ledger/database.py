@@ -1,4 +1,4 @@
-"""Opening the ledger's database: the engine for a URL, its pragmas, its migrations, and how writes run.
+"""Opening the ledger's database: the engine for a URL, its pragmas, its migrations, how writes run, and a SQLite ledger's backup.
 
 SQLite (the default) runs in WAL mode with ``synchronous=FULL``: a commit is
 on disk before the answer leaves. Write transactions begin with ``BEGIN
@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -35,7 +36,7 @@ from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-__all__ = ["BUSY_TIMEOUT_S", "Writer", "connect", "current_revision", "describe", "head_revision", "lock_chain", "upgrade", "writing"]
+__all__ = ["BUSY_TIMEOUT_S", "Backup", "Writer", "backup", "connect", "current_revision", "describe", "head_revision", "lock_chain", "upgrade", "writing"]
 
 #: Seconds a SQLite writer waits for another process's write lock before giving up.
 BUSY_TIMEOUT_S = 30.0
@@ -267,6 +268,80 @@ def current_revision(conn: Connection) -> str | None:
 
 def head_revision() -> str:
     return ScriptDirectory(str(MIGRATIONS)).get_current_head() or ""
+
+
+@dataclass(frozen=True)
+class Backup:
+    """What :func:`backup` copied."""
+
+    path: Path
+    bytes: int
+    events: int
+    entries: int
+    revision: str
+
+
+def backup(url: str, target: Path) -> Backup:
+    """A copy of the SQLite ledger at ``url`` in ``target``, a file that must not exist yet; safe while the service writes.
+
+    SQLite's online backup API copies the whole database in one step, under
+    one read snapshot: the copy holds every transaction committed before it
+    began and nothing of one after (a WAL reader does not stop the writers).
+    The copy is one self-contained file (no ``-wal`` beside it), written
+    beside ``target``, checked (``PRAGMA integrity_check``), flushed, and
+    only then linked to ``target``, so a failed backup leaves no file that
+    looks like one. A PostgreSQL ledger is backed up with ``pg_dump``
+    (ValueError here).
+    """
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "postgresql":
+        raise ValueError(f"{describe(url)} is a PostgreSQL ledger: back it up with pg_dump (this copies SQLite ledgers)")
+    if backend != "sqlite":
+        raise ValueError(f"the ledger runs on SQLite or PostgreSQL, not {backend}")
+    source = Path(parsed.database or "")
+    if not source.is_file():
+        raise FileNotFoundError(f"no ledger at {source}")
+    if target.exists():
+        raise FileExistsError(f"{target} exists: a backup is written to a new file")
+    if not target.parent.is_dir():
+        raise FileNotFoundError(f"no folder {target.parent} for the backup")
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        revision, events, entries = _copy(source, partial)
+        with open(partial, "rb") as written:
+            os.fsync(written.fileno())
+        os.link(partial, target)  # never over a file that appeared meanwhile
+        directory = os.open(target.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    finally:
+        partial.unlink(missing_ok=True)
+    return Backup(target, target.stat().st_size, events, entries, revision)
+
+
+def _copy(source: Path, copy_path: Path) -> tuple[str, int, int]:
+    """``source`` copied to ``copy_path`` in one step and checked; its schema revision, events and audit entries."""
+    copy_path.unlink(missing_ok=True)
+    reader = sqlite3.connect(source, timeout=BUSY_TIMEOUT_S)
+    copy = sqlite3.connect(copy_path)
+    try:
+        reader.backup(copy)
+        copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file (the service turns WAL on again when it opens it)
+        problems = [row[0] for row in copy.execute("PRAGMA integrity_check")]
+        if problems != ["ok"]:
+            raise ValueError(f"the copy of {source} fails SQLite's integrity check: {problems[0]}")
+        (revision,) = copy.execute("SELECT version_num FROM alembic_version").fetchone() or ("",)
+        (events,) = copy.execute("SELECT count(*) FROM events").fetchone()
+        (entries,) = copy.execute("SELECT count(*) FROM audit").fetchone()
+        return revision, events, entries
+    except sqlite3.DatabaseError as err:
+        raise ValueError(f"{source} is not a wordsvc ledger ({err})") from None
+    finally:
+        copy.close()
+        reader.close()
 
 
 def describe(url: str) -> str:
