@@ -415,6 +415,11 @@ def _tamper(ledger: Ledger, change: Callable) -> None:
             lambda ev: lambda c: c.execute(update(tokens).where(tokens.c.event_id == ev, tokens.c.role == "referee").values(role="director")),
             "role or table differs",
         ),
+        (
+            "a token deleted",
+            lambda ev: lambda c: c.execute(delete(tokens).where(tokens.c.event_id == ev, tokens.c.role == "referee")),
+            "issued in audit entry",
+        ),
         ("the event's lexicon swapped", lambda ev: lambda c: c.execute(update(events).where(events.c.id == ev).values(lexicon_json="{}")), "lexicon differs"),
         (
             "the totals standings add up edited",
@@ -429,6 +434,26 @@ def test_verify_names_the_first_sign_of_tampering(ledger: Ledger, event: dict, w
     _tamper(ledger, change(event["id"]))
     problems = ledger.verify(event["id"])
     assert problems and named in problems[0], (what, problems)
+
+
+def test_verify_holds_the_admin_tokens_to_the_house_chain(ledger: Ledger) -> None:
+    """An admin token made or dropped in the table, not through the ledger, makes ``wordsvc audit verify`` fail."""
+    tid, _ = ledger.create_admin_token("head referee")
+    assert ledger.verify_house() == []
+    forged = {"id": "f0f0f0f0", "secret_sha256": "0" * 64, "role": "admin", "event_id": None, "table_id": None, "label": None, "created_at": "2026-01-01T00:00:00Z"}
+    _tamper(ledger, lambda c: c.execute(tokens.insert().values(forged)))
+    try:
+        assert "token f0f0f0f0: no audit entry issued it" in ledger.verify_house()
+    finally:
+        _tamper(ledger, lambda c: c.execute(delete(tokens).where(tokens.c.id == "f0f0f0f0")))
+    with ledger.engine.connect() as conn:
+        row = conn.execute(select(tokens).where(tokens.c.id == tid)).one()
+    _tamper(ledger, lambda c: c.execute(delete(tokens).where(tokens.c.id == tid)))
+    try:
+        assert any(problem.startswith(f"token {tid}: issued in audit entry") for problem in ledger.verify_house())
+    finally:
+        _tamper(ledger, lambda c: c.execute(tokens.insert().values(row._asdict())))
+    assert ledger.verify_house() == []
 
 
 def test_unknown_things_are_not_found(ledger: Ledger, event: dict) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from .canonical import sha256_of
 
-__all__ = ["GENESIS", "HOUSE", "Records", "entry_hash", "make_entry", "verify", "verify_chain"]
+__all__ = ["GENESIS", "HOUSE", "Records", "entry_hash", "make_entry", "token_problems", "verify", "verify_chain"]
 
 GENESIS = "0" * 64
 #: The chain of what belongs to no event (admin tokens).
@@ -143,9 +143,24 @@ def _row_problems(records: Records) -> list[str]:
         if key not in seen_rounds:
             problems.append(f"revision {key[2]} of game {key[0]} round {key[1]}: stored in audit entry {entry['seq']} but missing")
 
-    issued = {entry["payload"]["id"]: entry for entry in by_action.get("token.issued", [])}
-    revoked = {entry["payload"]["id"] for entry in by_action.get("token.revoked", [])}
-    for token in records.tokens:
+    imported = max((entry["seq"] for entry in by_action.get("event.imported", [])), default=0)
+    return problems + token_problems(records.audit, records.tokens, imported)
+
+
+def token_problems(entries: Iterable[dict[str, Any]], tokens: Iterable[dict[str, Any]], imported: int = 0) -> list[str]:
+    """The token rows of a chain against its ``token.issued`` and ``token.revoked`` entries: each row issued with its role and
+    table, revoked if the audit revoked it, and none the audit issued missing, except those issued before entry ``imported``
+    (an import carries no tokens: they stay with the ledger they were issued by)."""
+    issued: dict[str, dict[str, Any]] = {}
+    revoked: set[str] = set()
+    for entry in entries:
+        if entry["action"] == "token.issued":
+            issued[entry["payload"]["id"]] = entry
+        elif entry["action"] == "token.revoked":
+            revoked.add(entry["payload"]["id"])
+    problems, seen = [], set()
+    for token in tokens:
+        seen.add(token["id"])
         entry = issued.get(token["id"])
         if entry is None:
             problems.append(f"token {token['id']}: no audit entry issued it")
@@ -153,4 +168,5 @@ def _row_problems(records: Records) -> list[str]:
             problems.append(f"token {token['id']}: role or table differs from audit entry {entry['seq']}")
         elif token["id"] in revoked and not token.get("revoked_at"):
             problems.append(f"token {token['id']}: revoked in the audit but usable in the table")
-    return problems
+    missing = [(tid, entry["seq"]) for tid, entry in issued.items() if tid not in seen and entry["seq"] > imported]
+    return problems + [f"token {tid}: issued in audit entry {seq} but missing" for tid, seq in missing]

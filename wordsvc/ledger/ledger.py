@@ -33,7 +33,7 @@ from ..core.scoring import RoundPlay, check_round, score_round
 from ..core.verdict import judge
 from ..data.rulesets import ruleset_document, ruleset_from_document
 from .access import require_admin, require_director, require_read, require_referee
-from .audit import GENESIS, HOUSE, Records, make_entry, verify, verify_chain
+from .audit import GENESIS, HOUSE, Records, make_entry, token_problems, verify, verify_chain
 from .canonical import canonical, now, sha256_of
 from .database import Writer, connect, upgrade
 from .errors import Conflict, Forbidden, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
@@ -643,10 +643,14 @@ class Ledger:
         return verify(self._records(event_id, reveal=True))
 
     def verify_house(self) -> list[str]:
-        """The admin tokens' chain: the same checks as an event's chain (it has no rows to compare)."""
+        """The admin tokens' chain, checked as an event's is, and the admin token rows against it."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(audit).where(audit.c.chain == HOUSE).order_by(audit.c.seq)).all()
-        return verify_chain(HOUSE, [_entry(row) for row in rows]) if rows else []
+            admins = conn.execute(select(tokens).where(tokens.c.event_id.is_(None)).order_by(tokens.c.created_at, tokens.c.id)).all()
+        entries = [_entry(row) for row in rows]
+        if not entries:
+            return [f"token {admin.id}: no audit entry issued it" for admin in admins]
+        return verify_chain(HOUSE, entries) or token_problems(entries, [self._token_view(admin) for admin in admins])
 
     def event_ids(self) -> list[str]:
         with self.engine.connect() as conn:
