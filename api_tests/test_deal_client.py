@@ -28,7 +28,7 @@ RULESETS = ("standard", "islenska", "eesti")  # English, Icelandic and Estonian 
 SEEDS_PER_CASE = 2  # each ruleset x player count x round, plus the edge seeds below
 EDGE_SEEDS = ("00" * 32, "ff" * 32)
 # Seeds whose round-1 stream makes section 4 reject a draw while shuffling a 118-card deck (about 1 seed in 1.35 million
-# does; found by search): no vector exercises the rejection, these make the server and deal.mjs both take it.
+# does; found by search): the server and deal.mjs must both take the rejection (the first is also one of the vectors).
 REJECTING_SEEDS = (
     "608e3861e4aa5a94f91369477792567e6c09d55d1690b92f7799cefc7aebcaa5",  # rejects x = 4294967286 drawing below 79
     "e2d42b6314fabcdf589e7c1110b006bebf848bf6d2cbf37225962338b39affff",  # rejects x = 4294967261 drawing below 49
