@@ -77,7 +77,7 @@ def private_bytes(pid: int) -> int | None:
     """Resident memory of ``pid`` that is its own (smaps' Private_Clean + Private_Dirty), or None without /proc.
 
     Not RSS: RSS counts the memory-mapped lexicon pages every worker shares
-    (about 200 MiB with every language), which recycling a worker would not free.
+    (up to 244 MiB with every language, the size of ``build/lexicons``), which recycling a worker would not free.
     """
     try:
         with open(f"/proc/{pid}/smaps_rollup", "rb") as f:

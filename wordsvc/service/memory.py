@@ -10,8 +10,8 @@ each) is not all the memory it makes the process keep
 
 The loaded service is *measured*, not assumed: 26 MiB private with the
 English and Icelandic lexicons (memory-mapped: they are not private), 47 MiB
-with the Estonian analyser too, 56 MiB in ``wordsvc serve``'s master with
-six lexicons, so a fixed share would either waste the budget or overrun it. It is measured where the service is built: under
+with the Estonian analyser too, 84 MiB in ``wordsvc serve``'s master with
+six lexicons (``bench/soak.py`` prints it), so a fixed share would either waste the budget or overrun it. It is measured where the service is built: under
 ``wordsvc serve`` that is the master, before it forks, so the figure is what
 a worker holds once it has touched its inherited pages (workers start
 nearly all shared and grow towards it).
