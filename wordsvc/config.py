@@ -27,7 +27,7 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_PORT": ("8000", "Port `wordsvc serve` binds."),
     "WORDSVC_WORKERS": ("2", "Worker processes of `wordsvc serve` (one event loop and one thread pool each)."),
     "WORDSVC_THREADS": ("8", "Threads per worker that run requests."),
-    "WORDSVC_HEAVY_CONCURRENCY": ("2", "Expensive requests (best-meld, anagrams, words, suggest, score-game, lexicons/diff, analysis) a worker runs at once; past it they answer 503 with Retry-After."),
+    "WORDSVC_HEAVY_CONCURRENCY": ("2", "Expensive requests (best-meld, anagrams, words, suggest, score-game, lexicons/diff, analysis, solitaire/solve) a worker runs at once; past it they answer 503 with Retry-After."),
     "WORDSVC_MEMORY_BUDGET_MB": ("256", "Private memory one worker may use; every cache (solvers, laying plans, analyser, prefixes) shares what the loaded service and a 64 MiB reserve leave of it (wordsvc/service/memory.py)."),
     "WORDSVC_MAX_WORKER_RSS_MB": ("384", "A worker whose private memory (not counting the lexicon pages workers share) passes this is replaced: a backstop; 0 turns it off."),
     "WORDSVC_MAX_REQUESTS": ("0", "Replace a worker after this many requests, plus up to 10 % jitter (0: never)."),
