@@ -70,7 +70,7 @@ serve: $(STAMP)
 	$(BIN)/wordsvc serve --build
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check wordsvc tests api_tests bench wordlists conftest.py
+	$(BIN)/ruff check wordsvc tests api_tests bench wordlists examples conftest.py
 
 test: setup lint
 	$(BIN)/python -m pytest -q tests api_tests
