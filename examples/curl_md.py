@@ -66,6 +66,7 @@ def _openapi_outline(doc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+ROUND_2 = [{"name": "Ann", "words": ["rain"], "unused": [], "went_out": True}, {"name": "Bob", "words": ["tea"], "unused": ["s"]}]
 ROUND = {
     "ruleset": "standard",
     "round": 1,
@@ -126,6 +127,13 @@ SECTIONS: list[tuple[str, str, list[Step]]] = [
         "",
         [
             Step("POST /score-round", "Ann 35, Bob 11.", "POST", "/score-round", ROUND),
+            Step(
+                "POST /score-game",
+                "The rounds played so far, with running totals; `complete` once every round of the ruleset is in.",
+                "POST",
+                "/score-game",
+                {"players": ["Ann", "Bob"], "rounds": [{"players": ROUND["players"]}, {"players": ROUND_2}]},
+            ),
             Step("POST /best-meld: the exact best play", "", "POST", "/best-meld", {"hand": "a(cl)g(in)(th)mpouyn", "discard": True, "top": 1, "face_up": "E"}),
             Step(
                 "POST /analyse-round",
@@ -147,6 +155,12 @@ SECTIONS: list[tuple[str, str, list[Step]]] = [
             Step("GET /rulesets", "", "GET", "/rulesets"),
             Step("GET /rulesets/{id}", "Fully resolved, deck included.", "GET", "/rulesets/challenge"),
             Step("GET /languages", "", "GET", "/languages"),
+            Step(
+                "GET /lexicons/diff",
+                "Forms one lexicon has and the other lacks, under a ruleset.",
+                "GET",
+                "/lexicons/diff?from=en-US&to=en-US-large&ruleset=standard&limit=5",
+            ),
         ],
     ),
     (
@@ -160,6 +174,7 @@ SECTIONS: list[tuple[str, str, list[Step]]] = [
                 "/openapi.json",
                 outline=_openapi_outline,
             ),
+            Step("GET /docs", "The same as a page (its first few hundred characters shown).", "GET", "/docs"),
         ],
     ),
     (
@@ -281,7 +296,8 @@ def answer_of(url: str, step: Step) -> str:
         document = json.loads(raw)
         lines += ["", pretty(step.outline(document) if step.outline else document)]
     elif raw:
-        lines += ["", raw.decode("utf-8", "replace")[:400]]
+        text = raw.decode("utf-8", "replace")
+        lines += ["", text[:400] + (" …" if len(text) > 400 else "")]
     return "\n".join(lines)
 
 
@@ -293,7 +309,7 @@ def page(url: str) -> str:
         "`examples/curl_md.py` (`python3 examples/curl_md.py > examples/curl.md`); a test holds the page to the server's",
         'real answers. Bodies are pretty-printed, one key a line; lists longer than ten are cut short with `"… N more"`;',
         "of the headers only a few are shown. Request ids are random unless the client sends one. The ledger's",
-        "endpoints, with tokens: the whole event in the README.",
+        "endpoints, with tokens: the whole event in the README; `/metrics`: docs/operations.md.",
         "",
         "Always send `Content-Type: application/json` with a body: `curl -d` alone sends a form, which the service refuses with 415.",
     ]
