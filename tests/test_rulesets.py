@@ -185,6 +185,14 @@ def test_a_missing_required_field_in_a_file_without_extends_is_an_error(folder):
     assert problems(folder) == ["rs/alone.yaml: floor: missing data for required field"]
 
 
+def test_a_missing_knob_is_named_not_a_crash(folder):
+    """Only the knobs added after the first rulesets (``unused``, ``bonuses.length``, ``solitaire``) have defaults: the rest are required."""
+    text = (folder / "standard.yaml").read_text(encoding="utf-8")
+    kept = [line for line in text.splitlines() if not line.strip().startswith(("house_allow:", "tie:"))]
+    (folder / "alone.yaml").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    assert sorted(problems(folder)) == ["rs/alone.yaml: bonuses.tie: missing data for required field", "rs/alone.yaml: words.house_allow: missing data for required field"]
+
+
 def test_every_problem_in_every_file_is_reported_at_once(folder):
     variant(folder, "neg", "deck:\n  Z: {count: -1, value: 14}\n")
     variant(folder, "typo", "colour: red\n")

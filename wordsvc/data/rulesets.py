@@ -65,31 +65,31 @@ class PlayersSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    min = fields.Integer(strict=True, validate=_at_least(1))
-    max = fields.Integer(strict=True, validate=_at_least(1))
+    min = fields.Integer(strict=True, validate=_at_least(1), required=True)
+    max = fields.Integer(strict=True, validate=_at_least(1), required=True)
 
 
 class WordsSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    min_cards = fields.Integer(strict=True, validate=_at_least(0))
-    min_letters = fields.Integer(strict=True, validate=_at_least(0))
-    banned_classes = fields.List(fields.String(validate=_one_of(sorted(KNOWN_CLASSES))))
-    house_allow = fields.List(fields.String(validate=validate.Length(min=1)))
-    house_refuse = fields.List(fields.String(validate=validate.Length(min=1)))
-    check = fields.String(validate=_one_of(WordCheck))
+    min_cards = fields.Integer(strict=True, validate=_at_least(0), required=True)
+    min_letters = fields.Integer(strict=True, validate=_at_least(0), required=True)
+    banned_classes = fields.List(fields.String(validate=_one_of(sorted(KNOWN_CLASSES))), required=True)
+    house_allow = fields.List(fields.String(validate=validate.Length(min=1)), required=True)
+    house_refuse = fields.List(fields.String(validate=validate.Length(min=1)), required=True)
+    check = fields.String(validate=_one_of(WordCheck), required=True)
 
 
 class BonusesSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    longest_word = fields.Integer(strict=True, validate=_at_least(0))
-    most_words = fields.Integer(strict=True, validate=_at_least(0))
-    longest_measure = fields.String(validate=_one_of(LongestMeasure))
-    tie = fields.String(validate=_one_of(BonusTie))
-    two_players = fields.String(validate=_one_of(TwoPlayers))
+    longest_word = fields.Integer(strict=True, validate=_at_least(0), required=True)
+    most_words = fields.Integer(strict=True, validate=_at_least(0), required=True)
+    longest_measure = fields.String(validate=_one_of(LongestMeasure), required=True)
+    tie = fields.String(validate=_one_of(BonusTie), required=True)
+    two_players = fields.String(validate=_one_of(TwoPlayers), required=True)
     length = fields.Dict(
         keys=fields.Integer(validate=_at_least(1)), values=fields.Integer(strict=True, validate=_at_least(0))
     )  # letters -> points; JSON snapshots write the keys as strings
