@@ -64,6 +64,11 @@ include-name = "GET /anagrams"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "413", "431", "422"]
 
 [[operations]]
+# a work budget given once: budget, or the deprecated budget_ms, not both (also on /words and /anagrams)
+include-name = "GET /suggest"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "413", "431", "422"]
+
+[[operations]]
 # the ledger (sent with an admin token): events and tables that do not exist (404), a stored round or seating that
 # differs, an id taken (409), corrections without or with a stale If-Match (428, 412), and what the ledger checks
 # beyond the schema: seats, hand sizes, an import's audit chain (422)

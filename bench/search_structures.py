@@ -21,8 +21,9 @@ from pathlib import Path
 
 from common import ROOT, Timer, machine_line, summary, time_each
 
-from wordsvc.core.wordsearch.queries import Deadline, WordQuery, compile_pattern, edits1, find_words
+from wordsvc.core.wordsearch.queries import WordQuery, compile_pattern, edits1, find_words
 from wordsvc.core.wordsearch.suggest import _two_edits as two_edits
+from wordsvc.core.work import Work
 from wordsvc.data.lexicons import CompiledLexicon
 from wordsvc.data.rulesets import load_rulesets
 from wordsvc.data.search_index import SearchIndex
@@ -80,7 +81,7 @@ def main() -> None:
         (
             "two edits",
             "edit candidates, prefix-pruned",
-            *per_call(lambda w: two_edits(w, LETTERS, trie_known, search.has_prefix, frozenset(), Deadline(10)), typos[:20]),
+            *per_call(lambda w: two_edits(w, LETTERS, trie_known, search.has_prefix, frozenset(), Work.unbounded(), 1), typos[:20]),
         )
     )
     patterns = [compile_pattern(p[0] + "*") for p in prefixes]
@@ -88,7 +89,7 @@ def main() -> None:
         (
             "first page of a prefix pattern",
             "forms.txt sections",
-            *per_call(lambda p: find_words(WordQuery(p), standard, lexicon, search, Deadline(10)), patterns),
+            *per_call(lambda p: find_words(WordQuery(p), standard, lexicon, search, Work.unbounded()), patterns),
         )
     )
     print(f"\n{'query':<32} {'structure':<32} {'median ms':>10} {'worst ms':>10}")

@@ -145,7 +145,7 @@ SECTIONS: list[tuple[str, str, list[Step]]] = [
             Step("GET /deal", "A round dealt from a seed (docs/deals.md).", "GET", f"/deal?ruleset=standard&players=2&round=1&seed={ZERO_SEED}"),
             Step("GET /solitaire/deal", "", "GET", f"/solitaire/deal?seed={ZERO_SEED}"),
             Step("POST /solitaire/move", "", "POST", "/solitaire/move", {"layout": LAYOUT, "word": [0, 1, 2]}),
-            Step("POST /solitaire/solve", "", "POST", "/solitaire/solve", {"layout": LAYOUT, "budget_ms": 1000}),
+            Step("POST /solitaire/solve", "", "POST", "/solitaire/solve", {"layout": LAYOUT, "budget": 1_000_000}),
         ],
     ),
     (

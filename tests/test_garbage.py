@@ -51,7 +51,7 @@ REQUESTS: list[tuple[str, str, dict[str, Any]]] = [
         {
             "json": {
                 "layout": {"piles": [{"cards": ["X", "T"], "face_down": 1}, {"cards": ["E"], "face_down": 0}, {"cards": ["A"], "face_down": 0}]},
-                "budget_ms": 1000,
+                "budget": 1_000_000,
             }
         },
     ),

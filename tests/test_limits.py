@@ -37,7 +37,7 @@ from wordsvc.schemas.common import (
 )
 from wordsvc.schemas.rounds import MAX_ROUNDS, GameRequest, RoundRequest
 from wordsvc.schemas.validate import MAX_VERDICTS, ValidateBody
-from wordsvc.schemas.words import MAX_BUDGET_MS, MAX_LIMIT, MAX_SUGGESTIONS
+from wordsvc.schemas.words import MAX_BUDGET, MAX_BUDGET_MS, MAX_LIMIT, MAX_SUGGESTIONS
 
 SMALL_ANSWER = 64 * 1024  # bytes: the most an error answer may take, whatever the request
 QUICK_REFUSAL = 0.3  # seconds, generous: the refusals below take a few milliseconds
@@ -409,6 +409,7 @@ def test_the_document_states_the_named_limits(doc):
     assert (hand_text["type"], hand_text["maxLength"]) == ("string", MAX_TEXT)
     query = {(path, p["name"]): p["schema"] for path, ops in doc["paths"].items() for p in ops.get("get", {}).get("parameters", [])}
     assert all(query[(path, "budget_ms")] == {"type": "integer", "minimum": 1, "maximum": MAX_BUDGET_MS} for path in ("/words", "/anagrams", "/suggest"))
+    assert all(query[(path, "budget")] == {"type": "integer", "minimum": 1, "maximum": MAX_BUDGET} for path in ("/words", "/anagrams", "/suggest"))
     assert query[("/words", "limit")]["maximum"] == MAX_LIMIT and query[("/suggest", "limit")]["maximum"] == MAX_SUGGESTIONS
     assert (query[("/words", "min_len")]["minimum"], query[("/words", "min_len")]["maximum"]) == (1, 64)
     assert query[("/validate", "word")] == {"type": "string", "maxLength": MAX_TEXT, "pattern": "^[^\\x00-\\x1f\\x7f-\\x9f]*$"}

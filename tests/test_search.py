@@ -27,7 +27,6 @@ from wordsvc.core.wordsearch.queries import (
     UNRANKED,
     Bound,
     CursorError,
-    Deadline,
     PatternError,
     PlainScan,
     WordQuery,
@@ -39,6 +38,7 @@ from wordsvc.core.wordsearch.queries import (
     find_words,
     suggest,
 )
+from wordsvc.core.work import Work
 from wordsvc.data.lexicons import CompiledLexicon, compile_lexicon
 from wordsvc.data.search_index import NO_POINTS, SearchIndex, build_search_index
 
@@ -135,11 +135,11 @@ def plain_scan(pattern: str, ruleset, lexicon, classes=None, min_len=None, max_l
     return [form for _, form in sorted(found)]
 
 
-def all_pages(source, pattern, ruleset, lexicon, limit=50, deadline=60.0, **filters) -> list[str]:
+def all_pages(source, pattern, ruleset, lexicon, limit=50, **filters) -> list[str]:
     query = WordQuery(compile_pattern(pattern), limit=limit, **filters)
     words: list[str] = []
     while True:
-        page = find_words(query, ruleset, lexicon, source, Deadline(deadline))
+        page = find_words(query, ruleset, lexicon, source, Work.unbounded())
         assert not page.truncated
         assert len(page.hits) <= limit
         words += [hit.word for hit in page.hits]
@@ -236,39 +236,50 @@ def test_cursor_round_trips_and_refuses_tampering_or_another_query():
         decode_cursor(token, "scope-b")
 
 
-class TickingClock:
-    """A clock that advances one second each time it is read: a deadline of n seconds allows n looks."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
-
-
-@pytest.mark.parametrize("looks", [1, 2, 3, 5, 8])
-def test_a_query_past_its_budget_returns_what_it_found_and_resumes_without_gaps(looks, fx, fx_index, standard, monkeypatch):
+@pytest.mark.parametrize("chunk", [16, 1 << 16])
+@pytest.mark.parametrize("pattern", ["*", "*n*", "?u*", "[aeiou]*", "*z", "qu*", "??"])
+@pytest.mark.parametrize("source", ["index", "plain scan"])
+def test_a_query_past_its_budget_returns_what_it_found_and_resumes_without_gaps(chunk, pattern, source, fx, fx_index, standard, monkeypatch):
     import wordsvc.data.search_index as search_index
 
-    monkeypatch.setattr(search_index, "CHUNK", 16)  # many chunks, so the deadline falls mid-scan
-    query = WordQuery(compile_pattern("*"), limit=500)
-    collected: list[str] = []
-    truncated_once = False
-    for _ in range(200):
-        page = find_words(query, standard, fx, fx_index, Deadline(looks, clock=TickingClock()))
-        collected += [hit.word for hit in page.hits]
-        truncated_once |= page.truncated
-        if page.next is None:
-            break
-        query = WordQuery(query.pattern, limit=500, start=page.next)
-    assert truncated_once
-    assert collected == plain_scan("*", standard, fx)
+    monkeypatch.setattr(search_index, "CHUNK", chunk)  # small chunks: the budget runs out mid-section
+    scan = fx_index if source == "index" else PlainScan(fx)
+    whole = plain_scan(pattern, standard, fx)
+    cut = 0
+    for units in range(1, 80, 3):
+        query = WordQuery(compile_pattern(pattern), limit=7)
+        collected: list[str] = []
+        for _ in range(5000):
+            page = find_words(query, standard, fx, scan, Work(units))
+            collected += [hit.word for hit in page.hits]
+            cut += page.truncated
+            if page.next is None:
+                break
+            query = WordQuery(query.pattern, limit=7, start=page.next)
+        assert collected == whole, units
+    assert cut  # some budget ran out mid-way
 
 
-def test_an_expired_budget_gives_a_truncated_page_with_a_cursor(fx, fx_index, standard):
-    page = find_words(WordQuery(compile_pattern("*")), standard, fx, fx_index, Deadline(0))
+def test_a_spent_budget_gives_a_truncated_page_with_a_cursor(fx, fx_index, standard):
+    page = find_words(WordQuery(compile_pattern("*")), standard, fx, fx_index, Work(1))
     assert page.truncated and page.next is not None
+
+
+@pytest.mark.parametrize("pattern", ["*", "*n*", "?u*", "[aeiou]*"])
+def test_a_budget_stops_a_query_at_the_same_form_every_time(pattern, fx, fx_index, standard):
+    """The page a budget gives depends on the query and the index alone: the same units, the same page, the same work counted."""
+    for units in (3, 17, 60):
+        pages = []
+        for _ in range(3):
+            work = Work(units)
+            page = find_words(WordQuery(compile_pattern(pattern), limit=500), standard, fx, fx_index, work)
+            pages.append((page, work.spent))
+        assert pages[0] == pages[1] == pages[2]
+
+
+def test_a_larger_budget_never_gives_fewer_words(fx, fx_index, standard):
+    counts = [len(find_words(WordQuery(compile_pattern("*"), limit=500), standard, fx, fx_index, Work(units)).hits) for units in (1, 5, 20, 80, 1 << 30)]
+    assert counts == sorted(counts) and counts[0] < counts[-1]
 
 
 # ---------------------------------------------------------------- the index
@@ -362,7 +373,7 @@ def test_anagrams_of_an_english_hand_use_the_compiled_index(standard, english):
     except AnagramIndexError as err:
         pytest.skip(f"the English anagram index is not built for this code: {err}")
     hand = ["a", "cl", "g", "in", "th", "m", "p", "o", "u", "y", "n"]
-    result = anagram_words(hand, standard, english, index, every_card=False, deadline=Deadline(10))
+    result = anagram_words(hand, standard, english, index, every_card=False, work=Work.unbounded())
     words = {hit.word for hit in result.hits}
     assert {"unclothing", "clumping", "young"} <= words
     assert all(judge_cards(hit.cards, standard, english).valid for hit in result.hits)
@@ -388,7 +399,7 @@ def test_edits1_are_exactly_the_strings_one_edit_away():
 
 
 def test_suggestions_without_a_trie_are_one_edit_away_valid_and_ranked(standard, lexicon):
-    result = suggest("tep", standard, lexicon, deadline=Deadline(10))
+    result = suggest("tep", standard, lexicon, work=Work.unbounded())
     assert result.max_distance == 1
     assert [s.word for s in result.suggestions] == ["tea", "tip", "top"]  # one edit each, unranked: alphabetical
     assert all(judge(s.word, standard, lexicon).valid for s in result.suggestions)
@@ -403,7 +414,7 @@ def test_suggestions_without_a_trie_are_one_edit_away_valid_and_ranked(standard,
 def test_common_misspellings_suggest_the_word_meant(typo, meant, standard, english):
     index = SearchIndex(english)
     result = suggest(
-        typo, standard, english, deadline=Deadline(10), known=index.known, has_prefix=index.has_prefix, rank=index.rank, prefilter=index.prefilter(standard)
+        typo, standard, english, work=Work.unbounded(), known=index.known, has_prefix=index.has_prefix, rank=index.rank, prefilter=index.prefilter(standard)
     )
     words = [s.word for s in result.suggestions]
     assert meant in words[:5]
@@ -490,9 +501,19 @@ def test_suggest_endpoint_and_the_verdict_helper(client):
 def test_a_request_may_set_its_own_budget_within_bounds(client):
     from wordsvc.schemas.words import WordsOut
 
-    assert load(WordsOut, client.get("/words?pattern=*&budget_ms=500"))["truncated"] is False
-    refused = client.get("/words?pattern=*&budget_ms=501")
-    assert refused.status_code == 422 and list(refused.get_json()["errors"]) == ["budget_ms"]
+    assert load(WordsOut, client.get("/words?pattern=*&budget=500000"))["truncated"] is False
+    assert load(WordsOut, client.get("/words?pattern=*&budget=1"))["truncated"] is True
+    for bad, field in (("budget=500001", "budget"), ("budget=0", "budget"), ("budget_ms=501", "budget_ms"), ("budget=9&budget_ms=9", "budget_ms")):
+        refused = client.get(f"/words?pattern=*&{bad}")
+        assert refused.status_code == 422 and list(refused.get_json()["errors"]) == [field], bad
+
+
+@pytest.mark.parametrize("path", ["/words?pattern=*", "/anagrams?cards=aeinrst&all=true", "/suggest?word=qiux"])
+def test_the_deprecated_budget_ms_is_a_thousand_units_a_millisecond(client, path):
+    for ms in (1, 7):
+        old = client.get(f"{path}&budget_ms={ms}").get_json()
+        new = client.get(f"{path}&budget={ms * 1000}").get_json()
+        assert old == new
 
 
 def test_an_analyser_that_cannot_list_its_words_is_refused_by_words_and_anagrams(rulesets):

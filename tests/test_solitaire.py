@@ -13,8 +13,9 @@ import pytest
 from wordsvc.core.deal import canonical_deck, parse_seed, shuffled
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.ruleset import SolitaireRules as Rules
-from wordsvc.core.solitaire import Layout, Pile, SolitaireError, deal_layout, solve
+from wordsvc.core.solitaire import STATE_UNITS, Layout, Pile, SolitaireError, deal_layout, solve
 from wordsvc.core.verdict import judge_cards
+from wordsvc.core.work import Work
 from wordsvc.data.rulesets import load_rulesets
 
 WORDS = ("at", "ta", "tea", "eat", "ate", "sat", "set", "net", "ten", "tan", "ant", "nest", "sent", "stone", "tones", "notes", "one", "on", "no", "so")
@@ -131,8 +132,22 @@ def test_the_solver_lays_as_many_cards_as_an_exhaustive_search_on_small_layouts(
 
 
 def test_past_its_budget_the_solver_says_truncated(standard) -> None:
-    found = solve(deal_layout(standard, "07" * 32), words_of(standard), Rules(), budget=0.0)
-    assert found.truncated and not found.won
+    found = solve(layout("tnn", "ete", "ost", "sea", "oot", "nas"), words_of(standard), Rules(), Work(1))
+    assert found.truncated and not found.won and found.states == 1  # the first layout is always looked at
+
+
+def test_a_budget_stops_the_solver_at_the_same_layout_every_time(standard) -> None:
+    """The budget counts layouts, not time: the same budget gives the same moves, layouts and work on every run."""
+    dealt = layout("tnn", "ete", "ost", "sea", "oot", "nas")
+    assert solve(dealt, words_of(standard), Rules()).states > 40  # unbounded: more layouts than either budget allows
+    for units in (STATE_UNITS * 5, STATE_UNITS * 40):
+        runs = []
+        for _ in range(2):
+            work = Work(units)
+            found = solve(dealt, words_of(standard), Rules(), work)
+            runs.append((found.moves, found.cards_laid, found.states, found.truncated, work.spent))
+        assert runs[0] == runs[1] and runs[0][3]
+        assert runs[0][2] == units // STATE_UNITS  # only layouts are charged here: the budget allows this many
 
 
 @pytest.mark.skipif(not BUILT, reason="the en-US lexicon is not built")
@@ -157,7 +172,7 @@ def test_the_api_deals_moves_and_solves(tmp_path) -> None:
     assert both.status_code == 422
     hidden_top = client.post("/solitaire/move", json={"layout": {"piles": [{"cards": ["A"], "face_down": 1}]}, "word": [0]})
     assert hidden_top.status_code == 422 and "layout.piles.0.face_down" in hidden_top.get_json()["errors"]
-    solved = client.post("/solitaire/solve", json={"layout": small, "budget_ms": 2000}).get_json()
+    solved = client.post("/solitaire/solve", json={"layout": small, "budget": 2_000_000}).get_json()
     assert solved["cards_laid"] >= 3 and not solved["truncated"] and solved["moves"][0]["cards"]
 
 

@@ -28,6 +28,11 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_WORKERS": ("2", "Worker processes of `wordsvc serve` (one event loop and one thread pool each)."),
     "WORDSVC_THREADS": ("8", "Threads per worker that run requests."),
     "WORDSVC_HEAVY_CONCURRENCY": ("2", "Expensive requests (best-meld, anagrams, words, suggest, score-game, lexicons/diff, analysis, solitaire/solve) a worker runs at once; past it they answer 503 with Retry-After."),
+    "WORDSVC_WORK_SAFETY_SECONDS": (
+        "30",
+        "Wall-clock last resort of an operation on a work budget (/words, /anagrams, /suggest, suggestions, solitaire/solve): past it the request is "
+        "a 503, logged and counted in /metrics, never a shorter answer. Budgets count work, so answers never depend on time (docs/search.md#work-budgets).",
+    ),
     "WORDSVC_MEMORY_BUDGET_MB": ("256", "Private memory one worker may use; every cache (solvers, laying plans, analyser, prefixes) shares what the loaded service and a 64 MiB reserve leave of it (wordsvc/service/memory.py)."),
     "WORDSVC_MAX_WORKER_RSS_MB": ("384", "A worker whose private memory (not counting the lexicon pages workers share) passes this is replaced: a backstop; 0 turns it off."),
     "WORDSVC_MAX_REQUESTS": ("0", "Replace a worker after this many requests, plus up to 10 % jitter (0: never)."),
@@ -61,6 +66,7 @@ class Settings:
     workers: int
     threads: int
     heavy_concurrency: int
+    work_safety_seconds: float
     memory_budget_mb: int
     max_worker_rss_mb: int
     max_requests: int
@@ -93,6 +99,7 @@ class Settings:
             workers=read.number("WORDSVC_WORKERS", 2, 1, 64),
             threads=read.number("WORDSVC_THREADS", 8, 1, 256),
             heavy_concurrency=read.number("WORDSVC_HEAVY_CONCURRENCY", 2, 1, 256),
+            work_safety_seconds=read.seconds("WORDSVC_WORK_SAFETY_SECONDS", 30.0),
             memory_budget_mb=read.number("WORDSVC_MEMORY_BUDGET_MB", 256, 64, 1 << 20),
             max_worker_rss_mb=read.number("WORDSVC_MAX_WORKER_RSS_MB", 384, 0, 1 << 20),
             max_requests=read.number("WORDSVC_MAX_REQUESTS", 0, 0, 1 << 40),

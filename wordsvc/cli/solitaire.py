@@ -6,9 +6,9 @@ import argparse
 from typing import Any
 
 from ..config import Settings
-from ..core.cards import Cards
 from ..core.deal import new_seed
 from ..core.solitaire import deal_layout, solve
+from ..core.work import Work
 from ..data.anagram_index import AnagramIndexes
 from ..data.wordsearch import WordSearch
 from ..service import Service
@@ -25,7 +25,7 @@ def add_parsers(sub: Any) -> None:
         cmd.add_argument("--ruleset", default="standard")
         cmd.add_argument("--piles", type=int, default=None, help="piles (default: the ruleset's)")
         cmd.add_argument("--depth", type=int, default=None, help="cards a pile (default: the ruleset's)")
-        cmd.add_argument("--budget-ms", type=int, default=5000)
+        cmd.add_argument("--budget", type=int, default=5_000_000, help="work units, about a microsecond each (default 5,000,000)")
         cmd.set_defaults(run=run)
 
 
@@ -51,11 +51,8 @@ def _solve(args: argparse.Namespace) -> int:
     seed, layout = _layout(args, service)
     ruleset, lexicon = service.resolve(args.ruleset, None)
     search = WordSearch(AnagramIndexes(settings.data_dir))
-
-    def words_of(tops: Cards) -> list[Cards]:
-        return [hit.cards for hit in search.anagrams(tops, ruleset, lexicon, False).hits]
-
-    found = solve(layout, words_of, ruleset.solitaire, args.budget_ms / 1000)
+    work = Work(args.budget, operation="solitaire_solve")
+    found = solve(layout, search.solitaire_words(ruleset, lexicon, work), ruleset.solitaire, work)
     moves = [{"word": [f.upper() for f in m.cards], "piles": list(m.piles)} if m.rebuild is None else {"rebuild": list(m.rebuild)} for m in found.moves]
     print_json({"seed": seed, "won": found.won, "cards_laid": found.cards_laid, "truncated": found.truncated, "moves": moves})
     return 0

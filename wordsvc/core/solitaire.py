@@ -17,15 +17,19 @@ own. The layout is dealt by the q1 deal specification (docs/deals.md, section 9)
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .cards import Cards
 from .deal import canonical_deck, parse_seed, shuffled
 from .ruleset import Ruleset, SolitaireRules
+from .work import Work
 
-__all__ = ["Layout", "Move", "SolitaireError", "Solution", "WordsOf", "deal_layout", "solve"]
+__all__ = ["STATE_UNITS", "Layout", "Move", "SolitaireError", "Solution", "WordsOf", "deal_layout", "solve"]
+
+#: Units of work (about a microsecond each, :mod:`.work`) one layout costs the search: its key, the memo, the moves sorted.
+#: The words its top cards make are charged by ``words_of`` (an anagram search on the same budget).
+STATE_UNITS = 20
 
 #: The words laid from some of the given top cards, each as its cards (a sub-multiset of them) in word order.
 WordsOf = Callable[[Cards], Sequence[Cards]]
@@ -144,15 +148,17 @@ def deal_layout(ruleset: Ruleset, seed: str, piles: int | None = None, depth: in
     return Layout(tuple(Pile(tuple(order[p * depth : (p + 1) * depth]), depth - 1) for p in range(piles)))
 
 
-def solve(layout: Layout, words_of: WordsOf, rules: SolitaireRules, budget: float | None = None) -> Solution:
-    """A way to clear the layout, or the most cards some sequence of moves lays; ``truncated`` when ``budget`` seconds ran out first.
+def solve(layout: Layout, words_of: WordsOf, rules: SolitaireRules, work: Work | None = None) -> Solution:
+    """A way to clear the layout, or the most cards some sequence of moves lays; ``truncated`` when ``work`` was spent first.
 
     Depth first, longest words first, remembering every layout met (piles
     are interchangeable) with the most cards it can still lay; a rebuild is
     tried only when it turns up a face-down card (otherwise it changes
-    nothing a word could use).
+    nothing a word could use). Each new layout charges :data:`STATE_UNITS`
+    to ``work`` (default: unbounded), which ``words_of`` should share, so the
+    search stops at the same layout on any machine.
     """
-    deadline = None if budget is None else time.monotonic() + budget
+    work = work or Work.unbounded()
     memo: dict[tuple[tuple[Cards, int], ...], tuple[int, list[Move]]] = {}
     out = Solution(False)
 
@@ -173,10 +179,11 @@ def solve(layout: Layout, words_of: WordsOf, rules: SolitaireRules, budget: floa
         found = memo.get(key)
         if found is not None:
             return found
-        out.states += 1
-        if deadline is not None and time.monotonic() > deadline:
+        if work.exhausted:
             out.truncated = True
             return 0, []
+        out.states += 1
+        work.spend(STATE_UNITS)
         result: tuple[int, list[Move]] = (0, [])
         for move, after, laid in moves(state):
             rest, path = best(after)

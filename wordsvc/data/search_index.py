@@ -58,7 +58,8 @@ from ..core.cards import Deck
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
 from ..core.text import fold_diacritics
-from ..core.wordsearch.queries import UNRANKED, Bound, Deadline, Pattern, Scanned, letter_count
+from ..core.wordsearch.queries import SCAN_BYTES, UNRANKED, Bound, Pattern, Scanned, letter_count
+from ..core.work import Work
 from .lexicons import CompiledLexicon, map_file
 from .rulesets import RulesetBook, load_rulesets
 
@@ -68,8 +69,10 @@ FORMAT = "wordsvc-search/1"
 FOLDER = "search"
 #: ``points.u16`` value of a form the deck cannot lay within the largest hand.
 NO_POINTS = 0xFFFF
-#: Bytes of text a scan reads between two looks at the clock: about 1 ms of regex work.
+#: Bytes of text a regex scan reads between two checks of the work budget: about 1 ms of regex work.
 CHUNK = 1 << 16
+#: Units of work a literal search charges for each line it finds and tests with the whole pattern (about 0.5 us).
+LINE_TEST = 1
 #: A literal is searched for directly (instead of running the regex on every
 #: line) when at most this share of forms holds its rarest letter pair: the
 #: regex costs about 0.13 us a line, a literal hit about 1.3 us (measured).
@@ -261,7 +264,7 @@ def _fits_latin1(sections: dict[tuple[int, int, int], list[str]]) -> bool:
 
 
 class _Expired(Exception):
-    """A section scan met the deadline."""
+    """A section scan spent the work budget."""
 
 
 class SearchIndex:
@@ -355,7 +358,7 @@ class SearchIndex:
 
         return quick
 
-    def scan(self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, deadline: Deadline, playable: Ruleset | None = None) -> Iterator[Scanned]:
+    def scan(self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, work: Work, playable: Ruleset | None = None) -> Iterator[Scanned]:
         scanner = pattern.scanner(self.encoding)
         if scanner is None:
             return
@@ -367,7 +370,7 @@ class SearchIndex:
                 continue
             sections = [(start_, end) for n, kind, start_, end in self._groups[rank] if lo <= n <= hi and kind in kinds]
             begin = start if start is not None and start.rank == rank else None
-            scans = [_SectionScan(self._text, s, e, scanner, literal, deadline) for s, e in sections]
+            scans = [_SectionScan(self._text, s, e, scanner, literal, work, SCAN_BYTES if literal else pattern.scan_bytes) for s, e in sections]
             try:
                 yield from self._merge(rank, scans, begin)
             except _Expired:
@@ -432,15 +435,25 @@ class SearchIndex:
 
 
 class _SectionScan:
-    """One section of ``forms.txt``, scanned forward for matching lines; ``pos`` is always a line's leading ``\\n``."""
+    """One section of ``forms.txt``, scanned forward for matching lines; ``pos`` is always a line's leading ``\\n``.
 
-    def __init__(self, text: Any, start: int, end: int, scanner: tuple[Any, Any], literal: bytes | None, deadline: Deadline):
+    Charges ``work`` for the bytes it reads (``per_unit`` bytes a unit: the
+    pattern's cost for a regex, :data:`~wordsvc.core.wordsearch.queries.SCAN_BYTES`
+    for a literal search) and for each line a literal search tests
+    (:data:`LINE_TEST`), and checks it
+    between chunks and tests: the place a scan stops at depends on the
+    pattern and the index alone.
+    """
+
+    def __init__(self, text: Any, start: int, end: int, scanner: tuple[Any, Any], literal: bytes | None, work: Work, per_unit: int):
         self.text = text
         self.pos = start - 1
         self.end = end - 1  # the last line's trailing \n
         self.line, self.whole = scanner
         self.literal = literal
-        self.deadline = deadline
+        self.work = work
+        self.per_unit = per_unit
+        self.read = 0  # bytes read and not yet charged (less than per_unit)
         self.pending: bytes | None = None  # the match handed out and not yet passed
 
     def seek(self, form: bytes, after: bool) -> None:
@@ -458,7 +471,7 @@ class _SectionScan:
         self.pos = lo
 
     def next(self) -> bytes | None:
-        """The next matching form, or ``None`` at the end; raises :class:`_Expired` at the deadline."""
+        """The next matching form, or ``None`` at the end; raises :class:`_Expired` when the work budget is spent."""
         self.pending = None
         found = self._next_literal() if self.literal is not None else self._next_regex()
         self.pending = found
@@ -470,6 +483,11 @@ class _SectionScan:
             return self.pending
         return self._here() if self.pos < self.end else None
 
+    def _charge(self, read: int, tests: int = 0) -> bool:
+        """Count ``read`` bytes and ``tests`` line tests; True when the budget is spent."""
+        units, self.read = divmod(self.read + read, self.per_unit)
+        return self.work.spend(units + tests * LINE_TEST)
+
     def _next_regex(self) -> bytes | None:
         text, end = self.text, self.end
         while self.pos < end:
@@ -477,29 +495,31 @@ class _SectionScan:
             if stop < end:
                 stop = text.find(b"\n", stop)
             match = self.line.search(text, self.pos, stop + 1)
-            if match is not None:
+            if match is not None:  # the caller checks the budget after each form it is handed
+                self._charge(match.end() - self.pos)
                 self.pos = match.end()
                 return match.group(1)  # type: ignore[no-any-return]
+            spent = self._charge(stop - self.pos)
             self.pos = stop
-            if stop < end and self.deadline.expired:
+            if stop < end and spent:
                 raise _Expired
         return None
 
     def _next_literal(self) -> bytes | None:
         text, end, literal, whole = self.text, self.end, self.literal, self.whole
-        tried = 0
         while self.pos < end:
             hit = text.find(literal, self.pos, end)
             if hit < 0:
+                self._charge(end - self.pos)
                 self.pos = end
                 return None
             lead = text.rfind(b"\n", self.pos, hit)
             nxt = text.find(b"\n", hit)
+            spent = self._charge(nxt - self.pos, 1)
             self.pos = nxt
             if whole.fullmatch(text, lead + 1, nxt) is not None:
                 return text[lead + 1 : nxt]  # type: ignore[no-any-return]
-            tried += 1
-            if tried % 64 == 0 and self.pos < end and self.deadline.expired:
+            if spent and self.pos < end:
                 raise _Expired
         return None
 

@@ -2,7 +2,7 @@
 
 :class:`WordSearch` picks, for each lexicon, the structure that answers each
 query (docs/search.md has the table and the figures) and gives every query
-its time budget:
+its work budget (:mod:`wordsvc.core.work`):
 
 ==================  =====================================================
 ``/words``          the search index (:mod:`.search_index`): sections of
@@ -29,8 +29,9 @@ from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
 from ..core.solver.candidates import CandidateSource, MemoryCandidates
 from ..core.wordsearch.queries import (
+    ANALYSER_LAYING_UNITS,
+    LAYING_UNITS,
     AnagramResult,
-    Deadline,
     FormSource,
     PlainScan,
     SuggestResult,
@@ -40,6 +41,8 @@ from ..core.wordsearch.queries import (
     find_words,
     suggest,
 )
+from ..core.wordsearch.suggest import ANALYSER_LOOKUP_TENTHS, LOOKUP_TENTHS
+from ..core.work import Work
 from .anagram_index import AnagramIndexError, AnagramIndexes
 from .search_index import SearchIndex, SearchIndexError, SearchIndexes
 
@@ -52,19 +55,29 @@ class SearchUnavailable(RuntimeError):
 
 @dataclass(frozen=True)
 class Budgets:
-    """Seconds each query may search before it answers with what it found.
+    """Units of work (about a microsecond each on the reference machine) each query may spend before it answers with what it found.
 
-    Under the 50 ms p99 the issue sets for English, with room for writing the
-    JSON; a suggestion inside a ``/validate`` verdict gets less, so a refused
-    word costs little more than an accepted one. A request may ask for
-    another budget (the API's ``budget_ms``, at most 500 ms), to get a
-    complete answer to a broad query.
+    The defaults are the time budgets they replaced, counted instead of
+    timed (docs/performance.md#work-budgets measures that they keep the
+    latencies): under the 50 ms p99 set for English, with room for writing
+    the JSON; a suggestion inside a ``/validate`` verdict gets less, so a
+    refused word costs little more than an accepted one. A request may ask
+    for another budget (the API's ``budget``), to get a complete answer to
+    a broad query. ``safety``: the wall-clock last resort (seconds) of every
+    query, which never shortens an answer, only refuses one
+    (:class:`~wordsvc.core.work.SafetyLimit`).
     """
 
-    words: float = 0.035
-    anagrams: float = 0.03
-    suggest: float = 0.03
-    verdict_suggest: float = 0.01
+    words: int = 35_000
+    anagrams: int = 30_000
+    suggest: int = 30_000
+    verdict_suggest: int = 10_000
+    solve: int = 2_000_000
+    safety: float | None = None
+
+    def work(self, units: int, operation: str) -> Work:
+        """A fresh budget of ``units`` for one run of ``operation``, under the safety limit."""
+        return Work(units, self.safety, operation)
 
 
 class WordSearch:
@@ -117,35 +130,54 @@ class WordSearch:
 
     # -- queries
 
-    def words(self, query: WordQuery, ruleset: Ruleset, lexicon: Lexicon, budget: float | None = None) -> WordPage:
-        deadline = Deadline(self.budgets.words if budget is None else budget)
-        return find_words(query, ruleset, lexicon, self.form_source(lexicon), deadline)
+    def words(self, query: WordQuery, ruleset: Ruleset, lexicon: Lexicon, budget: int | None = None, work: Work | None = None) -> WordPage:
+        """One page of ``query`` on a budget of ``budget`` units (default: :attr:`Budgets.words`), or on ``work``."""
+        if work is None:
+            work = self.budgets.work(self.budgets.words if budget is None else budget, "words")
+        return find_words(query, ruleset, lexicon, self.form_source(lexicon), work)
 
-    def anagrams(self, cards: Sequence[str], ruleset: Ruleset, lexicon: Lexicon, every_card: bool, budget: float | None = None) -> AnagramResult:
+    def anagrams(
+        self, cards: Sequence[str], ruleset: Ruleset, lexicon: Lexicon, every_card: bool, budget: int | None = None, work: Work | None = None
+    ) -> AnagramResult:
+        """``work``: a budget shared with the caller's other calls (the solitaire solver), instead of one of ``budget`` units."""
         source = self.candidate_source(lexicon, ruleset)
         try:
             index = self._indexes.get(lexicon)
         except SearchIndexError:
             index = None
         prefilter = index.prefilter(ruleset) if index is not None else None
-        deadline = Deadline(self.budgets.anagrams if budget is None else budget)
-        return anagram_words(cards, ruleset, lexicon, source, every_card, deadline, prefilter)
+        if work is None:
+            work = self.budgets.work(self.budgets.anagrams if budget is None else budget, "anagrams")
+        laying = LAYING_UNITS if lexicon.info.enumerable else ANALYSER_LAYING_UNITS
+        return anagram_words(cards, ruleset, lexicon, source, every_card, work, prefilter, laying)
 
-    def suggest(self, word: str, ruleset: Ruleset, lexicon: Lexicon, limit: int = 10, budget: float | None = None) -> SuggestResult:
+    def solitaire_words(self, ruleset: Ruleset, lexicon: Lexicon, work: Work) -> Callable[[Sequence[str]], list[tuple[str, ...]]]:
+        """The solitaire solver's ``words_of``: the words some of the top cards lay, every search charged to ``work``."""
+
+        def words_of(tops: Sequence[str]) -> list[tuple[str, ...]]:
+            return [hit.cards for hit in self.anagrams(tops, ruleset, lexicon, False, work=work).hits]
+
+        return words_of
+
+    def suggest(
+        self, word: str, ruleset: Ruleset, lexicon: Lexicon, limit: int = 10, budget: int | None = None, work: Work | None = None
+    ) -> SuggestResult:
         """Close playable words; never fails for want of an index (it then tries one edit only)."""
-        deadline = Deadline(self.budgets.suggest if budget is None else budget)
+        if work is None:
+            work = self.budgets.work(self.budgets.suggest if budget is None else budget, "suggest")
         try:
             index = self._indexes.get(lexicon)
         except SearchIndexError:
             index = None
         if index is None:
-            return suggest(word, ruleset, lexicon, limit, deadline)
+            tenths = LOOKUP_TENTHS if lexicon.info.enumerable else ANALYSER_LOOKUP_TENTHS
+            return suggest(word, ruleset, lexicon, limit, work, lookup_tenths=tenths)
         return suggest(
             word,
             ruleset,
             lexicon,
             limit,
-            deadline,
+            work,
             known=index.known,
             has_prefix=index.has_prefix,
             rank=index.rank,

@@ -9,11 +9,14 @@ from marshmallow import ValidationError, fields, post_load, validate, validates_
 from ..core.solitaire import Layout, Pile
 from .common import BoundedList, BoundedNested, CardsField, Strict, lang_field, ruleset_field
 from .deals import SEED_PATTERN
+from .words import UNITS_PER_MS
 
 #: Piles a layout holds at most, and cards a pile (8 piles of 6 is the game).
 MAX_PILES, MAX_DEPTH = 16, 16
-#: The longest a solve may search, in milliseconds.
-MAX_SOLVE_MS = 10_000
+#: The most work a solve may spend, in units of about a microsecond on the reference machine (wordsvc/core/work.py), and its default.
+MAX_SOLVE, DEFAULT_SOLVE = 10_000_000, 2_000_000
+#: The deprecated ``budget_ms`` reads as ``budget_ms * UNITS_PER_MS`` units.
+MAX_SOLVE_MS = MAX_SOLVE // UNITS_PER_MS
 
 
 class PileSchema(Strict):
@@ -76,7 +79,33 @@ class SolveBody(Strict):
     ruleset = ruleset_field()
     lang = lang_field()
     layout = fields.Nested(LayoutSchema, required=True)
-    budget_ms = fields.Integer(load_default=2000, strict=True, validate=validate.Range(min=1, max=MAX_SOLVE_MS))
+    budget = fields.Integer(
+        load_default=None,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_SOLVE),
+        metadata={
+            "description": f"Work to spend, in units of about a microsecond on the reference machine, counted, not timed, 1 to {MAX_SOLVE:,} "
+            f"(default {DEFAULT_SOLVE:,}): each layout searched and each word search in it; the same layout gets the same answer anywhere."
+        },
+    )
+    budget_ms = fields.Integer(
+        load_default=None,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_SOLVE_MS),
+        metadata={"description": f"Deprecated: read as `budget` = `budget_ms` × {UNITS_PER_MS}; not with `budget`.", "deprecated": True},
+    )
+
+    @validates_schema
+    def _one_budget(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("budget") is not None and data.get("budget_ms") is not None:
+            raise ValidationError("give budget or the deprecated budget_ms, not both", "budget_ms")
+
+    @post_load
+    def _units(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        ms = data.pop("budget_ms", None)
+        if data.get("budget") is None:
+            data["budget"] = DEFAULT_SOLVE if ms is None else ms * UNITS_PER_MS
+        return data
 
 
 # --- answers

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..core.cards import CardSyntaxError, parse_cards
 from ..core.lexicon import KNOWN_CLASSES
@@ -14,7 +14,17 @@ from .common import FACE_PATTERN, LexiconStamp, check_text
 MAX_LIMIT = 500
 MAX_HAND_CARDS = 20
 MAX_SUGGESTIONS = 10
-MAX_BUDGET_MS = 500
+#: The largest work budget a query may ask for: about half a second of work on the reference machine.
+MAX_BUDGET = 500_000
+#: The deprecated ``budget_ms`` reads as ``budget_ms * UNITS_PER_MS`` units of work (a unit is about a microsecond).
+UNITS_PER_MS = 1000
+MAX_BUDGET_MS = MAX_BUDGET // UNITS_PER_MS
+BUDGET_DESCRIPTION = (
+    f"Work to spend, in units of about a microsecond on the reference machine, counted, not timed, 1 to {MAX_BUDGET:,} "
+    "(default: the endpoint's); when it is spent the answer is what was found, `truncated`. The same query gives the same answer "
+    "on any machine under any load (docs/search.md#work-budgets)."
+)
+BUDGET_MS_DESCRIPTION = f"Deprecated: read as `budget` = `budget_ms` × {UNITS_PER_MS}, 1 to {MAX_BUDGET_MS}; not with `budget`."
 CLASS_NAMES = sorted({*KNOWN_CLASSES, ORDINARY})
 #: A cursor is unpadded base64url (:func:`~wordsvc.core.wordsearch.queries.encode_cursor`); anything else is no cursor.
 CURSOR_PATTERN = r"^[A-Za-z0-9_-]+$"
@@ -31,11 +41,25 @@ class _Query(Schema):
     ruleset = fields.String(load_default="standard", validate=validate.Length(min=1, max=64))
     lang = fields.String(load_default=None, validate=validate.Length(min=1, max=35))
     locale = fields.String(load_default=None, validate=validate.Length(max=35))
+    budget = fields.Integer(load_default=None, validate=validate.Range(min=1, max=MAX_BUDGET), metadata={"description": BUDGET_DESCRIPTION})
     budget_ms = fields.Integer(
         load_default=None,
         validate=validate.Range(min=1, max=MAX_BUDGET_MS),
-        metadata={"description": f"Time to search, at most {MAX_BUDGET_MS} ms (default: the endpoint's budget); past it the answer is `truncated`."},
+        metadata={"description": BUDGET_MS_DESCRIPTION, "deprecated": True},
     )
+
+    @validates_schema
+    def _one_budget(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("budget") is not None and data.get("budget_ms") is not None:
+            raise ValidationError("give budget or the deprecated budget_ms, not both", "budget_ms")
+
+    @post_load
+    def _units(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """``budget``: the units asked for, from either field (``None``: the endpoint's default)."""
+        ms = data.pop("budget_ms", None)
+        if ms is not None:
+            data["budget"] = ms * UNITS_PER_MS
+        return data
 
 
 class PatternField(fields.String):
@@ -153,7 +177,7 @@ class WordsOut(_Out):
     count = fields.Integer(required=True)
     words = fields.List(fields.Nested(WordHitOut), required=True, metadata={"description": "By commonness, then alphabet (code point)."})
     next_cursor = fields.String(required=True, allow_none=True)
-    truncated = fields.Boolean(required=True, metadata={"description": "The time budget ran out before the page was full; go on with next_cursor."})
+    truncated = fields.Boolean(required=True, metadata={"description": "The work budget was spent before the page was full; go on with next_cursor."})
     lexicon = fields.Nested(LexiconStamp, required=True)
 
 
@@ -172,7 +196,7 @@ class AnagramsOut(_Out):
     all = fields.Boolean(required=True)
     count = fields.Integer(required=True)
     words = fields.List(fields.Nested(AnagramHitOut), required=True, metadata={"description": "Best points first."})
-    truncated = fields.Boolean(required=True)
+    truncated = fields.Boolean(required=True, metadata={"description": "The work budget was spent before every laying was judged."})
     lexicon = fields.Nested(LexiconStamp, required=True)
 
 
@@ -192,5 +216,5 @@ class SuggestOut(_Out):
     ruleset = fields.String(required=True)
     suggestions = fields.List(fields.Nested(SuggestionOut), required=True, metadata={"description": "By distance, then commonness, then alphabet."})
     max_distance = fields.Integer(required=True, metadata={"description": "The most edits tried."})
-    truncated = fields.Boolean(required=True)
+    truncated = fields.Boolean(required=True, metadata={"description": "The work budget was spent before two edits were tried in full."})
     lexicon = fields.Nested(LexiconStamp, required=True)

@@ -20,6 +20,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..config import Settings
 from ..core.errors import InvalidRequest, Unavailable, UnknownLanguage, UnknownRuleset, WordsvcError
+from ..core.work import SafetyLimit
 from ..ledger import LedgerError
 from ..schemas.common import cap_errors, iter_errors
 from ..service import Service
@@ -73,6 +74,8 @@ def _install_hooks(app: Flask, settings: Settings) -> None:
     @app.after_request
     def _finish(response: Response) -> Response:
         response.headers["X-Request-ID"] = getattr(g, "request_id", "")
+        if "Allow" in response.headers:  # Werkzeug lists a route's methods from a set: in another order in each process
+            response.headers["Allow"] = ", ".join(sorted({m.strip() for m in response.headers["Allow"].split(",") if m.strip()}))
         origin = request.headers.get("Origin")
         if origin and ("*" in origins or origin in origins):
             response.headers["Access-Control-Allow-Origin"] = "*" if "*" in origins else origin
@@ -121,6 +124,14 @@ def _install_errors(app: Flask) -> None:
         response.headers["Retry-After"] = str(err.retry_after)
         return response
 
+    @app.errorhandler(SafetyLimit)
+    def _safety(err: SafetyLimit) -> Response:
+        # A budget counts work, so an answer never depends on time; this is the last resort against a count that misses some work.
+        log.error("request %s: %s", getattr(g, "request_id", "?"), err, extra={"event": "work_safety_limit", "fields": {"operation": err.operation}})
+        metrics.count_safety_limit(err.operation)
+        detail = f"The request ran past the {err.seconds:g} s safety limit of its work budget; quote request id {getattr(g, 'request_id', '')}."
+        return problem(503, detail, {}, locale())
+
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:
         status = err.code or 500
@@ -133,7 +144,7 @@ def _install_errors(app: Flask) -> None:
         }.get(status) or (err.description or "")
         response = problem(status, detail, {}, locale())
         if status == 405 and getattr(err, "valid_methods", None):
-            response.headers["Allow"] = ", ".join(err.valid_methods)  # type: ignore[union-attr]
+            response.headers["Allow"] = ", ".join(sorted(err.valid_methods))  # type: ignore[union-attr]
         return response
 
     @app.errorhandler(Exception)

@@ -20,7 +20,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 
 from .requests import service
 
-__all__ = ["bp", "install", "observe_commit"]
+__all__ = ["bp", "count_safety_limit", "install", "observe_commit"]
 
 bp = Blueprint("metrics", __name__)
 
@@ -41,7 +41,19 @@ COMMIT = Histogram(
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
 )
 COMMIT_WRITES = Histogram("wordsvc_ledger_commit_writes", "Writes committed together in one ledger transaction (group commit).", buckets=(1, 2, 4, 8, 16, 32, 64))
+SAFETY = Counter(
+    "wordsvc_work_safety_limits",
+    "Requests refused (503) because an operation on a work budget ran past its wall-clock safety limit (WORDSVC_WORK_SAFETY_SECONDS): a bug to report.",
+    ["operation"],
+)
+#: The operations that run on a work budget: the only values of SAFETY's label.
+WORK_OPERATIONS = ("words", "anagrams", "suggest", "solitaire_solve")
 LEXICON = Gauge("wordsvc_lexicon_info", "A loaded lexicon (value 1), with its stamp.", ["id", "version", "sha256"], multiprocess_mode="max")
+
+
+def count_safety_limit(operation: str) -> None:
+    """Count one request refused by a work budget's safety limit (an operation outside :data:`WORK_OPERATIONS` counts as ``other``)."""
+    SAFETY.labels(operation if operation in WORK_OPERATIONS else "other").inc()
 
 
 def observe_commit(writes: int, seconds: float) -> None:

@@ -4,7 +4,7 @@ Stateless, like the rest of the API outside the ledger: the client holds the
 layout and sends it with each move. A word is judged as a laying of the
 piles' top cards in the order given (valid or not, with the verdict's
 reason); the solver asks the word search for the words the top cards can
-make (``/anagrams?all=true``), under a time budget. The layout's size and
+make (``/anagrams?all=true``), every search on the solve's one work budget. The layout's size and
 the rebuilding knobs are the ruleset's (its ``solitaire`` section).
 """
 
@@ -14,7 +14,6 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from ..core.cards import Cards
 from ..core.deal import new_seed
 from ..core.errors import InvalidRequest, Problems
 from ..core.ruleset import Ruleset
@@ -101,12 +100,9 @@ def solve_layout() -> Response:
     body = SOLVE_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
     search = searcher()
-
-    def words_of(tops: Cards) -> list[Cards]:
-        return [hit.cards for hit in search.anagrams(tops, ruleset, lexicon, False).hits]
-
     layout: Layout = body["layout"]
     _check_cards(layout, ruleset)
-    found = solve(layout, words_of, ruleset.solitaire, body["budget_ms"] / 1000)
+    work = search.budgets.work(body["budget"], "solitaire_solve")
+    found = solve(layout, search.solitaire_words(ruleset, lexicon, work), ruleset.solitaire, work)
     moves = [{"word": list(m.piles), "cards": [f.upper() for f in m.cards]} if m.rebuild is None else {"rebuild": {"to": m.rebuild[0], "from": m.rebuild[1]}} for m in found.moves]
     return jsonify({"won": found.won, "cards_laid": found.cards_laid, "cards_left": layout.cards_left, "moves": moves, "truncated": found.truncated, "states": found.states})

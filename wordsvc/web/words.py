@@ -22,10 +22,13 @@ from ..core.ruleset import Ruleset
 from ..core.verdict import judge
 from ..core.wordsearch.queries import CursorError, WordQuery, decode_cursor, encode_cursor
 from ..data.anagram_index import AnagramIndexes
-from ..data.wordsearch import SearchUnavailable, WordSearch
+from ..data.wordsearch import Budgets, SearchUnavailable, WordSearch
 from ..schemas.words import (
     ANAGRAMS_QUERY,
+    BUDGET_DESCRIPTION,
+    BUDGET_MS_DESCRIPTION,
     CLASS_NAMES,
+    MAX_BUDGET,
     MAX_BUDGET_MS,
     MAX_LIMIT,
     MAX_SUGGESTIONS,
@@ -51,7 +54,8 @@ def searcher() -> WordSearch:
     if found is None:
         settings = current_app.extensions.get("wordsvc.settings")
         indexes = AnagramIndexes(settings.data_dir) if settings is not None else None
-        found = current_app.extensions["wordsvc.search"] = WordSearch(indexes)
+        budgets = Budgets(safety=settings.work_safety_seconds) if settings is not None else Budgets()
+        found = current_app.extensions["wordsvc.search"] = WordSearch(indexes, budgets)
     return found  # type: ignore[no-any-return]
 
 
@@ -81,7 +85,7 @@ def words() -> Response:
             query = replace(query, start=decode_cursor(q["cursor"], scope))
         except CursorError as err:
             raise InvalidRequest("The cursor does not belong to this query; see errors.", {"cursor": [str(err)]}) from None
-    page = searcher().words(query, ruleset, lexicon, _seconds(q))
+    page = searcher().words(query, ruleset, lexicon, q["budget"])
     return jsonify(
         {
             "pattern": query.pattern.text,
@@ -102,7 +106,7 @@ def words() -> Response:
 def anagrams() -> Response:
     q = ANAGRAMS_QUERY.load(query_args())
     ruleset, lexicon = service().resolve(q["ruleset"], q["lang"])
-    result = searcher().anagrams(q["cards"], ruleset, lexicon, not q["any_subset"], _seconds(q))
+    result = searcher().anagrams(q["cards"], ruleset, lexicon, not q["any_subset"], q["budget"])
     return jsonify(
         {
             "cards": [face.upper() for face in result.cards],
@@ -122,7 +126,7 @@ def anagrams() -> Response:
 def suggest() -> Response:
     q = SUGGEST_QUERY.load(query_args())
     ruleset, lexicon = service().resolve(q["ruleset"], q["lang"])
-    result = searcher().suggest(q["word"], ruleset, lexicon, q["limit"], _seconds(q))
+    result = searcher().suggest(q["word"], ruleset, lexicon, q["limit"], q["budget"])
     verdict = judge(q["word"], ruleset, lexicon)
     return jsonify(
         {
@@ -139,10 +143,6 @@ def suggest() -> Response:
     )
 
 
-def _seconds(query: dict[str, Any]) -> float | None:
-    return query["budget_ms"] / 1000 if query["budget_ms"] is not None else None
-
-
 @bp.errorhandler(SearchUnavailable)
 def _unavailable(err: SearchUnavailable) -> Response:
     return problem(503, str(err), {}, getattr(g, "locale", "en"))
@@ -151,16 +151,21 @@ def _unavailable(err: SearchUnavailable) -> Response:
 # ---------------------------------------------------------------- OpenAPI
 
 
-def _q(name: str, description: str, required: bool = False, schema: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"name": name, "in": "query", "required": required, "description": description, "schema": schema or {"type": "string"}}
+def _q(name: str, description: str, required: bool = False, schema: dict[str, Any] | None = None, deprecated: bool = False) -> dict[str, Any]:
+    found = {"name": name, "in": "query", "required": required, "description": description, "schema": schema or {"type": "string"}}
+    if deprecated:
+        found["deprecated"] = True
+    return found
+
+
+def _budget(default: int) -> list[dict[str, Any]]:
+    return [
+        _q("budget", f"{BUDGET_DESCRIPTION} Default {default:,}.", schema={"type": "integer", "minimum": 1, "maximum": MAX_BUDGET}),
+        _q("budget_ms", BUDGET_MS_DESCRIPTION, schema={"type": "integer", "minimum": 1, "maximum": MAX_BUDGET_MS}, deprecated=True),
+    ]
 
 
 _COMMON = [
-    _q(
-        "budget_ms",
-        f"Time to search, at most {MAX_BUDGET_MS} ms (default 35, /anagrams and /suggest 30); past it the answer is `truncated`.",
-        schema={"type": "integer"},
-    ),
     _q("ruleset", "Ruleset id (default `standard`)."),
     _q("lang", "BCP 47 language tag of the lexicon (default: the ruleset's language)."),
     _q("locale", "Language of messages (`en`, `et`, `is`); else Accept-Language."),
@@ -181,7 +186,7 @@ OPENAPI_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | No
         "/words",
         "Words matching a pattern",
         "Playable forms matching the pattern (unless `classes` asks for forms of given classes), each with its best points; "
-        "by commonness, then alphabet; paged with `next_cursor`. A query that runs out of its time budget returns what it found "
+        "by commonness, then alphabet; paged with `next_cursor`. A query that spends its work budget returns what it found "
         "with `truncated: true`.",
         [
             _q("pattern", "`?` one letter, `*` any run of letters, `[aeiou]` one of a set, `[^aeiou]` one not in it; at most 32 characters.", True),
@@ -190,6 +195,7 @@ OPENAPI_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | No
             _q("classes", f"Comma-separated classes: {', '.join(CLASS_NAMES)}."),
             _q("limit", "Words per page, at most 500 (default 50).", schema={"type": "integer", "minimum": 1, "maximum": MAX_LIMIT}),
             _q("cursor", "`next_cursor` of the previous page, unchanged."),
+            *_budget(Budgets.words),
             *_COMMON,
         ],
         None,
@@ -205,6 +211,7 @@ OPENAPI_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | No
         [
             _q("cards", "`(qu)izt` or `QU,I,Z,T`; at most 20 cards.", True),
             _q("all", "Any subset of the cards (default false: every card).", schema={"type": "boolean"}),
+            *_budget(Budgets.anagrams),
             *_COMMON,
         ],
         None,
@@ -216,7 +223,7 @@ OPENAPI_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | No
         "/suggest",
         "Playable words close to a word",
         "Up to 10 playable words one edit away, then two, by distance, commonness and alphabet.",
-        [_q("word", "The word.", True), _q("limit", "At most 10 (default 10).", schema={"type": "integer", "minimum": 1, "maximum": 10}), *_COMMON],
+        [_q("word", "The word.", True), _q("limit", "At most 10 (default 10).", schema={"type": "integer", "minimum": 1, "maximum": 10}), *_budget(Budgets.suggest), *_COMMON],
         None,
         "Suggest",
         (400, 404, 422),

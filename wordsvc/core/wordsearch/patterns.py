@@ -1,4 +1,4 @@
-"""Search patterns, result order, cursors and time budgets: the pure parts every word search shares.
+"""Search patterns, result order and cursors: the pure parts every word search shares.
 
 A pattern (:func:`compile_pattern`): ``?`` is one letter, ``*`` any run of
 letters (also none), ``[aeiou]`` one letter of a set, ``[^aeiou]`` one letter
@@ -11,7 +11,7 @@ gives an index hints: the letters a match has, its literal prefix and runs.
 Results are ordered by commonness (the lexicon's rank, smaller first,
 :data:`UNRANKED` last) then by code point; a :class:`Bound` is a place in that
 order, and a cursor (:func:`encode_cursor`) is a bound made opaque and bound
-to its query. A :class:`Deadline` is the time a search may take.
+to its query.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import base64
 import hashlib
 import json
 import re
-import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,7 +32,6 @@ __all__ = [
     "UNRANKED",
     "Bound",
     "CursorError",
-    "Deadline",
     "Pattern",
     "PatternError",
     "compile_pattern",
@@ -47,32 +45,6 @@ __all__ = [
 MAX_PATTERN_CHARS = 32
 #: The sort rank of a form the lexicon gives no commonness for: after every rank.
 UNRANKED = 1 << 30
-
-
-# ---------------------------------------------------------------- time budget
-
-
-class Deadline:
-    """A point on the monotonic clock a search must not run past.
-
-    >>> Deadline(60).expired
-    False
-    >>> Deadline(0).expired
-    True
-    """
-
-    __slots__ = ("_clock", "at")
-
-    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic):
-        self._clock = clock
-        self.at = clock() + seconds
-
-    @property
-    def expired(self) -> bool:
-        return self._clock() >= self.at
-
-    def remaining(self) -> float:
-        return max(0.0, self.at - self._clock())
 
 
 # ---------------------------------------------------------------- patterns
@@ -118,6 +90,23 @@ class Pattern:
     @cached_property
     def max_letters(self) -> int | None:
         return None if any(kind == "star" for kind, _ in self.tokens) else self.min_letters
+
+    @cached_property
+    def scan_bytes(self) -> int:
+        """Bytes of a form list a scan for this pattern reads for one unit of work (about a microsecond, :mod:`wordsvc.core.work`).
+
+        The cost model bench/work_units.py fits: a regex with a literal
+        prefix jumps from one candidate line to the next (about 2 bytes a
+        nanosecond); one of fixed length fails each line within a few
+        letters (about 1); one with a ``*`` before its first literal reads
+        every line to its end and back (about 0.15).
+
+        >>> [compile_pattern(p).scan_bytes for p in ("qu*", "?u??", "*ing")]
+        [2048, 1024, 128]
+        """
+        if self.prefix:
+            return 2048
+        return 1024 if self.max_letters is not None else 128
 
     @cached_property
     def prefix(self) -> str:

@@ -3,7 +3,7 @@
 Three questions a player asks of a lexicon, answered without any I/O:
 
 - *which words fit this pattern* (:func:`find_words`; the pattern syntax,
-  result order, cursors and time budgets are :mod:`.patterns`);
+  result order and cursors are :mod:`.patterns`);
 - *which words these cards lay* (:func:`anagram_words`);
 - *which words are close to this one* (:mod:`.suggest`, re-exported here).
 
@@ -19,9 +19,12 @@ compiled one lives in :mod:`wordsvc.data.search_index`; :class:`PlainScan`
 is the reference (a sorted scan of an enumerable lexicon), used by the tests
 and for small lexicons.
 
-Every search runs against a :class:`~.patterns.Deadline`; a search that meets
-it returns what it found with ``truncated`` set and a cursor to go on from,
-instead of running on.
+Every search runs on a :class:`~wordsvc.core.work.Work` budget, charged at
+fixed places with counts of its own work (the weights below, in units of
+about a microsecond on the reference machine); a search that spends it
+returns what it found with ``truncated`` set and a cursor to go on from,
+instead of running on. The same query on the same lexicon stops at the same
+place on any machine, however busy.
 """
 
 from __future__ import annotations
@@ -39,12 +42,12 @@ from ..ruleset import Ruleset
 from ..solver.candidates import CandidateSource, letter_key
 from ..text import normalize
 from ..verdict import Verdict, judge, judge_cards
+from ..work import Work
 from .patterns import (
     MAX_PATTERN_CHARS,
     UNRANKED,
     Bound,
     CursorError,
-    Deadline,
     Pattern,
     PatternError,
     compile_pattern,
@@ -56,14 +59,16 @@ from .patterns import (
 from .suggest import Suggestion, SuggestResult, edits1, edits2, suggest
 
 __all__ = [
+    "ANALYSER_LAYING_UNITS",
+    "LAYING_UNITS",
     "MAX_PATTERN_CHARS",
     "ORDINARY",
+    "SCAN_BYTES",
     "UNRANKED",
     "AnagramHit",
     "AnagramResult",
     "Bound",
     "CursorError",
-    "Deadline",
     "FormSource",
     "Pattern",
     "PatternError",
@@ -89,6 +94,26 @@ ORDINARY = "ordinary"
 #: Reason codes that mean the deck cannot lay the word within the largest hand.
 _UNLAID = frozenset({"not_spellable", "too_long", "invalid_characters"})
 
+# Work charged, in units of about a microsecond on the reference machine, fitted by bench/work_units.py
+# (docs/search.md#work-budgets has the table).
+#: Bytes of a form list read for one unit when no pattern says otherwise (:attr:`~.patterns.Pattern.scan_bytes`; a literal
+#: search skips them at several bytes a nanosecond): each form is its letters and a newline.
+SCAN_BYTES = 2048
+#: A form a scan hands to ``/words``: its classes checked and, when they allow it, its verdict (about 2 us).
+FORM_UNITS = 2
+#: A form that joins the page: its best laying and its entry written (about 5 us more).
+HIT_UNITS = 5
+#: One probe of an anagram index (a trie look-up of a sorted-letter key).
+PROBE_UNITS = 1
+#: A candidate word an anagram probe found, before its layings (a prefilter look-up).
+CANDIDATE_UNITS = 1
+#: One way the deck spells a candidate word, checked against the cards held (a hand with double-letter cards; about 6 us).
+SPELLING_UNITS = 6
+#: One laying of a candidate word judged from the cards, by a compiled lexicon (about 10 us).
+LAYING_UNITS = 10
+#: The same, by an analyser that runs a morphological analysis (Vabamorf: about 50 us).
+ANALYSER_LAYING_UNITS = 50
+
 
 # ---------------------------------------------------------------- sources
 
@@ -99,13 +124,15 @@ Scanned = tuple[int, str] | Bound
 class FormSource(Protocol):
     """Forms of a lexicon in result order: what :func:`find_words` scans."""
 
-    def scan(self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, deadline: Deadline, playable: Ruleset | None = None) -> Iterator[Scanned]:
+    def scan(self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, work: Work, playable: Ruleset | None = None) -> Iterator[Scanned]:
         """``(rank, form)`` of every form matching ``pattern`` with ``letters[0]..letters[1]`` letters, in order, from ``start``.
 
         ``playable``: only forms this ruleset may accept are wanted (the
-        source may leave out forms it knows it refuses). When ``deadline``
-        expires first, the last item is a :class:`Bound`: everything before
-        it has been looked at, nothing after it.
+        source may leave out forms it knows it refuses). The source charges
+        ``work`` for what it reads (a unit per ``pattern.scan_bytes`` bytes
+        of forms); when the budget is spent between two matches, the last item is
+        a :class:`Bound`: everything before it has been looked at, nothing
+        after it.
         """
         ...
 
@@ -125,14 +152,18 @@ class PlainScan:
     def ordered(self) -> list[tuple[int, str]]:
         return sorted((sort_rank(self._rank(form)), form) for form in self.lexicon.forms())
 
-    def scan(self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, deadline: Deadline, playable: Ruleset | None = None) -> Iterator[Scanned]:
+    def scan(self, pattern: Pattern, letters: tuple[int, int], start: Bound | None, work: Work, playable: Ruleset | None = None) -> Iterator[Scanned]:
         lo, hi = letters
-        for n, (rank, form) in enumerate(self.ordered):
-            if n % 512 == 0 and deadline.expired:
-                yield Bound(rank, form, after=False)
-                return
+        read, per_unit = 0, pattern.scan_bytes
+        for rank, form in self.ordered:
             if start is not None and not start.admits(rank, form):
                 continue
+            if read >= per_unit:
+                units, read = divmod(read, per_unit)
+                if work.spend(units):
+                    yield Bound(rank, form, after=False)
+                    return
+            read += len(form.encode()) + 1
             if lo <= letter_count(form) <= hi and pattern.matches(form):
                 yield rank, form
 
@@ -189,12 +220,14 @@ class WordPage:
     truncated: bool
 
 
-def find_words(query: WordQuery, ruleset: Ruleset, lexicon: Lexicon, source: FormSource, deadline: Deadline) -> WordPage:
+def find_words(query: WordQuery, ruleset: Ruleset, lexicon: Lexicon, source: FormSource, work: Work) -> WordPage:
     """One page of the forms matching ``query``, in result order, each judged under ``ruleset``.
 
-    Reads one form past the page to know whether a next page exists. Stops at
-    ``deadline`` with what it found: ``truncated`` when the page is short,
-    with ``next`` where to go on.
+    Reads one form past the page to know whether a next page exists. Charges
+    ``work`` :data:`FORM_UNITS` for each form the source hands it and
+    :data:`HIT_UNITS` more for each it keeps (the source charges its
+    reading), and stops when the budget is spent with what it
+    found: ``truncated`` when the page is short, with ``next`` where to go on.
     """
     lo = max(query.pattern.min_letters, query.min_len or 1, 1)
     cap = [query.pattern.max_letters, query.max_len]
@@ -207,9 +240,9 @@ def find_words(query: WordQuery, ruleset: Ruleset, lexicon: Lexicon, source: For
     hits: list[WordHit] = []
     last: tuple[int, str] | None = None  # the key of the last hit on the page
     playable = ruleset if query.classes is None else None
-    stream = _with_house_words(source.scan(query.pattern, (lo, hi), query.start, deadline, playable), query, ruleset, lexicon, (lo, hi))
+    stream = _with_house_words(source.scan(query.pattern, (lo, hi), query.start, work, playable), query, ruleset, lexicon, (lo, hi))
     for item in stream:
-        if isinstance(item, Bound):  # the source met the deadline
+        if isinstance(item, Bound):  # the source spent the budget
             if len(hits) >= query.limit:
                 return WordPage(tuple(hits), _after(last), False)
             return WordPage(tuple(hits), item, True)
@@ -220,7 +253,7 @@ def find_words(query: WordQuery, ruleset: Ruleset, lexicon: Lexicon, source: For
                 return WordPage(tuple(hits), _after(last), False)
             hits.append(hit)
             last = item
-        if deadline.expired:
+        if work.spend(FORM_UNITS if hit is None else FORM_UNITS + HIT_UNITS):
             if len(hits) >= query.limit:
                 return WordPage(tuple(hits), _after(last), False)
             return WordPage(tuple(hits), Bound(rank, form, after=True), True)
@@ -325,8 +358,9 @@ def anagram_words(
     lexicon: Lexicon,
     source: CandidateSource,
     every_card: bool = True,
-    deadline: Deadline | None = None,
+    work: Work | None = None,
     prefilter: Callable[[str], bool] | None = None,
+    laying_units: int = LAYING_UNITS,
 ) -> AnagramResult:
     """Every valid word these cards lay, each with its best laying from them; best points first.
 
@@ -336,8 +370,16 @@ def anagram_words(
     :class:`~wordsvc.core.errors.InvalidRequest`. Every laying is judged with
     :func:`~wordsvc.core.verdict.judge_cards`, unless ``prefilter`` (a
     :meth:`FormSource.prefilter`) already rules the word out.
+
+    ``work`` (default: unbounded) is charged :data:`PROBE_UNITS` a probe of
+    the source, :data:`CANDIDATE_UNITS` a candidate word,
+    :data:`SPELLING_UNITS` a spelling of it checked against the cards and
+    ``laying_units`` a laying judged (:data:`LAYING_UNITS`, or
+    :data:`ANALYSER_LAYING_UNITS` for an analyser); when it is spent the
+    answer is what was found, ``truncated``. It may be shared with a caller
+    that asks many times (the solitaire solver).
     """
-    deadline = deadline or Deadline(0.05)
+    work = work or Work.unbounded()
     hand = tuple(normalize(face) for face in cards)
     _check_hand(hand, ruleset)
     have = Counter(hand)
@@ -356,6 +398,7 @@ def anagram_words(
                 yield tuple(form)
             return
         for way in ruleset.deck.spellings(form, max_cards=max_cards):
+            work.spend(SPELLING_UNITS)
             used = Counter(way)
             if (used == have) if every_card else all(have[face] >= k for face, k in used.items()):
                 yield way
@@ -363,26 +406,29 @@ def anagram_words(
     def try_key(found: Sequence[str]) -> None:
         nonlocal truncated
         for form in found:
-            if deadline.expired:
+            if work.exhausted:
                 truncated = True
                 return
+            work.spend(CANDIDATE_UNITS)
             if form in best or (prefilter is not None and not prefilter(form)):
                 continue
             for way in ways(form):
+                work.spend(laying_units)
                 if judge_cards(way, ruleset, lexicon).valid:
                     best[form] = AnagramHit(form, way, ruleset.deck.points(way), rank_of(form) if rank_of is not None else None)
                     break
 
     if every_card:
+        work.spend(PROBE_UNITS)
         try_key(source.candidates(letter_key(letters)))
     else:
-        truncated = _walk_sub_keys(Counter(letters), source, try_key, deadline) or truncated
+        truncated = _walk_sub_keys(Counter(letters), source, try_key, work) or truncated
     hits = sorted(best.values(), key=lambda h: (-h.points, h.word))
     return AnagramResult(hand, tuple(hits), truncated)
 
 
-def _walk_sub_keys(letters: Counter[str], source: CandidateSource, visit: Callable[[Sequence[str]], None], deadline: Deadline) -> bool:
-    """Visit the forms of every sorted sub-multiset of ``letters`` that the source knows; True if the deadline cut it short."""
+def _walk_sub_keys(letters: Counter[str], source: CandidateSource, visit: Callable[[Sequence[str]], None], work: Work) -> bool:
+    """Visit the forms of every sorted sub-multiset of ``letters`` that the source knows; True if the work budget cut it short."""
     alphabet = sorted(letters)
     stopped = False
 
@@ -393,12 +439,13 @@ def _walk_sub_keys(letters: Counter[str], source: CandidateSource, visit: Callab
             key = prefix
             for _ in range(letters[ch]):
                 key += ch
+                work.spend(PROBE_UNITS)
                 found = source.probe(key)
                 if found is None:
                     break
                 if found:
                     visit(found)
-                if deadline.expired:
+                if work.exhausted:
                     stopped = True
                     return
                 walk(j + 1, key)

@@ -6,6 +6,12 @@ searched in full; two edits when one gave too few words and the lexicon is a
 trie that can prune them by prefix (an analyser cannot). Candidates are
 looked up, then judged by :func:`wordsvc.core.verdict.judge`, most common
 first, until the list is full.
+
+Work (docs/search.md#work-budgets): each candidate looked up costs
+``lookup_tenths`` tenths of a unit (:data:`LOOKUP_TENTHS` for a trie;
+:data:`ANALYSER_LOOKUP_TENTHS` for an analyser, which runs a morphological
+analysis per look-up), each prefix test :data:`PREFIX_UNITS`. One edit is charged but always finished; two edits stop
+when the budget is spent, and the answer says ``truncated``.
 """
 
 from __future__ import annotations
@@ -18,9 +24,17 @@ from ..lexicon import Lexicon
 from ..ruleset import Ruleset
 from ..text import normalize
 from ..verdict import judge
-from .patterns import Deadline, sort_rank
+from ..work import Work
+from .patterns import sort_rank
 
-__all__ = ["SuggestResult", "Suggestion", "edits1", "edits2", "suggest"]
+__all__ = ["ANALYSER_LOOKUP_TENTHS", "LOOKUP_TENTHS", "PREFIX_UNITS", "SuggestResult", "Suggestion", "edits1", "edits2", "suggest"]
+
+#: Tenths of a unit (about a microsecond, :mod:`wordsvc.core.work`) one candidate looked up in a trie costs, with the loop around it (0.3 us).
+LOOKUP_TENTHS = 3
+#: The same in an analyser (Vabamorf runs a morphological analysis: about 30 us).
+ANALYSER_LOOKUP_TENTHS = 300
+#: One prefix test on a trie (an iterator made and read once: about 1 us).
+PREFIX_UNITS = 1
 
 
 def edits1(word: str, alphabet: Iterable[str], has_prefix: Callable[[str], bool] | None = None) -> Iterator[str]:
@@ -94,13 +108,14 @@ def suggest(
     ruleset: Ruleset,
     lexicon: Lexicon,
     limit: int = 10,
-    deadline: Deadline | None = None,
+    work: Work | None = None,
     *,
     known: Callable[[str], bool] | None = None,
     has_prefix: Callable[[str], bool] | None = None,
     rank: Callable[[str], int | None] | None = None,
     prefilter: Callable[[str], bool] | None = None,
     max_distance: int = 2,
+    lookup_tenths: int = LOOKUP_TENTHS,
 ) -> SuggestResult:
     """Up to ``limit`` playable words close to ``word``: by edit distance, then commonness, then code point.
 
@@ -111,10 +126,11 @@ def suggest(
     in full (a few hundred look-ups). Two edits are tried when one gave fewer
     than ``limit`` words and ``has_prefix`` can prune them (a trie: some
     thousands of look-ups; an analyser has none, so it gets one edit); they
-    stop at ``deadline``, and ``truncated`` says so. ``word`` itself is never
-    suggested.
+    stop when ``work`` (default: unbounded) is spent, and ``truncated`` says
+    so. One edit is always finished: a word's near misses never depend on the
+    budget. ``word`` itself is never suggested.
     """
-    deadline = deadline or Deadline(0.05)
+    work = work or Work.unbounded()
     target = _plain_letters(word)
     alphabet = sorted(ch for ch in ruleset.deck.letters if len(ch) == 1)
     known = known or (lambda candidate: bool(lexicon.readings(candidate)))
@@ -139,34 +155,51 @@ def suggest(
     if target:
         tried = 1
         near: set[str] = set()
-        for n, candidate in enumerate(edits1(target, alphabet, has_prefix)):
+        looked = 0
+        for candidate in edits1(target, alphabet, has_prefix):
+            looked += 1
             if candidate not in near and (candidate in house or known(candidate)):
                 near.add(candidate)
-            if n % 64 == 63 and deadline.expired:
-                truncated = True
-                break
+        work.spend(looked * lookup_tenths // 10 + (len(target) + 1) * PREFIX_UNITS)
         near.discard(target)
         take(near, 1)
-        if max_distance >= 2 and len(found) < limit and has_prefix is not None and not truncated:
-            tried = 2
-            far, truncated = _two_edits(target, alphabet, known, has_prefix, house, deadline)
-            take(far - near - {target}, 2)
+        if max_distance >= 2 and len(found) < limit and has_prefix is not None:
+            if work.exhausted:
+                truncated = True
+            else:
+                tried = 2
+                far, truncated = _two_edits(target, alphabet, known, has_prefix, house, work, lookup_tenths)
+                take(far - near - {target}, 2)
     return SuggestResult(target, tuple(found), tried, truncated)
 
 
 def _two_edits(
-    word: str, letters: Sequence[str], known: Callable[[str], bool], has_prefix: Callable[[str], bool], house: frozenset[str], deadline: Deadline
+    word: str,
+    letters: Sequence[str],
+    known: Callable[[str], bool],
+    has_prefix: Callable[[str], bool],
+    house: frozenset[str],
+    work: Work,
+    lookup_tenths: int,
 ) -> tuple[set[str], bool]:
-    """The known forms two edits from ``word`` (:func:`edits2`, inlined: it is the hot loop), and whether the deadline cut it."""
+    """The known forms two edits from ``word`` (:func:`edits2`, inlined: it is the hot loop), and whether the work budget cut it.
+
+    Each first edit's second edits are charged together after it: a look-up
+    per candidate, a prefix test per place tried.
+    """
     hits: set[str] = set()
-    for step, (first, end) in enumerate(_edits_from(word, 0, letters, has_prefix)):
-        if step % 16 == 15 and deadline.expired:
+    alphabet = len(letters)
+    for first, end in _edits_from(word, 0, letters, has_prefix):
+        if work.exhausted:
             return hits, True
         n = len(first)
+        looked = tests = 0
         for i in range(end, n + 1):
             head = first[:i]
+            tests += 1
             if i and not has_prefix(head):
                 break
+            looked += alphabet + (i < n) * alphabet + (i + 1 < n)
             rest = first[i:]
             for ch in letters:
                 candidate = head + ch + rest
@@ -187,6 +220,7 @@ def _two_edits(
                     candidate = head + first[i + 1] + own + first[i + 2 :]
                     if known(candidate) or candidate in house:
                         hits.add(candidate)
+        work.spend(looked * lookup_tenths // 10 + tests * PREFIX_UNITS)
     return hits, False
 
 
