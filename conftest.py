@@ -9,7 +9,8 @@ database of each kind, so a module's tests run against both.
 
 Without PostgreSQL its tests are skipped, and the run's last lines say so and how many;
 under CI (``CI`` set) they fail instead: CI must never pass by skipping them. The browser
-tests (api_tests/browser.py) report a missing Chromium the same way, through :func:`unavailable`.
+tests (api_tests/browser.py) report a missing Chromium the same way, through :func:`unavailable`,
+and so does the generated TypeScript client's test (api_tests/test_clients.py) a missing Node.js.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ pytest_plugins = ["api_tests.browser"]  # the browser tests' fixtures: browser, 
 NEEDS = {
     "PostgreSQL": "install the Debian postgresql package (make setup does, as root)",
     "Browser": "install Debian's chromium, Playwright and axe-core (make setup does, as root)",
+    "Node.js": "install Node.js 18 or newer with npm (make setup then runs npm ci)",
 }
 _missing = pytest.StashKey[dict[str, str]]()
 _server = pytest.StashKey[str]()
