@@ -15,7 +15,7 @@ pages a word search with its cursor, walks an event (create, seat, submit,
 correct, standings, audit) and reads errors as the typed Problem; the
 README's example in each language runs as written too. Without
 Node.js (or npm's packages) the TypeScript test is skipped, saying why; under
-CI it fails instead (the root conftest's :func:`unavailable`).
+CI it fails instead (the root conftest's ``unavailable_tool``).
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
+from typing import NoReturn
 
 import pytest
-
-from conftest import unavailable
 
 from .conftest import REPO
 
@@ -64,22 +64,22 @@ def readme_example(language: str, base_url: str) -> str:
     return code.replace("http://127.0.0.1:8000", base_url)
 
 
-def _node(request: pytest.FixtureRequest) -> str:
+def _node(unavailable_tool: Callable[[str, str], NoReturn]) -> str:
     """Node.js 18 or newer and the npm packages the TypeScript client needs; else skipped (failed under CI) saying which is missing."""
     node = shutil.which("node")
     if node is None:
-        unavailable(request.config, "Node.js", "node is not on PATH")
+        unavailable_tool("Node.js", "node is not on PATH")
     version = _run([node, "--version"]).stdout.strip()
     if int(version.lstrip("v").split(".")[0] or 0) < 18:
-        unavailable(request.config, "Node.js", f"node {version} is older than 18")
+        unavailable_tool("Node.js", f"node {version} is older than 18")
     missing = [tool for tool in ("openapi-typescript", "tsc") if not (NPM_BIN / tool).is_file()]
     if missing:
-        unavailable(request.config, "Node.js", f"npm ci has not installed {', '.join(missing)}")
+        unavailable_tool("Node.js", f"npm ci has not installed {', '.join(missing)}")
     return node
 
 
-def test_the_typescript_client_builds_strictly_and_walks_the_flow(request: pytest.FixtureRequest, base_url: str, admin_token: str | None) -> None:
-    node = _node(request)
+def test_the_typescript_client_builds_strictly_and_walks_the_flow(unavailable_tool: Callable[[str, str], NoReturn], base_url: str, admin_token: str | None) -> None:
+    node = _node(unavailable_tool)
     env = _flow_env(base_url, admin_token)
     assert "schema.d.ts" in _generate(base_url, "typescript")
     shutil.rmtree(BUILD / "flow", ignore_errors=True)
