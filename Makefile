@@ -8,7 +8,7 @@ TEST_STAMP := $(VENV)/.installed-test
 AXE := node_modules/axe-core/axe.min.js
 REQS := pyproject.toml $(wildcard requirements/*.txt)
 
-.PHONY: setup build serve test lint bench fuzz clean
+.PHONY: setup build serve test lint clients bench fuzz clean
 
 # The ledger's tables are created or migrated here and again by `wordsvc serve` before it starts.
 setup: $(STAMP) $(TEST_STAMP) build
@@ -70,7 +70,13 @@ serve: $(STAMP)
 	$(BIN)/wordsvc serve --build
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check wordsvc tests api_tests bench wordlists examples conftest.py
+	$(BIN)/ruff check wordsvc tests api_tests bench wordlists examples clients conftest.py
+
+# The TypeScript and Python clients, generated from the OpenAPI document (rendered in-process, no server needed)
+# into build/clients/ by the generators pinned in package-lock.json and pyproject.toml; a generator's warning fails
+# it. api_tests/test_clients.py generates them from the server it tests and runs their flows (docs/clients.md).
+clients: $(TEST_STAMP)
+	$(BIN)/python clients/generate.py
 
 test: setup lint
 	$(BIN)/python -m pytest -q tests api_tests

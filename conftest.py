@@ -9,7 +9,9 @@ database of each kind, so a module's tests run against both.
 
 Without PostgreSQL its tests are skipped, and the run's last lines say so and how many;
 under CI (``CI`` set) they fail instead: CI must never pass by skipping them. The browser
-tests (api_tests/browser.py) report a missing Chromium the same way, through :func:`unavailable`.
+tests (api_tests/browser.py) report a missing Chromium the same way, through :func:`unavailable`,
+and so does the generated TypeScript client's test (api_tests/test_clients.py) a missing Node.js,
+through the fixture ``unavailable_tool``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from typing import NoReturn
 
@@ -32,6 +34,7 @@ pytest_plugins = ["api_tests.browser"]  # the browser tests' fixtures: browser, 
 NEEDS = {
     "PostgreSQL": "install the Debian postgresql package (make setup does, as root)",
     "Browser": "install Debian's chromium, Playwright and axe-core (make setup does, as root)",
+    "Node.js": "install Node.js 18 or newer with npm (make setup then runs npm ci)",
 }
 _missing = pytest.StashKey[dict[str, str]]()
 _server = pytest.StashKey[str]()
@@ -43,6 +46,16 @@ def unavailable(config: pytest.Config, what: str, reason: str) -> NoReturn:
     if os.environ.get("CI"):
         pytest.fail(f"{what} not available: {reason} (CI is set, so this fails rather than skips)", pytrace=False)
     pytest.skip(f"{what} not available: {reason}")
+
+
+@pytest.fixture
+def unavailable_tool(request: pytest.FixtureRequest) -> Callable[[str, str], NoReturn]:
+    """:func:`unavailable` for a test module that cannot import this file by name (``conftest`` is tests/conftest.py by then)."""
+
+    def skip(what: str, reason: str) -> NoReturn:
+        unavailable(request.config, what, reason)
+
+    return skip
 
 
 @pytest.fixture(scope="session")

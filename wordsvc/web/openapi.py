@@ -9,7 +9,9 @@ schema enforces is stated: apispec reads marshmallow's validators, and
 :func:`_wordsvc_fields` adds what it cannot see (the card fields' own
 shapes, :func:`~wordsvc.schemas.common.check_text` as a pattern). A test
 checks every response of the service against the document, and another
-that each stated limit is the one enforced.
+that each stated limit is the one enforced. Every operation is named
+(:data:`OPERATIONS`) for the clients generated from the document
+(docs/clients.md).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from . import pages
 from . import words as search
 from .problems import PROBLEM_TYPES
 
-__all__ = ["ENDPOINTS", "QUERY_SCHEMAS", "docs_html", "spec"]
+__all__ = ["ENDPOINTS", "OPERATIONS", "QUERY_SCHEMAS", "docs_html", "spec"]
 
 PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 
@@ -314,6 +316,56 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
      (401, 403, 404), TOKEN),
 ]
 
+#: (method, path) -> (operationId, tag). Generated clients name their methods after the operationId (``validateWord``,
+#: Python's ``validate_word``) and group them by the tag (docs/clients.md); every operation has both.
+OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
+    ("get", "/validate"): ("validateWord", "words"),
+    ("post", "/validate"): ("validateWords", "words"),
+    ("get", "/words"): ("findWords", "words"),
+    ("get", "/anagrams"): ("findAnagrams", "words"),
+    ("get", "/suggest"): ("suggestWords", "words"),
+    ("get", "/lexicons/diff"): ("diffLexicons", "words"),
+    ("post", "/score-round"): ("scoreRound", "scoring"),
+    ("post", "/score-game"): ("scoreGame", "scoring"),
+    ("post", "/best-meld"): ("bestMeld", "scoring"),
+    ("post", "/analyse-round"): ("analyseRound", "scoring"),
+    ("get", "/deal"): ("dealRound", "deals"),
+    ("get", "/solitaire/deal"): ("dealSolitaire", "solitaire"),
+    ("post", "/solitaire/move"): ("playSolitaireMove", "solitaire"),
+    ("post", "/solitaire/solve"): ("solveSolitaire", "solitaire"),
+    ("get", "/rulesets"): ("listRulesets", "catalogue"),
+    ("get", "/rulesets/{ruleset_id}"): ("getRuleset", "catalogue"),
+    ("get", "/languages"): ("listLanguages", "catalogue"),
+    ("get", "/health"): ("getHealth", "service"),
+    ("get", "/ready"): ("getReady", "service"),
+    ("get", "/metrics"): ("getMetrics", "service"),
+    ("get", "/openapi.json"): ("getOpenapi", "service"),
+    ("get", "/docs"): ("getDocs", "service"),
+    ("get", "/console"): ("getConsolePage", "pages"),
+    ("get", "/judge"): ("getJudgePage", "pages"),
+    ("get", "/assets/{name}"): ("getAsset", "pages"),
+    ("post", "/events"): ("createEvent", "ledger"),
+    ("post", "/events/import"): ("importEvent", "ledger"),
+    ("get", "/whoami"): ("whoami", "ledger"),
+    ("get", "/events/{event}"): ("getEvent", "ledger"),
+    ("put", "/events/{event}/games/{game}"): ("seatTable", "ledger"),
+    ("get", "/events/{event}/games/{game}"): ("getTable", "ledger"),
+    ("put", "/events/{event}/games/{game}/rounds/{round}"): ("submitRound", "ledger"),
+    ("post", "/events/{event}/games/{game}/rounds/{round}/preview"): ("previewRound", "ledger"),
+    ("get", "/events/{event}/games/{game}/rounds/{round}"): ("getRound", "ledger"),
+    ("get", "/events/{event}/games/{game}/rounds/{round}/deal"): ("getRoundDeal", "ledger"),
+    ("get", "/events/{event}/games/{game}/rounds/{round}/analysis"): ("analyseStoredRound", "ledger"),
+    ("post", "/events/{event}/close"): ("closeEvent", "ledger"),
+    ("get", "/events/{event}/standings"): ("getStandings", "ledger"),
+    ("get", "/events/{event}/export"): ("exportEvent", "ledger"),
+    ("post", "/events/{event}/judge"): ("recordJudgeRuling", "ledger"),
+    ("get", "/events/{event}/audit"): ("getAudit", "ledger"),
+    ("post", "/events/{event}/lexicon"): ("acceptLexicon", "ledger"),
+    ("post", "/events/{event}/tokens"): ("issueToken", "ledger"),
+    ("get", "/events/{event}/tokens"): ("listTokens", "ledger"),
+    ("delete", "/events/{event}/tokens/{token_id}"): ("revokeToken", "ledger"),
+}
+
 #: The ledger's query schemas, as QUERY_SCHEMAS.
 LEDGER_QUERIES: dict[str, type[Schema]] = {"/events/{event}/standings": ledger_schemas.StandingsQuery, "/events/{event}/audit": ledger_schemas.AuditQuery}
 
@@ -352,11 +404,11 @@ EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
                             "total_value": {"type": "integer"},
                         },
                     },
-                    "words": {"type": "object"},
-                    "bonuses": {"type": "object"},
+                    "words": {"type": "object", "additionalProperties": True, "description": "What a word needs and which are refused (docs/rules.md)."},
+                    "bonuses": {"type": "object", "additionalProperties": True, "description": "The bonuses, their measure and ties (docs/rules.md)."},
                     "floor": {"type": "string", "enum": ["total", "before_bonuses", "none"]},
                     "unused": {"type": "string", "enum": ["subtract", "ignore"], "description": "Whether cards left over cost their value."},
-                    "solitaire": {"type": "object", "description": "Solitaire's piles, depth and rebuilding knobs."},
+                    "solitaire": {"type": "object", "additionalProperties": True, "description": "Solitaire's piles, depth and rebuilding knobs."},
                 },
             },
         ]
@@ -411,12 +463,21 @@ QUERY_SCHEMAS: dict[str, type[Schema]] = {
 }
 
 
+#: The branch apispec gives a nullable nested schema beside its ``$ref`` (OpenAPI 3.0 has no ``type: null``): as written,
+#: any object or null, which a client generator types as one more, anonymous, object; ``enum: [null]`` makes it null only.
+_APISPEC_NULL = {"type": "object", "nullable": True}
+
+
 def _wordsvc_fields(self: Any, field: fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """An apispec attribute function: what marshmallow's validators do not say.
 
     A field of :mod:`wordsvc.schemas` that reads its value itself (cards,
     words, patterns) says its OpenAPI shape with ``openapi_schema()``;
-    :func:`~wordsvc.schemas.common.check_text` is a pattern.
+    :func:`~wordsvc.schemas.common.check_text` is a pattern. A nullable
+    nested schema is the schema or null, nothing else (``enum: [null]`` on
+    apispec's null branch); a nullable choice is named by a ``title``, so a
+    generated client makes one enum of it (openapi-python-client otherwise
+    nests a new one for each reading of the null).
     """
     out: dict[str, Any] = {}
     own = getattr(field, "openapi_schema", None)
@@ -424,6 +485,12 @@ def _wordsvc_fields(self: Any, field: fields.Field, ret: dict[str, Any], **kwarg
         out.update(own())
     if common.check_text in field.validators:
         out["pattern"] = common.TEXT_PATTERN
+    if field.allow_none:
+        for branch in ret.get("anyOf", ()):
+            if branch == _APISPEC_NULL:
+                branch["enum"] = [None]
+        if None in ret.get("enum", ()) and field.name:
+            out["title"] = "".join(part.capitalize() for part in field.name.split("_"))
     return out
 
 
@@ -448,6 +515,15 @@ def _query_value(schema: dict[str, Any]) -> dict[str, Any]:
     if "enum" in schema:
         schema = {**schema, "enum": [v for v in schema["enum"] if v is not None]}
     return {k: v for k, v in schema.items() if k != "nullable" and not (k == "default" and v is None)}
+
+
+def _named(method: str, path: str) -> dict[str, Any]:
+    """The operation's ``operationId`` and ``tags`` (:data:`OPERATIONS`); an operation left out there is a LookupError."""
+    try:
+        operation_id, tag = OPERATIONS[(method, path)]
+    except KeyError:
+        raise LookupError(f"{method.upper()} {path} has no operationId in OPERATIONS") from None
+    return {"operationId": operation_id, "tags": [tag]}
 
 
 @lru_cache(maxsize=1)
@@ -511,7 +587,7 @@ def spec() -> dict[str, Any]:
     for method, path, summary, description, params, request, response, errors in [*ENDPOINTS, *search.OPENAPI_ENDPOINTS, BEST_MELD]:
         if method == "get" and path in QUERY_SCHEMAS:
             params = _query_parameters(plugin, QUERY_SCHEMAS[path], params)
-        operation: dict[str, Any] = {"summary": summary, "description": description, "parameters": params}
+        operation: dict[str, Any] = {**_named(method, path), "summary": summary, "description": description, "parameters": params}
         if request:
             operation["requestBody"] = {"required": True, "content": _json(request)}
         ok: dict[str, Any] = {"description": "OK"}
@@ -524,13 +600,13 @@ def spec() -> dict[str, Any]:
         elif path == "/metrics":
             ok["content"] = {"text/plain": {"schema": {"type": "string"}}}
         else:
-            ok["content"] = {"application/json": {"schema": {"type": "object"}}}
+            ok["content"] = {"application/json": {"schema": {"type": "object", "additionalProperties": True}}}
         operation["responses"] = {"200": ok, **_errors(*sorted({*errors, *ANY_OPERATION}))}
         paths.setdefault(path, {})[method] = operation
     for method, path, summary, description, params, request, answers, errors, access in LEDGER_ENDPOINTS:
         if path in LEDGER_QUERIES:
             params = [*params, *_query_parameters(plugin, LEDGER_QUERIES[path], [])]
-        operation = {"summary": summary, "description": description, "parameters": params, "tags": ["ledger"]}
+        operation = {**_named(method, path), "summary": summary, "description": description, "parameters": params}
         operation["security"] = [{"bearer": []}] if access == TOKEN else [{}, {"bearer": []}]
         if request:
             operation["requestBody"] = {"required": True, "content": _json(request)}

@@ -1,0 +1,190 @@
+// The generated TypeScript client (openapi-fetch typed by build/clients/typescript/schema.d.ts) against a running wordsvc.
+//
+// Compiled by `tsc --strict -p clients/typescript` into build/clients/flow/ and run with `node --test` by
+// api_tests/test_clients.py, with WORDSVC_URL and WORDSVC_ADMIN_TOKEN (an admin token of that server's ledger)
+// in the environment. Every request and answer is typed by the generated schema: a call the document does
+// not allow does not compile, and errors come back typed as the document's Problem.
+
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { test } from "node:test";
+
+import createClient from "openapi-fetch";
+
+import type { components, paths } from "../../build/clients/typescript/schema.js";
+
+type Problem = components["schemas"]["Problem"];
+
+const URL = (process.env.WORDSVC_URL ?? "").replace(/\/+$/, "");
+const ADMIN_TOKEN = process.env.WORDSVC_ADMIN_TOKEN ?? "";
+if (!URL) {
+  throw new Error("set WORDSVC_URL to the server to test (and WORDSVC_ADMIN_TOKEN for the ledger)");
+}
+
+const api = createClient<paths>({ baseUrl: URL });
+const as = (token: string) => createClient<paths>({ baseUrl: URL, headers: { Authorization: `Bearer ${token}` } });
+
+/** The answer's data, failing the test with the problem if there is one. */
+function ok<T>(answer: { data?: T; error?: Problem; response: Response }): T {
+  assert.equal(answer.error, undefined, `${answer.response.status}: ${JSON.stringify(answer.error)}`);
+  assert.ok(answer.data !== undefined, `${answer.response.status}: no data`);
+  return answer.data;
+}
+
+const LANGUAGES = [
+  { ruleset: "standard", word: "quiz", lang: "en-US" },
+  { ruleset: "islenska", word: "hestur", lang: "is" },
+  { ruleset: "eesti", word: "maja", lang: "et" },
+];
+
+for (const { ruleset, word, lang } of LANGUAGES) {
+  test(`a word is judged in ${lang}`, async () => {
+    const verdict = ok(await api.GET("/validate", { params: { query: { word, ruleset } } }));
+    assert.equal(verdict.valid, true);
+    assert.equal(verdict.lang, lang);
+    assert.deepEqual(verdict.reasons, []);
+    assert.ok(verdict.spellings.length > 0 && verdict.spellings.every((s) => s.points > 0));
+    assert.equal(verdict.lexicon.id, lang);
+    assert.equal(verdict.lexicon.sha256.length, 64);
+  });
+}
+
+test("a judged play names no word", async () => {
+  const ruling = ok(await api.POST("/validate", { body: { words: ["quiz", "xyzzy"], judge: true } }));
+  assert.ok("acceptable" in ruling, JSON.stringify(ruling));
+  assert.equal(ruling.acceptable, false);
+  assert.equal(ruling.count, 2);
+});
+
+test("a round is scored", async () => {
+  const result = ok(
+    await api.POST("/score-round", {
+      body: {
+        ruleset: "standard",
+        round: 1,
+        players: [
+          { name: "Ann", words: [["QU", "I", "Z"]], unused: [], went_out: true },
+          { name: "Bob", words: ["top"], unused: [] },
+        ],
+      },
+    }),
+  );
+  assert.deepEqual(
+    result.players.map((p) => [p.name, p.total]),
+    [
+      ["Ann", 35],
+      ["Bob", 11],
+    ],
+  );
+  assert.equal(result.players[0]?.words[0]?.reason, null); // a nullable nested field: a valid word has no reason
+});
+
+test("the best play of a hand", async () => {
+  const best = ok(await api.POST("/best-meld", { body: { hand: "a(cl)g(in)(th)mpouyn", discard: true, top: 3, face_up: "E" } }));
+  assert.equal(best.score, 58);
+  assert.deepEqual(
+    best.words.map((w) => w.word),
+    ["unclamping", "thy"],
+  );
+  assert.equal(best.discard, "O");
+  assert.equal(best.face_up?.take, false);
+});
+
+test("a word search goes on from its cursor", async () => {
+  const first = ok(await api.GET("/words", { params: { query: { pattern: "qu?z*", limit: 2 } } }));
+  assert.ok(first.count === first.words.length && first.count <= 2);
+  const cursor = first.next_cursor;
+  assert.equal(typeof cursor, "string"); // qu?z* has more than two words (and a page cut short by its budget has a cursor too)
+  const second = ok(await api.GET("/words", { params: { query: { pattern: "qu?z*", limit: 2, cursor: cursor ?? undefined } } }));
+  const seen = new Set(first.words.map((w) => w.word));
+  assert.ok(second.words.every((w) => !seen.has(w.word)));
+  assert.ok([...first.words, ...second.words].every((w) => w.word.startsWith("qu") && w.valid));
+});
+
+test("an event from its creation to its audit", async () => {
+  assert.ok(ADMIN_TOKEN, "set WORDSVC_ADMIN_TOKEN: creating an event needs an admin token of the server's ledger");
+  const event = `ts-client-${randomUUID().slice(0, 12)}`;
+  const created = await as(ADMIN_TOKEN).POST("/events", { body: { id: event, name: "TypeScript client night", ruleset: "standard" } });
+  assert.equal(created.response.status, 201);
+  const directorToken = ok(created).director_token?.token;
+  assert.ok(directorToken);
+  const director = as(directorToken);
+  const table = { params: { path: { event, game: "t1" } } };
+
+  const seated = await director.PUT("/events/{event}/games/{game}", { ...table, body: { players: ["Ann", "Bob"] } });
+  assert.equal(seated.response.status, 201);
+  const issued = ok(await director.POST("/events/{event}/tokens", { params: { path: { event } }, body: { role: "referee", table: "t1" } }));
+  assert.equal(issued.table, "t1");
+  const referee = as(issued.token);
+
+  const round = { params: { path: { event, game: "t1", round: 1 } } };
+  const play = { players: [{ name: "Ann", words: ["(qu)iz"] }, { name: "Bob", words: ["to"], unused: ["p"] }] };
+  const stored = await referee.PUT("/events/{event}/games/{game}/rounds/{round}", { ...round, body: play });
+  assert.equal(stored.response.status, 201);
+  const again = await referee.PUT("/events/{event}/games/{game}/rounds/{round}", { ...round, body: play }); // a retry: the stored result
+  assert.equal(again.response.status, 200);
+  assert.equal(ok(again).revision, 1);
+
+  const current = ok(await director.GET("/events/{event}/games/{game}/rounds/{round}", round));
+  assert.equal(current.etag, ok(stored).etag);
+  const fixed = {
+    players: [
+      { name: "Ann", words: ["(qu)iz"] },
+      { name: "Bob", words: ["top"] },
+    ],
+    correction: { reason: "Bob laid TOP, not TO and P" },
+  };
+  const stale = await director.PUT("/events/{event}/games/{game}/rounds/{round}", {
+    params: { ...round.params, header: { "If-Match": '"not-the-etag"' } },
+    body: fixed,
+  });
+  assert.equal(stale.error?.status, 412);
+  const corrected = ok(
+    await director.PUT("/events/{event}/games/{game}/rounds/{round}", { params: { ...round.params, header: { "If-Match": current.etag } }, body: fixed }),
+  );
+  assert.equal(corrected.revision, 2);
+  assert.deepEqual(
+    corrected.result.players.map((p) => p.total),
+    [35, 11],
+  );
+
+  const standings = ok(await api.GET("/events/{event}/standings", { params: { path: { event } } })); // a public event: no token
+  assert.ok(typeof standings !== "string", "JSON: CSV only when asked for");
+  assert.deepEqual(
+    standings.standings.map((s) => [s.rank, s.player, s.table, s.rounds, s.total]),
+    [
+      [1, "Ann", "t1", 1, 35],
+      [2, "Bob", "t1", 1, 11],
+    ],
+  );
+  const audit = ok(await api.GET("/events/{event}/audit", { params: { path: { event } } }));
+  assert.equal(audit.head?.seq, audit.entries.at(-1)?.seq);
+  assert.deepEqual(
+    audit.entries.filter((e) => e.action === "round.corrected").map((e) => e.payload["reason"]),
+    ["Bob laid TOP, not TO and P"],
+  );
+});
+
+test("errors come back as typed problems", async () => {
+  const unknown = await api.GET("/validate", { params: { query: { word: "quiz", lang: "xx" } } });
+  const notFound: Problem | undefined = unknown.error;
+  assert.equal(notFound?.status, 404);
+  assert.match(notFound?.detail ?? "", /en-US/); // the languages that exist
+
+  const invalid = await api.POST("/score-round", {
+    body: {
+      round: 1,
+      players: [
+        { name: "Ann", words: ["(qu)iz"] },
+        { name: "Ann", words: ["top"] },
+      ],
+    },
+  });
+  assert.equal(invalid.response.status, 422);
+  assert.match(invalid.response.headers.get("Content-Type") ?? "", /^application\/problem\+json/);
+  assert.deepEqual(invalid.error?.errors, { "players.1.name": ["duplicate player name 'Ann' (also player 0)"] });
+  assert.equal(invalid.error?.request_id, invalid.response.headers.get("X-Request-ID"));
+
+  const refused = await as("wsv_not-a-token").POST("/events", { body: { name: "no" } });
+  assert.equal(refused.error?.status, 401);
+});

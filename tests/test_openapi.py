@@ -1,0 +1,93 @@
+"""The OpenAPI document says what client generators need: names for operations, nullable fields as they are, no shapeless objects.
+
+api_tests/test_clients.py generates the clients from it and runs them; these
+check the document itself, so a schema added later cannot quietly bring back
+what made the generators guess (an anonymous "any object" type beside a
+nullable nested schema, a method named after its URL).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from wordsvc.web.openapi import OPERATIONS, spec
+
+METHODS = ("get", "put", "post", "delete", "patch")
+
+
+@pytest.fixture(scope="module")
+def doc() -> dict[str, Any]:
+    return spec()
+
+
+def operations(doc: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, item in doc["paths"].items():
+        for method in METHODS:
+            if method in item:
+                yield method, path, item[method]
+
+
+def schema_nodes(node: Any, where: str = "#") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema object in ``node``, with where it is."""
+    if isinstance(node, dict):
+        yield where, node
+        for key, value in node.items():
+            yield from schema_nodes(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from schema_nodes(value, f"{where}/{i}")
+
+
+def test_every_operation_has_a_unique_camel_case_operation_id_and_a_tag(doc: dict[str, Any]) -> None:
+    ids = [op["operationId"] for _, _, op in operations(doc)]
+    assert len(ids) == len(set(ids)) == len(OPERATIONS)
+    assert [i for i in ids if not re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)*", i)] == []
+    assert all(len(op["tags"]) == 1 for _, _, op in operations(doc))
+    assert {(method, path) for method, path, _ in operations(doc)} == set(OPERATIONS)  # no name left for an operation that is gone
+
+
+def test_the_names_clients_are_told_to_call(doc: dict[str, Any]) -> None:
+    names = {(method, path): op["operationId"] for method, path, op in operations(doc)}
+    assert names[("get", "/validate")] == "validateWord"
+    assert names[("post", "/score-round")] == "scoreRound"
+    assert names[("post", "/best-meld")] == "bestMeld"
+    assert names[("get", "/words")] == "findWords"
+    assert names[("post", "/events")] == "createEvent"
+
+
+def test_a_nullable_nested_schema_is_that_schema_or_null_and_nothing_else(doc: dict[str, Any]) -> None:
+    loose = []
+    for where, node in schema_nodes(doc["components"]):
+        for branch in [*node.get("anyOf", []), *node.get("oneOf", [])]:
+            if isinstance(branch, dict) and branch.get("nullable") and "$ref" not in branch and branch.get("enum") != [None]:
+                loose.append(where)
+    assert loose == []
+    head = doc["components"]["schemas"]["Audit"]["properties"]["head"]
+    assert head["anyOf"] == [{"type": "object", "nullable": True, "enum": [None]}, {"$ref": "#/components/schemas/AuditHeadOut"}]
+
+
+def test_a_nullable_choice_is_named_so_a_generator_makes_one_enum_of_it(doc: dict[str, Any]) -> None:
+    choices = [(where, node) for where, node in schema_nodes(doc["components"]) if None in node.get("enum", []) and node["enum"] != [None]]
+    assert choices  # bonus_choice, at least
+    assert [where for where, node in choices if not node.get("nullable") or not node.get("title")] == []
+
+
+def test_no_object_is_shapeless(doc: dict[str, Any]) -> None:
+    """An object with neither properties nor additionalProperties reads as an empty object to openapi-typescript."""
+    shapeless = [
+        where
+        for where, node in schema_nodes({"components": doc["components"], "paths": doc["paths"]})
+        if node.get("type") == "object" and not {"properties", "additionalProperties", "allOf", "oneOf", "anyOf"} & set(node) and node.get("enum") != [None]
+    ]
+    assert shapeless == []
+
+
+def test_every_error_answer_is_a_typed_problem(doc: dict[str, Any]) -> None:
+    for method, path, op in operations(doc):
+        for status, answer in op["responses"].items():
+            if status[0] in "45":
+                assert answer["content"] == {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}, (method, path, status)
