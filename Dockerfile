@@ -21,9 +21,10 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY requirements/ requirements/
 COPY wordsvc/__init__.py wordsvc/__init__.py
-RUN pip install -e . \
- && if [ -f requirements/estonian-nodeps.txt ]; then pip install --no-deps -r requirements/estonian-nodeps.txt; fi \
- && if [ -f requirements/estonian.txt ]; then pip install -r requirements/estonian.txt; fi
+# Every package pinned with its hashes (requirements/base.txt, written by `make lock`), the project itself without deps.
+RUN pip install --require-hashes --no-deps -r requirements/base.txt \
+ && pip install --no-deps --no-build-isolation -e . \
+ && pip install --require-hashes --no-deps -r requirements/estonian-nodeps.txt
 
 COPY wordsvc/ wordsvc/
 COPY rulesets/ rulesets/

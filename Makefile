@@ -6,9 +6,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 AXE := node_modules/axe-core/axe.min.js
-REQS := pyproject.toml $(wildcard requirements/*.txt)
+LOCKS := requirements/base.txt requirements/estonian-nodeps.txt
+# Every Python package comes from a lock file, pinned with its hashes (requirements/lock.py writes them from
+# pyproject.toml: `make lock`; tests/test_lock.py fails when the two disagree). --no-deps: the lock is the whole set.
+PIP_LOCKED := $(BIN)/python -m pip install --quiet --require-hashes --no-deps
+PIP_TOOLS := pip-tools==7.7.0
 
-.PHONY: setup build serve test lint clients bench fuzz clean
+.PHONY: setup build serve test lint lock clients bench fuzz clean
 
 # The ledger's tables are created or migrated here and again by `wordsvc serve` before it starts.
 setup: $(STAMP) $(TEST_STAMP) build
@@ -18,16 +22,16 @@ setup: $(STAMP) $(TEST_STAMP) build
 # its candidate words: wordlists/et/README.md; and scowl and miscfiles, SCOWL and web2, from which
 # wordlists/en/build_scowl.py makes the committed English lists: tests/test_english.py rebuilds them
 # and compares); without root or apt the Estonian solver and that check are left out.
-$(STAMP): $(REQS)
+$(STAMP): pyproject.toml $(LOCKS)
 	if ! command -v unmunch >/dev/null || [ ! -f /usr/share/hunspell/et_EE.dic ] || [ ! -d /usr/share/dict/scowl ] || [ ! -f /usr/share/dict/web2 ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq myspell-et hunspell-tools scowl miscfiles >/dev/null) || echo "note: apt-get failed; the Estonian solver index and the English lists' rebuild check are skipped"; \
 	  else echo "note: no root/apt-get: install myspell-et, hunspell-tools, scowl and miscfiles for the Estonian solver and the English lists' rebuild check"; fi; \
 	fi
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
-	if [ -f requirements/estonian-nodeps.txt ]; then $(BIN)/python -m pip install --quiet --no-deps -r requirements/estonian-nodeps.txt; fi
+	$(PIP_LOCKED) -r requirements/base.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(PIP_LOCKED) -r requirements/estonian-nodeps.txt
 	touch $(STAMP)
 
 # What the tests need besides: test runners, linters, schema checkers, Playwright; Debian's postgresql, whose
@@ -37,7 +41,7 @@ $(STAMP): $(REQS)
 # use: a policy-rc.d answering 101, as containers have (made for the install when there is none), keeps it
 # from starting, so a start that fails cannot fail the install. Without root or apt those tests are skipped,
 # and fail under CI.
-$(TEST_STAMP): $(STAMP) $(AXE)
+$(TEST_STAMP): $(STAMP) $(AXE) requirements/dev.txt
 	if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    policy=; if [ ! -e /usr/sbin/policy-rc.d ]; then printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && policy=made; fi; \
@@ -50,7 +54,7 @@ $(TEST_STAMP): $(STAMP) $(AXE)
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "note: apt-get failed; the browser tests are skipped (and fail under CI)"; \
 	  else echo "note: no root/apt-get: install Debian's chromium package for the console's and the kiosk's browser tests (skipped without it, failed under CI)"; fi; \
 	fi
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(PIP_LOCKED) -r requirements/dev.txt
 	touch $(TEST_STAMP)
 
 # axe-core, the accessibility checker the browser tests run in the pages: a test tool from npm, pinned by
@@ -70,7 +74,7 @@ serve: $(STAMP)
 	$(BIN)/wordsvc serve --build
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check wordsvc tests api_tests bench wordlists examples clients conftest.py
+	$(BIN)/ruff check wordsvc tests api_tests bench wordlists examples clients requirements conftest.py
 
 # The TypeScript and Python clients, generated from the OpenAPI document (rendered in-process, no server needed)
 # into build/clients/ by the generators pinned in package-lock.json and pyproject.toml; a generator's warning fails
@@ -82,11 +86,11 @@ test: setup lint
 	$(BIN)/python -m pytest -q tests api_tests
 
 bench: setup
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/http_load.py
 	$(BIN)/python bench/lexicons.py
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/search.py
+	$(BIN)/python bench/work_units.py
 	$(BIN)/python bench/search_structures.py
 	$(BIN)/python bench/instructions.py
 	$(BIN)/python bench/estonian_coverage.py
@@ -96,8 +100,13 @@ bench: setup
 # schemathesis with every check against a live `wordsvc serve` it starts on a free port (api_tests/fuzz.py):
 # more than 13,000 generated requests (13,698 on 44 operations), 0 failures expected. FUZZ_ARGS goes to `schemathesis run`, e.g. FUZZ_ARGS='--seed 1'.
 fuzz: setup
-	$(BIN)/python -m pip install --quiet -e '.[fuzz]'
 	$(BIN)/python -m api_tests.fuzz $(FUZZ_ARGS)
+
+# The lock files again from pyproject.toml, keeping every pin the change does not need to move (requirements/lock.py;
+# LOCK_ARGS=--upgrade takes the newest releases pyproject.toml allows). pip-tools is needed only here.
+lock: $(STAMP)
+	$(BIN)/python -m pip install --quiet $(PIP_TOOLS)
+	$(BIN)/python requirements/lock.py $(LOCK_ARGS)
 
 clean:
 	rm -rf build $(VENV) node_modules
