@@ -91,3 +91,57 @@ def test_every_error_answer_is_a_typed_problem(doc: dict[str, Any]) -> None:
         for status, answer in op["responses"].items():
             if status[0] in "45":
                 assert answer["content"] == {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}, (method, path, status)
+
+
+# ---------------------------------------------------------------- what the document must state
+
+
+def test_a_solitaire_rebuild_states_both_of_its_piles_as_required(doc):
+    assert sorted(doc["components"]["schemas"]["Rebuild"]["required"]) == ["from", "to"]
+
+
+def test_the_words_pattern_parameter_states_its_grammar_and_shape(doc):
+    from wordsvc.schemas.words import PATTERN_SHAPE
+
+    param = next(p for p in doc["paths"]["/words"]["get"]["parameters"] if p["name"] == "pattern")
+    assert param["required"] and param["schema"]["pattern"] == PATTERN_SHAPE and param["schema"]["maxLength"] == 32
+    assert "1*item" in param["description"] and "[^aeiou]" in param["description"]
+
+
+@pytest.mark.parametrize("text", ["qu?z*", "[aeiou]??", "c[^aeiou]*", "c[!ae]t", " don't ", "þ*ó", "a-b", "*"])
+def test_a_pattern_the_server_reads_has_the_documented_shape(text):
+    from wordsvc.core.wordsearch.queries import compile_pattern
+    from wordsvc.schemas.words import PATTERN_SHAPE
+
+    compile_pattern(text)
+    assert re.match(PATTERN_SHAPE, text)
+
+
+@pytest.mark.parametrize("text", ["", "  ", "a b", "[]", "[^]", "a]", "[ab", "q\x00z"])
+def test_a_pattern_outside_the_documented_shape_is_refused_by_the_server(text):
+    from wordsvc.core.wordsearch.queries import PatternError, compile_pattern
+    from wordsvc.schemas.words import PATTERN_SHAPE
+
+    assert not re.match(PATTERN_SHAPE, text)
+    with pytest.raises(PatternError):
+        compile_pattern(text)
+
+
+def test_an_import_states_the_event_fields_it_needs_and_names_a_missing_one(doc, tmp_path):
+    import os
+
+    from wordsvc.config import Settings
+    from wordsvc.web.app import create_app
+
+    event = doc["components"]["schemas"]["ImportedEvent"]
+    assert {"id", "name", "private", "ruleset_id", "ruleset", "ruleset_sha256", "lexicon", "created_at"} <= set(event["required"])
+    client = create_app(Settings.from_env({**os.environ, "WORDSVC_DATABASE_URL": f"sqlite:///{tmp_path / 'l.db'}", "WORDSVC_LANGUAGES": "en-US"})).test_client()
+    from wordsvc.web.events import ledger
+
+    with client.application.app_context():
+        token = ledger().create_admin_token("tests")[1]
+    body = {"format": "wordsvc-event/1", "event": {"name": "x"}, "games": [], "revisions": [], "tokens": [], "audit": [{}]}
+    answer = client.post("/events/import", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 422
+    errors = answer.get_json()["errors"]
+    assert "event.id" in errors and not any("KeyError" in m for messages in errors.values() for m in messages)

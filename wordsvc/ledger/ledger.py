@@ -941,7 +941,8 @@ def records_of(document: Any) -> Records:
         _ = [(g["id"], g["players"], g["created_at"]) for g in records.games]
         _ = [(r["game"], r["revision"], r["body_sha256"], r["result"], r["actor"], r["created_at"]) for r in records.revisions]
     except (KeyError, TypeError, AttributeError) as err:
-        raise InvalidRequest(f"The export document is incomplete: {err!r} is missing or malformed.", {"body": [f"missing or malformed: {err}"]}) from None
+        what = f"the field {err.args[0]!r}" if isinstance(err, KeyError) and err.args else "a field"
+        raise InvalidRequest(f"The export document is incomplete: {what} is missing or malformed.", {"body": [f"{what} is missing or malformed"]}) from None
     return records
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import fields, post_load, validate
+from marshmallow import INCLUDE, fields, post_load, validate
 
 from ..core.ids import EXPORT_FORMAT, ID_PATTERN, RESERVED_IDS
 from ..core.scoring import RoundPlay
@@ -102,11 +102,27 @@ class JudgeBody(Strict):
     round = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=MAX_ROUNDS))
 
 
+class ImportedEvent(Strict):
+    """The ``event`` of an export document: what an import needs named here, the rest checked by the ledger with the audit chain."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    id = id_field(required=True)
+    name = _text(MAX_NAME)
+    private = StrictBoolean(required=True)
+    ruleset_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    ruleset = fields.Dict(required=True, metadata={"description": "The ruleset the event snapshotted, resolved."})
+    ruleset_sha256 = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
+    lexicon = fields.Dict(required=True, metadata={"description": "The lexicon stamp the event snapshotted."})
+    created_at = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
 class ImportBody(Strict):
     """An export document; its contents are checked by the ledger, which verifies its audit chain before storing anything."""
 
     format = fields.String(required=True, validate=validate.OneOf([EXPORT_FORMAT]))
-    event = fields.Dict(required=True)
+    event = fields.Nested(ImportedEvent, required=True)
     games = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_GAMES))
     revisions = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_ROWS))
     tokens = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_ROWS))

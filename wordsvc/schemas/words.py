@@ -62,6 +62,18 @@ class _Query(Schema):
         return data
 
 
+#: The grammar of a /words pattern, as the API documents it (ABNF; :func:`~wordsvc.core.wordsearch.queries.compile_pattern` reads it).
+PATTERN_GRAMMAR = (
+    'pattern = [WS] 1*item [WS], at most 32 characters; item = letter / "\'" / "-" / "?" / "*" / "[" ["^" / "!"] 1*letter "]"; '
+    "letter = a Unicode letter or mark (categories L and M). `?` is one letter, `*` any run of letters (also none), "
+    "`[aeiou]` one letter of the set, `[^aeiou]` one not in it; `'` and `-` stand for themselves and no wildcard matches them."
+)
+_NOT_IN_ITEM = "\\x00-\\x1f\\x7f-\\x9f\\[\\]\\s"
+#: :data:`PATTERN_GRAMMAR`'s shape as an OpenAPI ``pattern`` (ECMA-262 has no letter class that every validator reads, so any
+#: character stands in for a letter here: the server names a character that is not one).
+PATTERN_SHAPE = f"^\\s*(?:[^{_NOT_IN_ITEM}]|\\[[\\^!]?[^{_NOT_IN_ITEM}^!]+\\])+\\s*$"
+
+
 class PatternField(fields.String):
     """A search pattern, loaded as a compiled :class:`~wordsvc.core.wordsearch.queries.Pattern`."""
 
@@ -74,7 +86,7 @@ class PatternField(fields.String):
             raise ValidationError(err.problems) from err
 
     def openapi_schema(self) -> dict[str, Any]:
-        return {"maxLength": MAX_PATTERN_CHARS, "pattern": FACE_PATTERN}  # not only white space
+        return {"maxLength": MAX_PATTERN_CHARS, "pattern": PATTERN_SHAPE}
 
 
 class ClassesField(fields.String):
@@ -113,12 +125,7 @@ class HandField(fields.String):
 
 
 class WordsQuery(_Query):
-    pattern = PatternField(
-        required=True,
-        metadata={
-            "description": f"`?` one letter, `*` any run of letters, `[aeiou]` one of a set, `[^aeiou]` one not in it; at most {MAX_PATTERN_CHARS} characters."
-        },
-    )
+    pattern = PatternField(required=True, metadata={"description": PATTERN_GRAMMAR})
     min_len = fields.Integer(load_default=None, validate=validate.Range(min=1, max=64), metadata={"description": "Fewest letters."})
     max_len = fields.Integer(load_default=None, validate=validate.Range(min=1, max=64), metadata={"description": "Most letters."})
     classes = ClassesField(

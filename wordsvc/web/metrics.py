@@ -46,6 +46,8 @@ SAFETY = Counter(
     "Requests refused (503) because an operation on a work budget ran past its wall-clock safety limit (WORDSVC_WORK_SAFETY_SECONDS): a bug to report.",
     ["operation"],
 )
+#: Methods counted under their own name; any other (a client may send any token) is counted as ``other``.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"})
 #: The operations that run on a work budget: the only values of SAFETY's label.
 WORK_OPERATIONS = ("words", "anagrams", "suggest", "solitaire_solve")
 LEXICON = Gauge("wordsvc_lexicon_info", "A loaded lexicon (value 1), with its stamp.", ["id", "version", "sha256"], multiprocess_mode="max")
@@ -77,7 +79,8 @@ def install(app: Flask, cache_sizes: Callable[[], dict[str, tuple[int, int]]] | 
         started = g.get("metrics_started")
         if started is not None:
             endpoint = request.url_rule.rule if request.url_rule is not None else "unmatched"
-            REQUESTS.labels(endpoint, request.method, str(response.status_code)).inc()
+            method = request.method if request.method in METHODS else "other"  # a label per made-up method would grow /metrics without end
+            REQUESTS.labels(endpoint, method, str(response.status_code)).inc()
             LATENCY.labels(endpoint).observe(time.perf_counter() - started)
         return response
 

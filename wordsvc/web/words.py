@@ -20,7 +20,7 @@ from ..core.errors import InvalidRequest
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
 from ..core.verdict import judge
-from ..core.wordsearch.queries import CursorError, WordQuery, decode_cursor, encode_cursor
+from ..core.wordsearch.queries import MAX_PATTERN_CHARS, CursorError, WordQuery, decode_cursor, encode_cursor
 from ..data.anagram_index import AnagramIndexes
 from ..data.wordsearch import Budgets, SearchUnavailable, WordSearch
 from ..schemas.words import (
@@ -32,6 +32,8 @@ from ..schemas.words import (
     MAX_BUDGET_MS,
     MAX_LIMIT,
     MAX_SUGGESTIONS,
+    PATTERN_GRAMMAR,
+    PATTERN_SHAPE,
     SUGGEST_QUERY,
     WORDS_QUERY,
     AnagramsOut,
@@ -189,7 +191,7 @@ OPENAPI_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | No
         "by commonness, then alphabet; paged with `next_cursor`. A query that spends its work budget returns what it found "
         "with `truncated: true`.",
         [
-            _q("pattern", "`?` one letter, `*` any run of letters, `[aeiou]` one of a set, `[^aeiou]` one not in it; at most 32 characters.", True),
+            _q("pattern", PATTERN_GRAMMAR, True, {"type": "string", "maxLength": MAX_PATTERN_CHARS, "pattern": PATTERN_SHAPE}),
             _q("min_len", "Fewest letters.", schema={"type": "integer", "minimum": 1}),
             _q("max_len", "Most letters.", schema={"type": "integer", "minimum": 1}),
             _q("classes", f"Comma-separated classes: {', '.join(CLASS_NAMES)}."),
