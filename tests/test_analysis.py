@@ -193,7 +193,7 @@ def test_both_routes_are_heavy_requests(app, client):
 
     kept = app.extensions["wordsvc.admission"]
     app.extensions["wordsvc.admission"] = Admission(1)
-    app.extensions["wordsvc.admission"].enter("a test holding the only slot")
+    app.extensions["wordsvc.admission"].enter("a test holding the only slot", lane="long")
     try:
         for response in (client.post("/analyse-round", json={"players": [{"name": "ann"}]}), client.get("/events/e/games/t/rounds/1/analysis")):
             assert response.status_code == 503 and response.headers["Retry-After"] == "1"

@@ -27,7 +27,11 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_PORT": ("8000", "Port `wordsvc serve` binds."),
     "WORDSVC_WORKERS": ("2", "Worker processes of `wordsvc serve` (one event loop and one thread pool each)."),
     "WORDSVC_THREADS": ("8", "Threads per worker that run requests."),
-    "WORDSVC_HEAVY_CONCURRENCY": ("2", "Expensive requests (best-meld, anagrams, words, suggest, score-game, lexicons/diff, analysis, solitaire/solve) a worker runs at once; past it they answer 503 with Retry-After."),
+    "WORDSVC_HEAVY_CONCURRENCY": (
+        "2",
+        "Expensive requests (best-meld, anagrams, words, suggest, score-game) a worker runs at once, and half as many (at least one) long ones "
+        "(solitaire/solve, lexicons/diff, analysis); a client holding one may not take the last; past it they answer 503 with Retry-After.",
+    ),
     "WORDSVC_WORK_SAFETY_SECONDS": (
         "30",
         "Wall-clock last resort of an operation on a work budget (/words, /anagrams, /suggest, suggestions, solitaire/solve): past it the request is "

@@ -53,14 +53,14 @@ def snapshot_solvers() -> SnapshotSolvers:
 
 
 @bp.post("/analyse-round")
-@heavy
+@heavy(lane="long")
 def analyse() -> Response:
     body = load_round_request(read_json(), ROUND_REQUEST)
     return jsonify(analyse_round(body["play"], solvers().get(body["ruleset"], body["lang"])).to_dict())
 
 
 @bp.get("/events/<event:event>/games/<game>/rounds/<int:number>/analysis")
-@heavy
+@heavy(lane="long")
 def stored_round(event: str, game: str, number: int) -> Response:
     actor = principal()
     stored = ledger().round(actor, event, game, number)

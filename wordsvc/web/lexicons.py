@@ -29,7 +29,7 @@ def diffs() -> DiffCache:
 
 
 @bp.get("/lexicons/diff")
-@heavy
+@heavy(lane="long")
 def diff() -> Response:
     q = DIFF_QUERY.load(query_args())
     svc = service()

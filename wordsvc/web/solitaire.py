@@ -95,7 +95,7 @@ def move() -> Response:
 
 
 @bp.post("/solitaire/solve")
-@heavy
+@heavy(lane="long")
 def solve_layout() -> Response:
     body = SOLVE_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
