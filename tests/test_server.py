@@ -557,7 +557,7 @@ def test_the_server_counts_what_it_refused_in_prometheus_summed_over_workers(sta
     for line in text.splitlines():
         if line.startswith("wordsvc_server_rejected_total{"):
             counts[line.split('reason="')[1].split('"')[0]] = float(line.rsplit(" ", 1)[1])
-    assert counts == {"timeout_headers": 2, "timeout_body": 1, "tls_on_plain_port": 1, "too_large": 3, "bad_framing": 3}
+    assert {reason: n for reason, n in counts.items() if n} == {"timeout_headers": 2, "timeout_body": 1, "tls_on_plain_port": 1, "too_large": 3, "bad_framing": 3}
     (gauge,) = (float(line.split()[1]) for line in text.splitlines() if line.startswith("wordsvc_server_connections "))
     assert 1 <= gauge <= 3  # the /metrics request's own, and any closed one not yet noticed
 

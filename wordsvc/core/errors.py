@@ -7,6 +7,7 @@ problem in one answer. The web layer maps each class to one HTTP status.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Mapping, Sequence
 
 __all__ = ["InvalidRequest", "LanguageBuilding", "Problems", "RulesetError", "Unavailable", "UnknownLanguage", "UnknownRuleset", "WordsvcError"]
@@ -57,6 +58,20 @@ class Unavailable(WordsvcError):
     def __init__(self, detail: str, problems: Mapping[str, list[str]] | None = None, retry_after: int = 1):
         super().__init__(detail, problems)
         self.retry_after = retry_after
+
+
+def out_of_descriptors(err: BaseException) -> bool:
+    """True when ``err`` (or what it was raised from) is the process or the system running out of file descriptors.
+
+    Such a failure is the machine's state, not the request's fault nor a
+    missing file: it is answered 503 and retried, never reported as "not built".
+    """
+    seen = 0
+    while err is not None and seen < 8:
+        if isinstance(err, OSError) and err.errno in (errno.EMFILE, errno.ENFILE):
+            return True
+        err, seen = err.__cause__ or err.__context__, seen + 1  # type: ignore[assignment]
+    return False
 
 
 class LanguageBuilding(Unavailable):

@@ -41,6 +41,7 @@ from pathlib import Path
 
 import marisa_trie
 
+from ..core.errors import out_of_descriptors
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
 from ..core.solver.candidates import deck_letters, layable, letter_key
@@ -255,6 +256,8 @@ class AnagramIndex:
         try:
             meta = json.loads((folder / _META).read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
+            if out_of_descriptors(err):
+                raise  # the machine's state, not a missing index: the app answers 503
             raise AnagramIndexError(f"{folder}: no readable {_META}; run `wordsvc build`") from err
         if meta.get("format") != FORMAT:
             raise AnagramIndexError(f"{folder}: format {meta.get('format')!r}, expected {FORMAT}")

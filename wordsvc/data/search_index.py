@@ -55,6 +55,7 @@ from typing import Any
 import marisa_trie
 
 from ..core.cards import Deck
+from ..core.errors import out_of_descriptors
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
 from ..core.text import fold_diacritics
@@ -275,6 +276,8 @@ class SearchIndex:
         try:
             meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
+            if out_of_descriptors(err):
+                raise  # the machine's state, not a missing index: the app answers 503
             raise SearchIndexError(f"{folder}: no readable meta.json; run `wordsvc build`") from err
         if meta.get("format") != FORMAT:
             raise SearchIndexError(f"{folder}: format {meta.get('format')!r}, expected {FORMAT}")

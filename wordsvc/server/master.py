@@ -12,7 +12,17 @@ them:
   the old one gets SIGTERM once the new one serves (or after 5 s);
 - on SIGTERM or SIGINT every worker gets SIGTERM and drains; the master
   exits 0 once all have exited, or SIGKILLs what is left after
-  ``drain_seconds`` and exits 1. A second SIGINT kills at once.
+  ``drain_seconds`` and exits 1. A second SIGINT kills at once;
+- on SIGHUP (a terminal closed, or an operator asking) the master reloads:
+  every worker is recycled as above, a fresh one started first and the old
+  one drained, so requests in flight are answered and the service never
+  stops. The configuration is what the master was started with (the
+  environment cannot change under a running process); workers ignore
+  SIGHUP themselves, so a hang-up sent to the whole process group reaches
+  them only as the master's drain.
+
+At start the master raises its descriptor limit as far as it may and fits
+the connection caps to it (:mod:`.descriptors`).
 
 The master writes no pid file and no control socket, so two instances never
 share anything but, if they are told to, a port.
@@ -37,6 +47,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .descriptors import fit_descriptors, raise_soft_limit
 from .logs import configure_logging, log, log_event
 from .metrics import init as init_metrics
 from .options import ServerOptions
@@ -45,7 +56,7 @@ from .wsgi import WSGIApp, load_app
 
 __all__ = ["run"]
 
-_SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGCHLD}
+_SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGHUP}
 #: A recycled worker is stopped once its replacement says it serves, or after this long regardless.
 _REPLACEMENT_WAIT = 5.0
 #: How often the master looks at its workers' memory, and wakes when nothing happens.
@@ -63,6 +74,10 @@ def run(app: str | Callable[[], WSGIApp], options: ServerOptions | None = None) 
     """Serve the WSGI app from ``app`` (``"module:factory"`` or a factory) until SIGTERM; the exit status."""
     options = options or ServerOptions()
     configure_logging(options.log_format, options.log_level)
+    soft, hard = raise_soft_limit()
+    fitted = fit_descriptors(options, soft)
+    log_event("descriptors", soft=soft, hard=hard, max_connections=fitted.max_connections, max_client_connections=fitted.max_client_connections)
+    options = fitted
     own_dir = _metrics_dir()
     pid = os.getpid()
     try:
@@ -196,6 +211,12 @@ class _Master:
             self._check_memory()
 
     def _on_signal(self, signum: int) -> None:
+        if signum == signal.SIGHUP:
+            if not self.stopping:
+                log_event("reload", master=self.pid, workers=sorted(pid for pid, child in self.children.items() if not child.retiring))
+                for pid in list(self.children):
+                    self._recycle(pid, "sighup")
+            return
         if signum in (signal.SIGTERM, signal.SIGINT):
             if self.stopping and signum == signal.SIGINT:
                 self._kill_all()  # a second Ctrl-C: stop waiting

@@ -4,7 +4,10 @@
   server refused or cut (``timeout_headers``, ``timeout_body``,
   ``timeout_write``, ``bad_request``, ``bad_framing``, ``tls_on_plain_port``,
   ``too_large``, ``headers_too_large``, ``not_implemented``,
-  ``too_many_connections``);
+  ``too_many_connections``, ``too_many_client_connections``, and the
+  connections closed to make room, ``evicted_silent`` and
+  ``evicted_idle``), every series made when a worker starts, so counting
+  never opens a file;
 - ``wordsvc_server_connections``: open connections, summed over live workers
   (``multiprocess_mode="livesum"``);
 - ``wordsvc_server_gc_pause_seconds{generation}``: each collection of the
@@ -52,10 +55,20 @@ def init() -> None:
     )
 
 
+#: Every reason :func:`rejected` is given: the label's closed set, each series made when a worker starts.
+REASONS = (
+    "timeout_headers", "timeout_body", "timeout_write", "bad_request", "bad_framing", "tls_on_plain_port", "too_large",
+    "headers_too_large", "not_implemented", "too_many_connections", "too_many_client_connections", "evicted_silent", "evicted_idle",
+)  # fmt: skip
+
+
 def rejected(reason: str) -> None:
     child = _reasons.get(reason)
     if child is None and _metrics:
-        child = _reasons[reason] = _metrics["rejected"].labels(reason=reason)
+        try:
+            child = _reasons[reason] = _metrics["rejected"].labels(reason=reason if reason in REASONS else "other")
+        except OSError:  # out of descriptors for the metric's file: the refusal still happens, uncounted
+            return
     if child is not None:
         child.inc()
 
@@ -79,6 +92,9 @@ def watch_collections() -> None:
     """
     if not _metrics or _pause_series:  # nothing to count them in, or already watched
         return
+    for reason in REASONS:  # the counters' file is opened now too, not when descriptors may have run out
+        rejected_series = _metrics["rejected"].labels(reason=reason)
+        _reasons[reason] = rejected_series
     _pause_series.extend(_metrics["gc_pause"].labels(generation=str(generation)) for generation in range(3))
     started = [0.0]
 

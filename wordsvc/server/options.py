@@ -44,9 +44,14 @@ class ServerOptions:
     body_limits: Mapping[str, int] = field(default_factory=dict)
     #: Largest request line plus headers; larger gets 431. Twice gunicorn's 8190-byte request line.
     max_header_bytes: int = 16384
-    #: Open connections per worker. Past it the oldest idle keep-alive connection is closed to make
-    #: room; with none idle, the new connection gets 503 and is closed.
+    #: Open connections per worker. Past it the connection that has waited longest for a request (silent
+    #: since it opened, or idle after one) is closed to make room; with none waiting, the new one gets 503.
+    #: :func:`~wordsvc.server.master.run` lowers it to what the worker's descriptor limit leaves.
     max_connections: int = 1000
+    #: Open connections per worker from one client address. Past it that client's own longest-waiting
+    #: connection is closed to make room, or the new one gets 503: one client cannot take the worker's room.
+    #: Half the worker's, so a flood from one address always leaves room for others (a proxy's clients share one).
+    max_client_connections: int = 500
     #: Grace period after SIGTERM: requests in hand are finished within it, then what is left is killed.
     drain_seconds: float = 20.0
     #: Recycle (gracefully) a worker whose private resident memory (smaps Private_Clean + Private_Dirty,\n    #: not the memory-mapped pages workers share) passes this many MiB; 0 is off.
@@ -75,7 +80,7 @@ class ServerOptions:
         for name in ("header_timeout", "body_timeout", "keepalive_timeout", "write_timeout", "drain_seconds"):
             if getattr(self, name) <= 0:
                 problems.append(f"{name} must be positive")
-        for name in ("max_body", "max_header_bytes", "max_connections"):
+        for name in ("max_body", "max_header_bytes", "max_connections", "max_client_connections"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         problems += [f"body_limits: {path} must be at least 1" for path, limit in self.body_limits.items() if limit < 1]

@@ -34,7 +34,7 @@ from typing import Any
 
 import h11
 
-from .framing import ChunkedScanner, check_framing_headers
+from .framing import ChunkedDecoder, check_framing_headers, head_prefix_problem, skip_empty_lines
 from .logs import log_event
 from .metrics import connection_closed, connection_opened, rejected
 from .options import ServerOptions
@@ -52,6 +52,8 @@ LINGER_SECONDS = 2.0
 _REFUSED_LINGER = 0.5
 #: A client pipelining requests may get this far ahead of the app before the server stops reading.
 _MAX_AHEAD = 256 * 1024
+#: The first bytes of a request line are checked as they come (a method token, a space, a target): garbage is refused at once.
+_CHECKED_PREFIX = 64
 _TLS_RECORD = b"\x16\x03"  # a TLS handshake record: content type 22, protocol version 3.x
 
 _date = [0, b""]
@@ -65,11 +67,14 @@ def _http_date() -> bytes:
 
 
 class Hub:
-    """What one worker's connections share: app, options, pool, the open and the idle connections.
+    """What one worker's connections share: app, options, pool, the open, the silent and the idle connections.
 
     ``idle`` keeps the keep-alive connections waiting for a next request in
-    the order they went idle, so the oldest is the first to close when the
-    worker is full or draining.
+    the order they went idle, and ``fresh`` the new ones that have sent
+    nothing yet, in the order they came: when the worker is full, the one of
+    them that has waited longest is closed to make room (the oldest idle one
+    also when it drains), and a client past its own share of the worker's
+    connections gives up its own longest-waiting one.
     """
 
     def __init__(self, app: WSGIApp, options: ServerOptions, loop: asyncio.AbstractEventLoop, executor: Executor, on_request: Callable[[], None]):
@@ -77,6 +82,8 @@ class Hub:
         self.on_request = on_request
         self.connections: set[Connection] = set()
         self.idle: dict[Connection, None] = {}
+        self.fresh: dict[Connection, None] = {}
+        self.clients: dict[str, int] = {}  # open connections by client address
         self.draining = False
         self.in_pool = 0  # requests handed to the pool and not yet back: a drain waits for them too
         self.worker = 0
@@ -90,6 +97,17 @@ class Hub:
     def close_idle(self) -> None:
         for conn in list(self.idle):
             conn.close_idle()
+
+    def longest_waiting(self, client: str | None = None) -> Connection | None:
+        """The silent or idle connection (of ``client``, if given) that has waited longest for a request: the one to close for room."""
+        found: Connection | None = None
+        for waiting in (self.fresh, self.idle):
+            for conn in waiting:
+                if client is None or conn.remote[0] == client:
+                    if found is None or conn.since < found.since:
+                        found = conn
+                    break  # each dict is in waiting order: its first match is its longest-waiting one
+        return found
 
 
 class Connection(asyncio.Protocol):
@@ -108,7 +126,8 @@ class Connection(asyncio.Protocol):
         self.body: list[bytes] = []
         self.body_size = 0
         self.max_body = hub.options.max_body  # this request's limit: options.body_limits may raise it for its path
-        self.chunked: ChunkedScanner | None = None
+        self.chunked: ChunkedDecoder | None = None
+        self.ahead = 0  # bytes of later requests taken in while this one is with the app (counted, not measured: no copy)
         self.started = 0.0
         self.received = 0  # bytes of this request taken in while reading its head, for max_header_bytes
         self.paused = False  # the transport's write buffer is over its high-water mark
@@ -117,6 +136,8 @@ class Connection(asyncio.Protocol):
         self.remote: tuple[str, int] = ("", 0)
         self.registered = False
         self.closing = False  # the client asked to close after this request, or speaks HTTP/1.0
+        self.since = 0.0  # when the connection began waiting for its next request (loop time)
+        self.prefix = b""  # the first bytes of a request line, until it ends or _CHECKED_PREFIX of them are checked
 
     # -- asyncio callbacks -------------------------------------------------------------------------
 
@@ -126,47 +147,71 @@ class Connection(asyncio.Protocol):
         sockname = transport.get_extra_info("sockname") or ("", 0)
         peername = transport.get_extra_info("peername") or ("", 0)
         self.server, self.remote = (str(sockname[0]), int(sockname[1])), (str(peername[0]), int(peername[1]))
-        hub = self.hub
-        if len(hub.connections) >= self.options.max_connections:
-            if hub.idle:
-                next(iter(hub.idle)).close_idle()
-            else:
-                self.registered = False
-                self._refuse(Problem(503, "The server holds as many connections as it takes; try again shortly.", "too_many_connections"), retry_after=1)
-                self._set_deadline(self.loop.time() + _REFUSED_LINGER)  # not counted, so held only briefly
-                return
+        hub, client = self.hub, self.remote[0]
+        if hub.clients.get(client, 0) >= self.options.max_client_connections and not self._make_room(client):
+            self._refuse_room("This client holds as many connections as the server gives one client; reuse them.", "too_many_client_connections")
+            return
+        if len(hub.connections) >= self.options.max_connections and not self._make_room(None):
+            self._refuse_room("The server holds as many connections as it takes; try again shortly.", "too_many_connections")
+            return
         hub.connections.add(self)
+        hub.clients[client] = hub.clients.get(client, 0) + 1
         self.registered = True
         connection_opened()
-        self._set_deadline(self.loop.time() + self.options.header_timeout)
+        self.since = self.loop.time()
+        hub.fresh[self] = None
+        self._set_deadline(self.since + self.options.header_timeout)
+
+    def _make_room(self, client: str | None) -> bool:
+        """Close the longest-waiting silent or idle connection (of ``client``); False when every one is busy."""
+        victim = self.hub.longest_waiting(client)
+        if victim is None:
+            return False
+        rejected("evicted_silent" if victim.state == NEW else "evicted_idle")
+        victim._close()
+        return True
+
+    def _refuse_room(self, detail: str, reason: str) -> None:
+        self._refuse(Problem(503, detail, reason), retry_after=1)
+        self._set_deadline(self.loop.time() + _REFUSED_LINGER)  # not counted, so held only briefly
 
     def data_received(self, data: bytes) -> None:
         state = self.state
         if state >= APP:
             if state == CLOSING or state == CLOSED:
                 return  # lingering after an error: the rest is discarded
+            self.ahead += len(data)
             self.h11.receive_data(data)  # a pipelined next request, parsed once this one is answered
-            if len(self.h11.trailing_data[0]) > _MAX_AHEAD:
+            if self.ahead > _MAX_AHEAD:
                 self._pause_reading()
             return
         if state <= IDLE:
+            data = skip_empty_lines(data)  # RFC 9112 §2.2: empty lines before a request line are ignored
+            if not data:
+                return
             if state == IDLE:
                 self.hub.idle.pop(self, None)
                 self._set_deadline(self.loop.time() + self.options.header_timeout)
+            else:
+                self.hub.fresh.pop(self, None)
             self.started = time.perf_counter()
             self.state = HEAD
             self.received = 0
+            self.prefix = b""
             if data.startswith(_TLS_RECORD):
                 self._refuse(Problem(400, "This port speaks plain HTTP, not TLS.", "tls_on_plain_port"))
                 return
-        elif state == BODY and self.chunked is not None and not self.chunked.done:
-            try:
-                self.chunked.feed(data)
-            except Problem as problem:
-                self._refuse(problem)
-                return
+        elif state == BODY and self.chunked is not None:
+            self._feed_chunked(data)
+            return
         if self.state == HEAD:
             self.received += len(data)
+            if len(self.prefix) < _CHECKED_PREFIX:
+                self.prefix += data[: _CHECKED_PREFIX - len(self.prefix)]
+                problem = head_prefix_problem(self.prefix)
+                if problem is not None:
+                    self._refuse(problem)
+                    return
         self.h11.receive_data(data)
         self._advance()
 
@@ -218,6 +263,9 @@ class Connection(asyncio.Protocol):
                 except Problem as problem:
                     self._refuse(problem)
                     return
+                if self.chunked is not None:  # its body is decoded here, not by h11
+                    self._feed_chunked(conn.trailing_data[0])
+                    return
             elif kind is h11.EndOfMessage:
                 self._dispatch()
                 return
@@ -226,6 +274,25 @@ class Connection(asyncio.Protocol):
                 return
             else:  # NEED_DATA, or PAUSED (a pipelined request waits for this one's answer)
                 return
+
+    def _feed_chunked(self, data: bytes) -> None:
+        """Body bytes of a chunked request; once its last line has passed, what follows starts a fresh h11 and the app runs."""
+        decoder = self.chunked
+        assert decoder is not None
+        try:
+            after = decoder.feed(data)
+        except Problem as problem:
+            self._refuse(problem)
+            return
+        if after is None:
+            return
+        self.body, self.body_size = [decoder.body()], 0
+        self.h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=self.options.max_header_bytes)
+        after = skip_empty_lines(after)
+        self.ahead = len(after)
+        if after:
+            self.h11.receive_data(after)  # a pipelined next request: parsed once this one is answered
+        self._dispatch()
 
     def _on_request(self, request: h11.Request) -> None:
         self.request = request
@@ -252,8 +319,7 @@ class Connection(asyncio.Protocol):
         if length == 0:
             return
         if length < 0:
-            self.chunked = ChunkedScanner(self.max_body, self.options.max_header_bytes)
-            self.chunked.feed(self.h11.trailing_data[0])  # body bytes that came with the head
+            self.chunked = ChunkedDecoder(self.max_body, self.options.max_header_bytes)  # fed by _advance, then by data_received
         self.state = BODY
         self._set_deadline(self.loop.time() + self.options.body_timeout)
         if self.h11.they_are_waiting_for_100_continue and self.transport is not None:
@@ -265,6 +331,8 @@ class Connection(asyncio.Protocol):
         assert request is not None
         self.state = APP
         self.deadline = None
+        if self.chunked is None:
+            self.ahead = 0  # what h11 holds past this request is at most one read: counted from here on
         body = b"".join(self.body) if len(self.body) != 1 else self.body[0]
         self.body, self.body_size, self.chunked = [], 0, None
         hub = self.hub
@@ -324,17 +392,23 @@ class Connection(asyncio.Protocol):
         old = self.h11
         self.h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=self.options.max_header_bytes)
         pending, closed = old.trailing_data
+        pending = skip_empty_lines(pending)
         if pending:
             self.h11.receive_data(pending)
         if closed:
             self.h11.receive_data(b"")
-        if self.paused:
-            self.state = WRITING
+        self.ahead = len(pending)
+        self.state = WRITING
+        if self.paused:  # resume_writing goes on once the client takes the answer
             self._set_deadline(self.loop.time() + self.options.write_timeout)
             return
-        self._next_request()
+        # The next request in a later pass of the loop, not from inside this call: a pipeline of thousands of
+        # requests answered inline would otherwise nest a call per request, and other connections wait meanwhile.
+        self.loop.call_soon(self._next_request)
 
     def _next_request(self) -> None:
+        if self.state != WRITING or self.paused or self.transport is None:
+            return  # closed meanwhile, already going on, or resume_writing will go on
         self.request = None
         pending, closed = self.h11.trailing_data
         if not self.reading:
@@ -352,8 +426,9 @@ class Connection(asyncio.Protocol):
             self._close()
             return
         self.state = IDLE
+        self.since = self.loop.time()
         self.hub.idle[self] = None
-        self._set_deadline(self.loop.time() + self.options.keepalive_timeout)
+        self._set_deadline(self.since + self.options.keepalive_timeout)
 
     def _log(self, request: h11.Request, reply: Reply) -> None:
         log_event(
@@ -417,6 +492,7 @@ class Connection(asyncio.Protocol):
 
     def _close(self) -> None:
         self.hub.idle.pop(self, None)
+        self.hub.fresh.pop(self, None)
         self._forget()
         if self.transport is not None and self.state != CLOSED:
             self.state = CLOSING
@@ -425,10 +501,18 @@ class Connection(asyncio.Protocol):
                 self._set_deadline(self.loop.time() + self.options.write_timeout)
 
     def _forget(self) -> None:
+        hub = self.hub
+        hub.fresh.pop(self, None)
         if self.registered:
             self.registered = False
-            self.hub.connections.discard(self)
-            self.hub.idle.pop(self, None)
+            hub.connections.discard(self)
+            hub.idle.pop(self, None)
+            client = self.remote[0]
+            left = hub.clients.get(client, 1) - 1
+            if left > 0:
+                hub.clients[client] = left
+            else:
+                hub.clients.pop(client, None)
             connection_closed()
 
     def _pause_reading(self) -> None:

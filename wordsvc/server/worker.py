@@ -64,6 +64,7 @@ def hold_early_signals() -> None:
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, remember)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # a hang-up reaches a worker as its master's reload: drained, not cut
 
 
 class Worker:

@@ -9,7 +9,9 @@ catalogue, lexicons, deals, solitaire, events, analysis, pages, health, metrics,
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import re
 import uuid
 from urllib.parse import unquote_to_bytes
@@ -19,7 +21,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ..config import Settings
-from ..core.errors import InvalidRequest, Unavailable, UnknownLanguage, UnknownRuleset, WordsvcError
+from ..core.errors import InvalidRequest, Unavailable, UnknownLanguage, UnknownRuleset, WordsvcError, out_of_descriptors
 from ..core.work import SafetyLimit
 from ..ledger import LedgerError
 from ..schemas.common import cap_errors, iter_errors
@@ -89,6 +91,15 @@ def _install_hooks(app: Flask, settings: Settings) -> None:
         return response
 
 
+def descriptors_exhausted() -> bool:
+    """True when this process cannot open one more file descriptor now (a failure that hid its cause, e.g. SQLite's "unable to open")."""
+    try:
+        os.close(os.dup(2))
+    except OSError as err:
+        return err.errno in (errno.EMFILE, errno.ENFILE)
+    return False
+
+
 def _install_errors(app: Flask) -> None:
     def locale() -> str:
         return getattr(g, "locale", "en")
@@ -149,5 +160,12 @@ def _install_errors(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(err: Exception) -> Response:
+        if out_of_descriptors(err) or descriptors_exhausted():
+            # Out of file descriptors: the machine's state, not a bug of ours nor the request's fault (docs/operations.md).
+            log.warning("request %s: out of file descriptors (%s)", getattr(g, "request_id", "?"), err, extra={"event": "out_of_descriptors"})
+            metrics.count_out_of_descriptors()
+            response = problem(503, "The server is out of file descriptors for the moment; try again shortly.", {}, locale())
+            response.headers["Retry-After"] = "1"
+            return response
         log.exception("request %s failed: %s %s", getattr(g, "request_id", "?"), request.method, request.path)
         return problem(500, f"Something went wrong on our side; quote request id {getattr(g, 'request_id', '')}.", {}, locale())

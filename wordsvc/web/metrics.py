@@ -20,7 +20,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 
 from .requests import service
 
-__all__ = ["bp", "count_safety_limit", "install", "observe_commit"]
+__all__ = ["bp", "count_out_of_descriptors", "count_safety_limit", "install", "observe_commit"]
 
 bp = Blueprint("metrics", __name__)
 
@@ -46,11 +46,20 @@ SAFETY = Counter(
     "Requests refused (503) because an operation on a work budget ran past its wall-clock safety limit (WORDSVC_WORK_SAFETY_SECONDS): a bug to report.",
     ["operation"],
 )
+DESCRIPTORS = Counter("wordsvc_out_of_descriptors", "Requests answered 503 because the worker was out of file descriptors.")
 #: Methods counted under their own name; any other (a client may send any token) is counted as ``other``.
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"})
 #: The operations that run on a work budget: the only values of SAFETY's label.
 WORK_OPERATIONS = ("words", "anagrams", "suggest", "solitaire_solve")
 LEXICON = Gauge("wordsvc_lexicon_info", "A loaded lexicon (value 1), with its stamp.", ["id", "version", "sha256"], multiprocess_mode="max")
+
+
+def count_out_of_descriptors() -> None:
+    """Count one request refused for want of a file descriptor (its metric file was opened when the worker started)."""
+    try:
+        DESCRIPTORS.inc()
+    except OSError:
+        pass  # the counter's own file could not be opened either: the answer is still a 503
 
 
 def count_safety_limit(operation: str) -> None:
