@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 
 from .conftest import REPO, _free_port, _stop, _wait_ready, _wordsvc_command, admin_token_for, wordsvc_cli
@@ -410,3 +411,77 @@ def test_two_servers_racing_on_postgresql_store_one_revision(postgres_server_url
             audit_verify(database_url, "race")
     finally:
         drop_database(postgres_server_url, name)
+
+
+# ---------------------------------------------------------------- a close racing round writes
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_close_racing_round_writes_leaves_no_round_after_it(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """Referees keep storing rounds through every server while the event is closed: no round is stored after the close.
+
+    On SQLite one server with two workers, on PostgreSQL two servers on one
+    database. The close comes once a quarter of the rounds are acknowledged
+    (an event, not a time); each referee then stops at its first 409. Every
+    round answered 201 is stored, and every ``round.submitted`` entry of the
+    audit trail comes before ``event.closed``: the close and the round writes
+    are serialized by the event's lock, and each write reads the status
+    under it.
+    """
+    if backend == "sqlite":
+        database_url, name = f"sqlite:///{tmp_path}/close-race.sqlite3", ""
+        urls: tuple[str, ...] = (database_url,)
+    else:
+        postgres = request.getfixturevalue("postgres_server_url")
+        name = f"close_race_{uuid.uuid4().hex[:8]}"
+        database_url = create_database(postgres, name)
+        urls = (database_url, database_url)
+    tables = [f"t{i}" for i in range(1, 9)]
+    try:
+        with serving(*urls, logs=tmp_path / "logs") as servers:
+            admin = admin_token_for(database_url)
+            deck = _deck(servers[0].url)
+            for race in range(3):
+                event = f"close-race-{race}"
+                referees = seat_event(servers[0].url, admin, event, tables)
+                acknowledged: list[tuple[str, int]] = []
+                refused: list[tuple[str, int]] = []
+                quarter = threading.Event()
+                lock = threading.Lock()
+
+                def referee(i: int, table: str, event: str = event, referees: dict[str, str] = referees, acknowledged=acknowledged, refused=refused, quarter=quarter, lock=lock) -> None:
+                    rng = random.Random(f"{event}-{table}")
+                    with requests.Session() as session:
+                        session.headers.update(_auth(referees[table]))
+                        for number in ROUNDS:
+                            url = servers[(i + number) % len(servers)].url
+                            answer = session.put(f"{url}/events/{event}/games/{table}/rounds/{number}", json=deal(rng, deck, number), timeout=TIMEOUT)
+                            with lock:
+                                if answer.status_code == 201:
+                                    acknowledged.append((table, number))
+                                    if len(acknowledged) >= len(tables) * len(ROUNDS) // 4:
+                                        quarter.set()
+                                else:
+                                    assert answer.status_code == 409 and answer.json()["errors"] == {"event": ["closed"]}, answer.text
+                                    refused.append((table, number))
+                                    return
+
+                threads = [threading.Thread(target=referee, args=(i, table), daemon=True) for i, table in enumerate(tables)]
+                for thread in threads:
+                    thread.start()
+                assert quarter.wait(TIMEOUT * len(ROUNDS)), "too few rounds acknowledged to race a close"
+                closed = requests.post(f"{servers[-1].url}/events/{event}/close", headers=_auth(admin), timeout=TIMEOUT)
+                assert closed.status_code == 200, closed.text
+                for thread in threads:
+                    thread.join(TIMEOUT * len(ROUNDS))
+                assert not any(thread.is_alive() for thread in threads)
+                entries = requests.get(f"{servers[0].url}/events/{event}/audit", headers=_auth(admin), timeout=TIMEOUT).json()["entries"]
+                (close_seq,) = [e["seq"] for e in entries if e["action"] == "event.closed"]
+                stored = {(e["payload"]["game"], e["payload"]["round"]): e["seq"] for e in entries if e["action"] == "round.submitted"}
+                assert all(seq < close_seq for seq in stored.values()), f"{event}: a round stored after the close"
+                assert set(stored) == set(acknowledged), f"{event}: acknowledged {sorted(acknowledged)}, stored {sorted(stored)}"
+                assert refused, f"{event}: the close came after every round"
+            audit_verify(database_url, *(f"close-race-{race}" for race in range(3)))
+    finally:
+        if name:
+            drop_database(request.getfixturevalue("postgres_server_url"), name)

@@ -235,3 +235,24 @@ def test_the_doorkeeper_starts_afresh_after_its_last_epoch():
 def test_a_doorkeeper_needs_a_power_of_two_of_slots_and_a_window(slots, window):
     with pytest.raises(ValueError):
         Doorkeeper(window=window, slots=slots)
+
+
+def test_the_governor_shrinks_the_caches_when_private_memory_passes_the_target_and_lets_them_grow_back():
+    from wordsvc.core.budget import MemoryBudget
+    from wordsvc.service.memory import MIB, MIN_CACHE_BYTES, MemoryGovernor
+
+    budget = MemoryBudget(100 * MIB)
+    readings = iter([300 * MIB, 280 * MIB, 150 * MIB, 150 * MIB, 150 * MIB, None])
+    governor = MemoryGovernor(budget, 256 * MIB, every=2, measure=lambda: next(readings))
+    assert [governor.tick() for _ in range(2)] == [False, True] and budget.limit == 56 * MIB  # 44 MiB over: 44 MiB less
+    governor.tick(), governor.tick()
+    assert budget.limit == 32 * MIB  # still 24 MiB over
+    governor.tick(), governor.tick()
+    assert budget.limit == 32 * MIB + (int(256 * MIB * 0.9) - 150 * MIB) // 2  # well under: half the room back
+    for _ in range(4):
+        governor.tick()
+    assert budget.limit == 100 * MIB  # never past where it started
+    governor.check()  # no reading (no /proc): nothing changes
+    assert budget.limit == 100 * MIB and governor.shrunk == 2
+    MemoryGovernor(budget, 1, every=1, measure=lambda: 1000 * MIB).tick()
+    assert budget.limit == MIN_CACHE_BYTES  # never below the floor

@@ -417,6 +417,8 @@ class Ledger:
             the read above means the same rows: the write reads them again
             only when another request has written to this table meanwhile.
             """
+            if _STATUS.first(conn, {"event": event_id}).status == "closed":  # under the chain's lock: a close that committed first wins
+                raise Conflict(f"Event {event_id} is closed: its rounds are final.", {"event": ["closed"]})
             seen = rows
             if _COUNT.first(conn, where).revisions != len(rows):
                 seen = _BRIEF.all(conn, where)
@@ -849,6 +851,7 @@ _RULESET_JSON = Prepared(select(events.c.ruleset_json).where(events.c.id == _b("
 _GAME = Prepared(select(games.c.event_id, games.c.id, games.c.players_json, games.c.created_at).where(games.c.event_id == _b("event"), games.c.id == _b("game")))
 _OF_GAME = (revisions.c.event_id == _b("event"), revisions.c.game_id == _b("game"))
 _COUNT = Prepared(select(func.count().label("revisions")).select_from(revisions).where(*_OF_GAME))
+_STATUS = Prepared(select(events.c.status).where(events.c.id == _b("event")))
 _HISTORY = Prepared(select(*revisions.c).where(*_OF_GAME).order_by(revisions.c.round, revisions.c.revision))
 _BRIEF = Prepared(select(revisions.c.round, revisions.c.revision, revisions.c.body_sha256, revisions.c.totals_json).where(*_OF_GAME).order_by(revisions.c.round, revisions.c.revision))
 _EVENT_TOTALS = Prepared(

@@ -24,9 +24,13 @@ counts as :data:`ASSUMED_LOADED`.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["ASSUMED_LOADED", "FIXED_RESERVE", "MIB", "MIN_CACHE_BYTES", "OVERHEAD", "cache_budget", "private_bytes"]
+from ..core.budget import MemoryBudget
+
+__all__ = ["ASSUMED_LOADED", "FIXED_RESERVE", "MIB", "MIN_CACHE_BYTES", "OVERHEAD", "MemoryGovernor", "cache_budget", "private_bytes", "written_bytes"]
 
 MIB = 1 << 20
 #: What a worker holds besides the loaded service and its caches: its own
@@ -66,6 +70,25 @@ def private_bytes(smaps: str | Path = "/proc/self/smaps_rollup") -> int | None:
     return total
 
 
+def written_bytes(smaps: str | Path = "/proc/self/smaps_rollup") -> int | None:
+    """This process's written private pages (``Private_Dirty``) in bytes: what it holds of its own; ``None`` where /proc is not there.
+
+    Unlike :func:`private_bytes` it leaves out clean pages of the
+    memory-mapped lexicons that only this process happens to have read: the
+    kernel may drop them at any time, and another worker reading them makes
+    them shared.
+    """
+    try:
+        text = Path(smaps).read_text()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        name, _, rest = line.partition(":")
+        if name == "Private_Dirty":
+            return int(rest.split()[0]) * 1024
+    return None
+
+
 def cache_budget(budget_mb: int, loaded: int | None) -> int:
     """Bytes the caches share: ``(budget_mb - loaded - FIXED_RESERVE) / OVERHEAD``, at least :data:`MIN_CACHE_BYTES`.
 
@@ -78,3 +101,54 @@ def cache_budget(budget_mb: int, loaded: int | None) -> int:
     """
     loaded = ASSUMED_LOADED if loaded is None else loaded
     return max(MIN_CACHE_BYTES, int((budget_mb * MIB - loaded - FIXED_RESERVE) / OVERHEAD))
+
+
+class MemoryGovernor:
+    """Holds a worker's private memory to its budget by resizing the caches' limit: the estimate is steered by the real figure.
+
+    The caches count an estimate of their bytes; the process keeps more
+    than that for them (the allocator's slack, dict tables between resizes,
+    freed pages not yet reused), and how much more depends on the mix of
+    requests (2.5 bytes per estimated byte was measured for best plays over
+    every ruleset and language, 1.24 for the soak's mix: docs/performance.md).
+    Every ``every`` requests (a count, so the checks cost the same under any
+    load) :meth:`tick` reads the process's written private memory
+    (:func:`written_bytes`): past ``target``,
+    the caches' limit shrinks by what is over (never below
+    :data:`MIN_CACHE_BYTES`) and the caches evict down to it; well under
+    (below 90 % of it), the limit grows back by half the room, up to where it
+    started. The worker-recycling backstop (``WORDSVC_MAX_WORKER_RSS_MB``)
+    stays for what eviction cannot give back.
+    """
+
+    def __init__(self, budget: MemoryBudget, target: int, every: int = 256, measure: Callable[[], int | None] | None = None):
+        self.budget, self.target, self.every = budget, target, every
+        self.measure = measure or written_bytes
+        self.ceiling = budget.limit  # what the budget was sized to at start: it never grows past it
+        self.requests = 0
+        self.shrunk = 0  # times the limit was lowered
+        self.last: int | None = None  # private bytes at the last check
+        self._lock = threading.Lock()
+
+    def tick(self) -> bool:
+        """Count one request; on every ``every``-th, compare private memory with the target and steer the caches' limit (True: it did)."""
+        with self._lock:
+            self.requests += 1
+            if self.requests % self.every:
+                return False
+        self.check()
+        return True
+
+    def check(self) -> None:
+        private = self.measure()
+        if private is None:
+            return
+        self.last = private
+        limit = self.budget.limit
+        if private > self.target:
+            lowered = max(MIN_CACHE_BYTES, limit - (private - self.target))
+            if lowered < limit:
+                self.shrunk += 1
+                self.budget.resize(lowered)
+        elif private < self.target * 0.9 and limit < self.ceiling:
+            self.budget.resize(min(self.ceiling, limit + int(self.target * 0.9 - private) // 2))

@@ -26,6 +26,7 @@ from ..core.work import SafetyLimit
 from ..ledger import LedgerError
 from ..schemas.common import cap_errors, iter_errors
 from ..service import Service
+from ..service.memory import MIB, MemoryGovernor
 from . import analysis, best_meld, catalogue, deals, events, health, lexicons, metrics, pages, reference, rounds, solitaire, validate, words
 from .admission import Admission
 from .encoding import JSONProvider
@@ -47,6 +48,7 @@ def create_app(settings: Settings | None = None, service: Service | None = None)
     app = Flask("wordsvc")
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body
     app.json = JSONProvider(app)
+    built = service is None
     app.extensions["wordsvc"] = service or Service.from_settings(settings)
     app.extensions["wordsvc.settings"] = settings
     app.extensions["wordsvc.admission"] = Admission(settings.heavy_concurrency)
@@ -54,6 +56,8 @@ def create_app(settings: Settings | None = None, service: Service | None = None)
         app.register_blueprint(blueprint)
     _install_hooks(app, settings)
     metrics.install(app, app.extensions["wordsvc"].budget.sizes)
+    if built:  # a service built from the settings keeps its workers within WORDSVC_MEMORY_BUDGET_MB (tests pass their own)
+        _govern_memory(app, MemoryGovernor(app.extensions["wordsvc"].budget, settings.memory_budget_mb * MIB))
     _install_errors(app)
     return app
 
@@ -89,6 +93,15 @@ def _install_hooks(app: Flask, settings: Settings) -> None:
                 response.headers["Access-Control-Allow-Headers"] = "Content-Type, Accept-Language, X-Request-ID, Authorization, If-Match"
                 response.headers["Access-Control-Max-Age"] = "86400"
         return response
+
+
+def _govern_memory(app: Flask, governor: MemoryGovernor) -> None:
+    app.extensions["wordsvc.memory"] = governor
+
+    @app.teardown_request
+    def _tick(_error: BaseException | None) -> None:
+        if governor.tick():
+            metrics.observe_memory(governor.budget.limit, governor.last)
 
 
 def descriptors_exhausted() -> bool:

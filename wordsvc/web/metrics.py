@@ -46,12 +46,21 @@ SAFETY = Counter(
     "Requests refused (503) because an operation on a work budget ran past its wall-clock safety limit (WORDSVC_WORK_SAFETY_SECONDS): a bug to report.",
     ["operation"],
 )
+CACHE_LIMIT = Gauge("wordsvc_cache_limit_bytes", "What the caches of the workers may hold, as steered by their private memory.", multiprocess_mode="livesum")
+WRITTEN = Gauge("wordsvc_worker_written_bytes", "Written private memory (Private_Dirty) of the workers at their last check, every 256 requests.", multiprocess_mode="livesum")
 DESCRIPTORS = Counter("wordsvc_out_of_descriptors", "Requests answered 503 because the worker was out of file descriptors.")
 #: Methods counted under their own name; any other (a client may send any token) is counted as ``other``.
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"})
 #: The operations that run on a work budget: the only values of SAFETY's label.
 WORK_OPERATIONS = ("words", "anagrams", "suggest", "solitaire_solve")
 LEXICON = Gauge("wordsvc_lexicon_info", "A loaded lexicon (value 1), with its stamp.", ["id", "version", "sha256"], multiprocess_mode="max")
+
+
+def observe_memory(cache_limit: int, private: int | None) -> None:
+    """The caches' limit and the private memory a worker's memory governor saw at its last check."""
+    CACHE_LIMIT.set(cache_limit)
+    if private is not None:
+        WRITTEN.set(private)
 
 
 def count_out_of_descriptors() -> None:
