@@ -111,8 +111,8 @@ CANDIDATE_UNITS = 1
 SPELLING_UNITS = 6
 #: One laying of a candidate word judged from the cards, by a compiled lexicon (about 10 us).
 LAYING_UNITS = 10
-#: The same, by an analyser that runs a morphological analysis (Vabamorf: about 50 us).
-ANALYSER_LAYING_UNITS = 50
+#: The same, by an analyser that runs a morphological analysis (Vabamorf: 45 to 60 us, and more the first time a form is seen).
+ANALYSER_LAYING_UNITS = 90
 
 
 # ---------------------------------------------------------------- sources
