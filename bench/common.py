@@ -26,6 +26,7 @@ import http.client
 import json
 import math
 import os
+import resource
 import signal
 import socket
 import statistics
@@ -131,13 +132,14 @@ class Server:
         ticks = os.sysconf("SC_CLK_TCK")
         return user / ticks, system / ticks
 
-    def log(self) -> str:
-        """What the server wrote to stderr so far (its last 2,000 characters)."""
+    def log(self, tail: int | None = 2000) -> str:
+        """What the server wrote to stderr so far: its last ``tail`` characters, or all of it (``None``)."""
         if self._log is None:
             return ""
         self._log.flush()
         self._log.seek(0)
-        return self._log.read().decode(errors="replace")[-2000:]
+        text = self._log.read().decode(errors="replace")
+        return text if tail is None else text[-tail:]
 
     def stop(self) -> None:
         """SIGTERM (the master drains its workers), then SIGKILL to the process group after :data:`STOP_TIMEOUT`."""
@@ -159,17 +161,26 @@ class Server:
         self.stop()
 
 
-def launch(cmd: Sequence[str], port: int, name: str, env: dict[str, str] | None = None) -> Server:
+def launch(cmd: Sequence[str], port: int, name: str, env: dict[str, str] | None = None, nofile: tuple[int, int] | None = None) -> Server:
     """Run ``cmd`` (which serves HTTP on ``port``) from the repository, in a process group of its own; return once /ready is 200.
 
-    ``env``: variables set on top of this process's environment. Raises
+    ``env``: variables set on top of this process's environment; ``nofile``:
+    the (soft, hard) descriptor limit (RLIMIT_NOFILE) it starts with. Raises
     ``SystemExit`` with the end of the server's stderr if it exits or is not
     ready within :data:`READY_TIMEOUT` seconds.
     """
     log = tempfile.TemporaryFile()
+    limit = None if nofile is None else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, nofile)
     started = time.perf_counter()
     proc = subprocess.Popen(
-        list(cmd), cwd=ROOT, env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True
+        list(cmd),
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        start_new_session=True,
+        preexec_fn=limit,
     )
     server = Server(proc, port, name, _log=log)
     if not wait_ready(port, proc):
@@ -181,12 +192,12 @@ def launch(cmd: Sequence[str], port: int, name: str, env: dict[str, str] | None 
     return server
 
 
-def start_server(workers: int = 2, env: dict[str, str] | None = None) -> Server:
-    """``wordsvc serve --host 127.0.0.1 --port <free> --workers N``, as ``make serve`` starts it, once /ready is 200."""
+def start_server(workers: int = 2, env: dict[str, str] | None = None, nofile: tuple[int, int] | None = None) -> Server:
+    """``wordsvc serve --host 127.0.0.1 --port <free> --workers N``, as ``make serve`` starts it, once /ready is 200 (``env``, ``nofile``: :func:`launch`)."""
     port = free_port()
     exe = Path(sys.executable).with_name("wordsvc")
     cmd = [str(exe), "serve", "--host", HOST, "--port", str(port), "--workers", str(workers)]
-    return launch(cmd, port, "wordsvc serve", env)
+    return launch(cmd, port, "wordsvc serve", env, nofile)
 
 
 def post(port: int, path: str, body: bytes | Any, timeout: float = 30.0) -> tuple[int, bytes]:
