@@ -94,11 +94,11 @@ class Outcome:
     calls: int  # Python function calls made in the server's code and h11 (each call, and each builtin it calls) while the stream was served
 
 
-def serve_stream(reads: Sequence[bytes], options: ServerOptions = OPTIONS, end: bool = True) -> Outcome:
+def serve_stream(reads: Sequence[bytes], options: ServerOptions = OPTIONS, end: bool = True, wsgi: Callable[..., Any] = app) -> Outcome:
     """Feed ``reads`` to a fresh connection (and the end of the stream, if ``end``); what it wrote, and the work it did."""
     loop = asyncio.new_event_loop()
     try:
-        hub = Hub(app, options, loop, AtOnce(), lambda: None)
+        hub = Hub(wsgi, options, loop, AtOnce(), lambda: None)
         conn = hub.connection()
         transport = Transport(protocol=conn)
         calls = [0]

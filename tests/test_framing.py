@@ -247,3 +247,22 @@ def test_an_empty_line_before_a_request_is_ignored_and_binary_is_refused_at_once
 def test_h11_reference_is_itself_strict_on_the_cases_compared():
     assert h11_body(b"5\r\nhello\r\n0\r\n\r\n") == b"hello"
     assert h11_body(b"5\r\nhelloXX0\r\n\r\n") is None
+
+
+def test_a_chunked_json_body_of_exactly_the_limit_reaches_the_app_as_its_content_length_twin_does(tmp_path):
+    """The app is told the decoded body's length and not the coding, so it never reads past the limit looking for more."""
+    import json
+    import os
+
+    from wordsvc.config import Settings
+    from wordsvc.web.app import create_app
+
+    settings = Settings.from_env({**os.environ, "WORDSVC_DATABASE_URL": f"sqlite:///{tmp_path / 'l.db'}", "WORDSVC_LANGUAGES": "en-US"})
+    flask_app = create_app(settings)
+    options = dataclasses.replace(OPTIONS, max_body=settings.max_body)
+    text = json.dumps({"words": ["quiz"]}).encode()
+    body = text + b" " * (settings.max_body - len(text))
+    head = b"POST /validate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+    by_length = serve_stream([head + b"Content-Length: %d\r\n\r\n%s" % (len(body), body)], options, wsgi=flask_app)
+    chunked = serve_stream([head + b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)], options, wsgi=flask_app)
+    assert [s for s, _, _ in responses(by_length.output)] == [s for s, _, _ in responses(chunked.output)] == [200]

@@ -78,7 +78,7 @@ def head_prefix_problem(data: bytes) -> Problem | None:
 
 def _bad_start(line: bytes) -> Problem:
     shown = line[:16].decode("latin-1").encode("unicode_escape").decode("ascii")
-    return Problem(400, f"This is not an HTTP/1.1 request line: it starts {shown!r}.", "bad_request")
+    return Problem(400, f"This is not an HTTP/1.1 request line: it starts '{shown}'.", "bad_request")
 
 
 class ChunkedDecoder:
@@ -173,7 +173,7 @@ class ChunkedDecoder:
         match = _CHUNK_LINE.fullmatch(line)
         if match is None:
             shown = line[:24].rstrip(b"\r\n").decode("latin-1").encode("unicode_escape").decode("ascii")
-            raise Problem(400, f"A chunk size must be 1 to {_MAX_SIZE_DIGITS} hex digits with well-formed extensions, not {shown!r}.", "bad_framing")
+            raise Problem(400, f"A chunk size must be 1 to {_MAX_SIZE_DIGITS} hex digits with well-formed extensions, not '{shown}'.", "bad_framing")
         size = int(match.group(1), 16)
         if self._total + size > self._max_body:
             raise Problem(413, f"The body is larger than {self._max_body} bytes.", "too_large")

@@ -52,6 +52,10 @@ _DRAIN_CHECK_SECONDS = 0.02
 #: Out of file descriptors (or kernel memory): stop accepting for this long, as asyncio's own server does.
 _ACCEPT_RETRY_SECONDS = 1.0
 _OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+#: Sockets a worker takes from the backlog in one pass of its loop, counting those still being set up: the rest wait
+#: for the next pass, after the ones taken have become connections the caps count (and may evict), so a flood
+#: cannot make a worker hold a whole backlog of uncounted sockets and run out of descriptors.
+_ACCEPT_BATCH = 32
 
 _early: list[int] = []
 
@@ -156,9 +160,9 @@ class Worker:
             self.listening = False
 
     def _accept_ready(self) -> None:
-        """The listening socket is readable: take what is waiting (every worker is woken; most find nothing)."""
+        """The listening socket is readable: take some of what is waiting (every worker is woken; most find nothing)."""
         try:
-            self._accept_backlog()
+            self._accept_backlog(max(0, _ACCEPT_BATCH - len(self.accepting)))
         except OSError as err:
             if err.errno not in _OUT_OF_RESOURCES:
                 raise
@@ -166,10 +170,10 @@ class Worker:
             self._unlisten()
             self.loop.call_later(_ACCEPT_RETRY_SECONDS, self._listen)
 
-    def _accept_backlog(self) -> None:
-        """Accept what the kernel holds for us (a full backlog at most); each socket is tracked until
-        its connection is made. Out of descriptors, the OSError is the caller's."""
-        for _ in range(BACKLOG + 1):  # the kernel queues one more than the backlog
+    def _accept_backlog(self, most: int = BACKLOG + 1) -> None:
+        """Accept what the kernel holds for us, ``most`` sockets at most (the whole backlog when draining); each socket is
+        tracked until its connection is made. Out of descriptors, the OSError is the caller's."""
+        for _ in range(most):  # the kernel queues one more than the backlog
             try:
                 conn, _ = self.sock.accept()
             except (BlockingIOError, InterruptedError, ConnectionAbortedError):

@@ -95,7 +95,8 @@ def build_environ(
     "bytes as str"); headers whose names hold ``_`` are dropped, so
     ``X-Forwarded_For`` cannot pass for ``X-Forwarded-For``. The body is
     complete, so ``wsgi.input_terminated`` is set and ``CONTENT_LENGTH`` is
-    its length even when it came chunked. ``wordsvc.server.draining`` returns
+    its length even when it came chunked (and ``Transfer-Encoding`` is not
+    passed on: the app gets a body of known length, whatever its framing). ``wordsvc.server.draining`` returns
     True once the worker is draining, for a readiness probe to answer 503.
     """
     if target.startswith((b"http://", b"https://")):  # absolute-form (RFC 9112 §3.2.2)
@@ -131,8 +132,8 @@ def build_environ(
         value = raw_value.decode("latin-1")
         if raw_name == b"content-type":
             environ["CONTENT_TYPE"] = value
-        elif raw_name == b"content-length":
-            continue  # set below from the body actually read
+        elif raw_name in (b"content-length", b"transfer-encoding"):
+            continue  # the body is decoded whole: its length, set below, is all the app needs (with the coding too, Werkzeug reads past it)
         else:
             key = "HTTP_" + raw_name.decode("latin-1").upper().replace("-", "_")
             environ[key] = environ[key] + "," + value if key in environ else value
