@@ -17,7 +17,7 @@ from sqlalchemy import delete, func, inspect, select, update
 
 from wordsvc.core.errors import InvalidRequest
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
-from wordsvc.core.scoring import PlayerPlay, RoundPlay
+from wordsvc.core.scoring import Challenge, PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets, ruleset_document, ruleset_from_document
 from wordsvc.ledger import LOCAL, Conflict, Forbidden, Ledger, NotFound, PreconditionFailed, PreconditionRequired, Principal, Unauthorized, connect
 from wordsvc.ledger.canonical import canonical
@@ -133,6 +133,39 @@ def test_a_round_is_idempotent_and_a_different_play_conflicts(ledger: Ledger, ev
     with pytest.raises(Conflict):
         ledger.submit_round(ref, event["id"], "t1", 1, play(("ann", ["cat"], ""), ("bob", ["dog"], ""), ("cy", [], "tea")))
     assert ledger.round(None, event["id"], "t1", 1)["revisions"] == 1
+
+
+def test_the_same_play_sent_in_another_order_is_the_same_play(ledger: Ledger, rulesets, lexicons: Lexicons) -> None:
+    """Players, a player's words, the unused cards and the challenges carry no order: a re-send in any order is the repeat (200)."""
+    view = ledger.create_event(LOCAL, rulesets.get("challenge"), lexicons.current, "Challenges", f"ev{next(_ids)}")
+    event = {"id": view["id"], "director": ledger.authenticate(view["director_token"]["token"])}
+    ledger.put_game(event["director"], event["id"], "t1", ["ann", "bob", "cy"])
+    ref = referee(ledger, event)
+    sent = RoundPlay(
+        (
+            PlayerPlay("ann", (tuple("an"), tuple("at")), ()),
+            PlayerPlay("bob", (tuple("do"),), tuple("gs")),
+            PlayerPlay("cy", (), tuple("teas")),
+        ),
+        challenges=(Challenge("bob", "ann", 0),),
+    )
+    first = ledger.submit_round(ref, event["id"], "t1", 2, sent)
+    assert first.status == 201
+    shuffled = RoundPlay(
+        (
+            PlayerPlay("cy", (), tuple("eats")),
+            PlayerPlay("ann", (tuple("at"), tuple("an")), ()),  # AN is now word 1: the challenge follows it
+            PlayerPlay("bob", (tuple("do"),), tuple("sg")),
+        ),
+        challenges=(Challenge("bob", "ann", 1),),
+    )
+    again = ledger.submit_round(ref, event["id"], "t1", 2, shuffled)
+    assert again.status == 200 and again.round["result"] == first.round["result"] and again.round["etag"] == first.round["etag"]
+    other = RoundPlay(shuffled.players, challenges=(Challenge("bob", "ann", 0),))  # the challenge now names AT: another play
+    with pytest.raises(Conflict):
+        ledger.submit_round(ref, event["id"], "t1", 2, other)
+    stored = ledger.round(None, event["id"], "t1", 2)
+    assert [p["name"] for p in stored["history"][0]["body"]["players"]] == ["ann", "bob", "cy"]  # seat order
 
 
 def _meanwhile(ledger: Ledger, monkeypatch: pytest.MonkeyPatch, other: Callable[[], object]) -> None:

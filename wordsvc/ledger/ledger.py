@@ -37,7 +37,7 @@ from .audit import GENESIS, HOUSE, Records, make_entry, token_problems, verify, 
 from .canonical import canonical, now, sha256_of
 from .database import Writer, connect, upgrade
 from .errors import Conflict, Forbidden, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
-from .plays import play_document, play_from_document
+from .plays import in_order, play_document, play_from_document
 from .prepared import Prepared, Readers
 from .schema import audit, events, games, revisions, tokens
 from .tokens import Principal, hash_token, matches, new_token, token_id
@@ -392,7 +392,8 @@ class Ledger:
         event, rows, players, ruleset = self._table_round(where)
         current = _current(rows, number)
         play = RoundPlay(play.players, number, play.challenges, play.bonus_choice)
-        _check_play(play, players, ruleset, game_id, rules=current is not None)  # a first submission's rules: score_round checks them
+        _check_play(play, players, ruleset, game_id)  # the play as sent, so every problem's path is the client's own
+        play = in_order(play, players)  # then its one order: the same play in another order is the same document
         body = play_document(play)
         body_text = canonical(body)
         body_sha = _sha(body_text)
