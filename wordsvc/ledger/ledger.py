@@ -28,9 +28,11 @@ from ..core.deal import Deal, DealError, commitment, deal, new_seed, table_seed
 from ..core.errors import InvalidRequest, Problems
 from ..core.ids import EXPORT_FORMAT, ID_PATTERN, is_id
 from ..core.lexicon import Lexicon
+from ..core.names import confusable_pairs
 from ..core.ruleset import Ruleset
 from ..core.scoring import RoundPlay, check_round, score_round
 from ..core.verdict import judge
+from ..data.names import mixed_script, skeleton
 from ..data.rulesets import ruleset_document, ruleset_from_document
 from .access import require_admin, require_director, require_read, require_referee
 from .audit import GENESIS, HOUSE, Records, make_entry, token_problems, verify, verify_chain
@@ -327,6 +329,12 @@ class Ledger:
             if key in seen:
                 problems.add(f"players.{i}", f"duplicate player name {name!r} (also seat {seen[key]}; names are compared without case)")
             seen.setdefault(key, i)
+            mixed = mixed_script(name)
+            if mixed:
+                problems.add(f"players.{i}", f"{name!r} mixes scripts a reader cannot tell apart ({', '.join(sorted(s.title() for s in mixed))})")
+        for i, j in confusable_pairs(players, skeleton):
+            if players[i].casefold() != players[j].casefold():  # the same name twice is said above
+                problems.add(f"players.{j}", f"{players[j]!r} looks like {players[i]!r} (seat {i}): give players names people can tell apart")
         problems.raise_if_any("The table cannot be seated; see errors.")
 
         def work(conn: Connection) -> bool:

@@ -22,6 +22,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from ..core.cards import CardSyntaxError, format_cards, parse_cards
+from ..core.names import invisible_problem
 
 MAX_PLAYERS = 16
 MAX_WORDS = 100
@@ -242,7 +243,7 @@ def name_problem(text: str) -> str | None:
         return "must not contain control characters"
     if _EDGE_SPACE.search(text):
         return "must not start or end with white space"
-    return None
+    return invisible_problem(text)
 
 
 def name_field() -> Name:
