@@ -168,6 +168,14 @@ def test_the_same_play_sent_in_another_order_is_the_same_play(ledger: Ledger, ru
     assert [p["name"] for p in stored["history"][0]["body"]["players"]] == ["ann", "bob", "cy"]  # seat order
 
 
+def test_if_match_star_corrects_whatever_revision_is_current(ledger: Ledger, event: dict) -> None:
+    ledger.submit_round(referee(ledger, event), event["id"], "t1", 1, ROUND_1)
+    fixed = play(("ann", ["cat"], ""), ("bob", ["dog"], ""), ("cy", [], "tea"))
+    assert ledger.submit_round(event["director"], event["id"], "t1", 1, fixed, correction="bob laid DOG", if_match="*").round["revision"] == 2
+    with pytest.raises(NotFound):  # no current representation: nothing for * to match
+        ledger.submit_round(event["director"], event["id"], "t1", 2, ROUND_2, correction="none yet", if_match="*")
+
+
 def _meanwhile(ledger: Ledger, monkeypatch: pytest.MonkeyPatch, other: Callable[[], object]) -> None:
     """Run ``other`` (another request's write) once, right after the next submission has read the table and before it writes."""
     read = ledger.readers.read

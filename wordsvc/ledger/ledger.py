@@ -264,6 +264,8 @@ class Ledger:
         the deal id.
         """
         event = self._event_row(event_id)
+        if event.private:
+            require_read(actor, event_id, True)  # who may not read a private event learns nothing of it, not even whether it deals
         if event.deals != "seeded":
             raise NotFound(f"Event {event_id} has no seeded deals; it was created without \"deals\": \"seeded\".", {"event": ["no seeded deals"]})
         closed = event.status == "closed"
@@ -1007,7 +1009,8 @@ def _check_correction(current: Any, if_match: str | None, body_sha: str, game_id
         raise PreconditionRequired(
             f"A correction names the revision it replaces: send If-Match: {_etag(current.body_sha256)}.", {"if-match": ["required for a correction"]}
         )
-    if _etag(current.body_sha256) not in [tag.strip() for tag in if_match.split(",")]:
+    tags = [tag.strip() for tag in if_match.split(",")]
+    if "*" not in tags and _etag(current.body_sha256) not in tags:  # RFC 9110 §13.1.1: * matches any current representation
         raise PreconditionFailed(
             f"Round {number} of table {game_id} has changed: its current ETag is {_etag(current.body_sha256)} (revision {current.revision}).",
             {"if-match": ["not the current revision"]},

@@ -19,6 +19,7 @@ from urllib.parse import unquote_to_bytes
 from flask import Flask, Response, g, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
 from ..config import Settings
 from ..core.errors import InvalidRequest, Unavailable, UnknownLanguage, UnknownRuleset, WordsvcError, out_of_descriptors
@@ -43,6 +44,12 @@ _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, deals.bp, solitaire.bp, events.bp, analysis.bp, pages.bp, health.bp, metrics.bp, reference.bp)
 
 
+class AsciiInt(IntegerConverter):
+    """Werkzeug's ``int`` with ASCII digits only (its ``\\d`` takes any script's digits, and ``int()`` reads them)."""
+
+    regex = r"[0-9]+"
+
+
 def create_app(settings: Settings | None = None, service: Service | None = None) -> Flask:
     settings = settings or Settings.from_env()
     app = Flask("wordsvc")
@@ -52,6 +59,7 @@ def create_app(settings: Settings | None = None, service: Service | None = None)
     app.extensions["wordsvc"] = service or Service.from_settings(settings)
     app.extensions["wordsvc.settings"] = settings
     app.extensions["wordsvc.admission"] = Admission(settings.heavy_concurrency)
+    app.url_map.converters["int"] = AsciiInt  # before any route: /rounds/２ (a full-width digit) is no round 2
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     _install_hooks(app, settings)
