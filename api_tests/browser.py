@@ -4,7 +4,7 @@
 executable) headless with Playwright's ``executable_path``: Playwright's own
 browser downloads are never used. ``pages_server`` (module, ids ``sqlite`` and
 ``postgresql``) is a ``wordsvc serve`` with short kiosk timings, an event, its
-tables and tokens; ``steady_server`` the same with the default timings. Without a browser, Playwright or axe-core the tests are
+tables and tokens; ``steady_server`` the same with kiosk timings of an hour. Without a browser, Playwright or axe-core the tests are
 skipped (failed under CI) through the root conftest's :func:`unavailable`.
 
 :func:`accessibility_violations` runs axe-core (``make setup`` installs it from
@@ -20,6 +20,7 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,10 @@ DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}  # the screenshots' two sizes, by the name their files carry
 #: The kiosk's timings in these tests: short, so that the clock rules are checked in seconds.
+#: Its tests run them on the page's fake clock (open_page's ``paused_clock``), never on the machine's.
 TIMINGS = {"WORDSVC_JUDGE_RESULT_SECONDS": "2.5", "WORDSVC_JUDGE_KEY_DELAY": "0.5", "WORDSVC_JUDGE_IDLE_SECONDS": "2.5", "WORDSVC_STANDINGS_POLL_SECONDS": "1"}
+#: For axe-core and the screenshots, which need the page's real timers: nothing the kiosk times runs out while they work.
+STEADY_TIMINGS = {"WORDSVC_JUDGE_RESULT_SECONDS": "3600", "WORDSVC_JUDGE_IDLE_SECONDS": "3600"}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
 #: axe-core's rule tags for WCAG 2.1 A and AA, and its best practices.
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
@@ -104,8 +108,8 @@ def pages_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
 
 @pytest.fixture(scope="module")
 def steady_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PagesServer]:
-    """A server with the default timings (a ruling stays up 10 s: time for axe-core and a screenshot), on SQLite."""
-    with serve_event(f"sqlite:///{tmp_path_factory.mktemp('steady')}/ledger.sqlite3", {}) as server:
+    """A server with :data:`STEADY_TIMINGS` (a ruling stays up an hour: axe-core and a screenshot never race it), on SQLite."""
+    with serve_event(f"sqlite:///{tmp_path_factory.mktemp('steady')}/ledger.sqlite3", STEADY_TIMINGS) as server:
         yield server
 
 
@@ -143,9 +147,21 @@ class Traffic:
         return [r for r in self.requests if r["method"] == method and r["url"].split("?")[0].endswith(path_end)]
 
 
-def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP, locale: str = "en-US") -> tuple[Any, Any, Traffic]:
-    """A new context and page at ``url`` with its traffic recorded (``page.errors``: its script errors)."""
+#: Where a paused clock stands when a page opens: any fixed moment does.
+CLOCK_START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP, locale: str = "en-US", paused_clock: bool = False) -> tuple[Any, Any, Traffic]:
+    """A new context and page at ``url`` with its traffic recorded (``page.errors``: its script errors).
+
+    ``paused_clock``: the page runs on Playwright's fake clock, paused (``Date``, ``performance.now``
+    and every timer): its timers fire only when the test moves the clock with ``page.clock.run_for``,
+    so what the page does after N seconds is checked to the millisecond on any machine under any load.
+    """
     context = browser.new_context(viewport=viewport, locale=locale, is_mobile=viewport is PHONE, has_touch=viewport is PHONE)
+    if paused_clock:
+        context.clock.install(time=CLOCK_START)
+        context.clock.pause_at(CLOCK_START + timedelta(hours=1))  # well ahead of wherever the clock has run meanwhile
     page = context.new_page()
     traffic = Traffic()
     errors: list[str] = []

@@ -167,7 +167,7 @@ def test_standings_refresh_by_themselves_when_another_table_stores_a_round(brows
         assert "dan" in before and before["dan"].split("\t")[3] == "0"
         body = {"players": [{"name": "dan", "words": ["(qu)iz"], "went_out": True}, {"name": "eve", "words": ["ox"], "unused": "t"}]}
         assert server.api("PUT", f"/events/{server.event}/games/t2/rounds/1", server.tokens.referee_t2, json=body).status_code in (200, 201)
-        page.wait_for_function("() => [...document.querySelectorAll('#standings-table tbody tr')].some(r => r.cells[1].textContent === 'dan' && r.cells[3].textContent === '1')", timeout=10_000)
+        page.wait_for_function("() => [...document.querySelectorAll('#standings-table tbody tr')].some(r => r.cells[1].textContent === 'dan' && r.cells[3].textContent === '1')")  # the next poll of the standings
         standings = server.api("GET", f"/events/{server.event}/standings").json()["standings"]
         shown = [row.split("\t") for row in page.locator("#standings-table tbody tr").all_inner_texts()]
         assert [(r[0], r[1], r[4]) for r in shown] == [(str(s["rank"]), s["player"], str(s["total"])) for s in standings]
