@@ -90,7 +90,7 @@ class PagesServer:
 
     def api(self, method: str, path: str, token: str | None = None, headers: dict[str, str] | None = None, **kwargs: Any) -> requests.Response:
         sent = {**(headers or {}), **({"Authorization": f"Bearer {token}"} if token else {})}
-        return requests.request(method, self.url + path, headers=sent, timeout=10, **kwargs)
+        return requests.request(method, self.url + path, headers=sent, timeout=30, **kwargs)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -118,7 +118,7 @@ def serve_event(database: str, env: dict[str, str]) -> Iterator[PagesServer]:
     """``wordsvc serve`` on ``database`` with event ``club-night`` (standard rules, English), tables t1 (ana, bo, cy) and t2 (dan, eve), and a token of every kind."""
     with running_server("wordsvc-pages-", env={"WORDSVC_DATABASE_URL": database, **env}) as (url, _log):
         admin = admin_token_for(database)
-        created = requests.post(f"{url}/events", json={"name": "Club night", "id": "club-night", "ruleset": "standard", "lang": "en-US"}, headers={"Authorization": f"Bearer {admin}"}, timeout=10)
+        created = requests.post(f"{url}/events", json={"name": "Club night", "id": "club-night", "ruleset": "standard", "lang": "en-US"}, headers={"Authorization": f"Bearer {admin}"}, timeout=30)
         assert created.status_code == 201, created.text
         director = created.json()["director_token"]["token"]
         server = PagesServer(url, database, "club-night", Tokens(admin, director, "", "", ""), {"t1": ["ana", "bo", "cy"], "t2": ["dan", "eve"]})

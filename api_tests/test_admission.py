@@ -79,8 +79,8 @@ def test_sixteen_greedy_clients_get_503s_and_health_answers_beside_them(base_url
 
 
 def test_metrics_count_requests_by_endpoint_and_name_the_lexicons(base_url):
-    requests.get(f"{base_url}/validate?word=quiz", timeout=10)
-    text = requests.get(f"{base_url}/metrics", timeout=10).text
+    requests.get(f"{base_url}/validate?word=quiz", timeout=30)
+    text = requests.get(f"{base_url}/metrics", timeout=30).text
     assert 'wordsvc_requests_total{endpoint="/validate",method="GET",status="200"}' in text
     assert "wordsvc_request_duration_seconds_bucket" in text
     assert 'wordsvc_lexicon_info{id="en-US"' in text
@@ -91,6 +91,6 @@ def test_metrics_count_requests_by_endpoint_and_name_the_lexicons(base_url):
 
 def test_metrics_count_the_refused_and_the_servers_own_rejections(base_url):
     for _ in range(3):
-        requests.post(f"{base_url}/validate", data=b"x" * 70_000, headers={"Content-Type": "application/json"}, timeout=10)
-    text = requests.get(f"{base_url}/metrics", timeout=10).text
+        requests.post(f"{base_url}/validate", data=b"x" * 70_000, headers={"Content-Type": "application/json"}, timeout=30)
+    text = requests.get(f"{base_url}/metrics", timeout=30).text
     assert 'wordsvc_server_rejected_total{reason="too_large"}' in text
