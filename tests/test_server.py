@@ -260,10 +260,10 @@ def metric_lines(port: int) -> list[str]:
 
 
 def rejected(port: int) -> dict[str, float]:
-    """``wordsvc_server_rejected_total`` by reason, summed over the workers: what the server refused or cut itself."""
+    """``wordsvc_server_rejected_total`` by reason, summed over the workers: what the server refused or cut itself (reasons at 0 left out)."""
     counts = {}
     for line in metric_lines(port):
-        if line.startswith("wordsvc_server_rejected_total{"):
+        if line.startswith("wordsvc_server_rejected_total{") and float(line.rsplit(" ", 1)[1]):
             counts[line.split('reason="')[1].split('"')[0]] = float(line.rsplit(" ", 1)[1])
     return counts
 
