@@ -129,22 +129,68 @@ def serve_event(database: str, env: dict[str, str]) -> Iterator[PagesServer]:
         yield server
 
 
+#: Run in the page before its own scripts: every fetch it makes is noted as it is made (method, URL), so what
+#: the page sent is read exactly, at once, after any action (Traffic.sent).
+NOTE_FETCHES = """
+(() => {
+  const sent = (window.__sent = []);
+  const fetch = window.fetch.bind(window);
+  window.fetch = (resource, init = {}) => {
+    const request = resource instanceof Request ? resource : null;
+    sent.push([(init.method || (request ? request.method : "GET")).toUpperCase(), request ? request.url : new URL(resource, location.href).href]);
+    return fetch(resource, init);
+  };
+})();
+"""
+
+
+def _path_is(url: str, path_end: str) -> bool:
+    return url.split("?")[0].endswith(path_end)
+
+
 @dataclass
 class Traffic:
-    """Every request a page sent and every answer it got, for leak and origin checks."""
+    """Every request a page sent and every answer it got, for leak and origin checks.
 
-    requests: list[dict[str, Any]] = field(default_factory=list)
+    The answers come as Playwright's response events, which reach the test some time after the page
+    has moved on: :meth:`answered` waits for one. What the page sent is counted in the page itself
+    (:meth:`sent`), exactly, the moment an action returns.
+    """
+
+    seen: list[tuple[dict[str, Any], Any]] = field(default_factory=list)
 
     def record(self, response: Any) -> None:
+        """The response event's handler: no round trip to the browser here, so the call is listed as soon as the event comes."""
         req = response.request
-        try:
-            body = response.text()
-        except Exception:  # a redirect or an aborted answer has no body
-            body = ""
-        self.requests.append({"method": req.method, "url": req.url, "sent": req.post_data or "", "status": response.status, "answer": body})
+        self.seen.append(({"method": req.method, "url": req.url, "sent": req.post_data or "", "status": response.status}, response))
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        """Every call answered so far, with its answer's text (``answer``)."""
+        for call, response in self.seen:
+            if "answer" not in call:
+                try:
+                    call["answer"] = response.text()
+                except Exception:  # a redirect or an aborted answer has no body
+                    call["answer"] = ""
+        return [call for call, _ in self.seen]
 
     def calls(self, method: str, path_end: str) -> list[dict[str, Any]]:
-        return [r for r in self.requests if r["method"] == method and r["url"].split("?")[0].endswith(path_end)]
+        return [r for r in self.requests if r["method"] == method and _path_is(r["url"], path_end)]
+
+    def answered(self, page: Any, method: str, path_end: str) -> list[dict[str, Any]]:
+        """:meth:`calls`, once at least one has come (the events before it with it): a wait on the events, for at most 30 s."""
+        for _ in range(1500):
+            found = self.calls(method, path_end)
+            if found:
+                return found
+            page.wait_for_timeout(20)  # the events are let in while the test waits on the page
+        raise AssertionError(f"no answer to {method} {path_end} came")
+
+    @staticmethod
+    def sent(page: Any, method: str, path_end: str) -> list[str]:
+        """The URLs of the ``method`` fetches to ``path_end`` the page has made since it loaded (:data:`NOTE_FETCHES`)."""
+        return [url for verb, url in page.evaluate("window.__sent") if verb == method and _path_is(url, path_end)]
 
 
 #: Where a paused clock stands when a page opens: any fixed moment does.
@@ -162,6 +208,7 @@ def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP, locale
     if paused_clock:
         context.clock.install(time=CLOCK_START)
         context.clock.pause_at(CLOCK_START + timedelta(hours=1))  # well ahead of wherever the clock has run meanwhile
+    context.add_init_script(NOTE_FETCHES)
     page = context.new_page()
     traffic = Traffic()
     errors: list[str] = []

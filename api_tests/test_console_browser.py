@@ -69,7 +69,7 @@ def test_a_round_from_the_slip_is_judged_as_typed_previewed_stored_once_and_echo
         # Submitting: a double click stores one round.
         page.dblclick("#submit")
         page.wait_for_selector("#stored-table tbody tr[data-round='1']")
-        assert len(traffic.calls("PUT", "/events/club-night/games/t1/rounds/1")) == 1
+        assert len(traffic.sent(page, "PUT", "/events/club-night/games/t1/rounds/1")) == 1
         assert "Round 1 stored as revision 1" in page.inner_text("#submit-status")
         game = server.api("GET", f"/events/{server.event}/games/t1").json()
         assert len(game["rounds"]) == 1 and game["rounds"][0]["revisions"] == 1
@@ -109,7 +109,7 @@ def test_an_entry_that_does_not_add_up_is_warned_about_before_anything_is_stored
         page.wait_for_selector("#warning-list li:text-is('Nobody is marked as going out.')")
         page.check("#out-1")
         page.wait_for_selector("#warning-list li:text-matches('^eve is marked as going out but')")
-        assert not traffic.calls("PUT", "/rounds/1")
+        assert not traffic.sent(page, "PUT", "/rounds/1")
     finally:
         context.close()
 
@@ -129,7 +129,7 @@ def test_a_director_corrects_a_stored_round_with_a_reason_and_sees_every_revisio
         page.fill("#unused-2", "")
         page.click("#submit")
         assert page.inner_text("#submit-error") == "A correction needs a reason."
-        assert not traffic.calls("PUT", "/rounds/1")
+        assert not traffic.sent(page, "PUT", "/rounds/1")
         page.fill("#reason", "cy laid DOG, not DO")
         page.click("#submit")
         page.wait_for_selector("#history-list li:nth-child(2)")

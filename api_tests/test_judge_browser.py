@@ -83,7 +83,8 @@ def test_an_unacceptable_play_never_names_the_failing_word_on_the_page_or_on_the
         for telltale in ("not_in_lexicon", "reason", "invalid", "not valid", "ógilt", "ei kehti"):
             assert telltale not in html.lower(), telltale
         # The wire: one ruling asked for; no answer says anything per word.
-        judged = traffic.calls("POST", f"/events/{pages_server.event}/judge")
+        assert len(traffic.sent(page, "POST", f"/events/{pages_server.event}/judge")) == 1
+        judged = traffic.answered(page, "POST", f"/events/{pages_server.event}/judge")  # the last call: every answer is in
         assert len(judged) == 1 and json.loads(judged[0]["sent"])["words"] == words
         assert set(json.loads(judged[0]["answer"])) == {"acceptable", "count", "ruleset", "lexicon", "table", "round", "audit_seq"}
         called = {re.sub(r"^https?://[^/]+", "", c["url"]).split("?")[0] for c in traffic.requests}
@@ -144,7 +145,7 @@ def test_the_first_press_locks_the_input_and_sends_one_ruling(browser: Any, page
         page.keyboard.press("Enter")
         page.click("#judge-button", click_count=3, delay=10)
         page.wait_for_selector("#result:not([hidden])")
-        assert len(traffic.calls("POST", "/judge")) == 1
+        assert len(traffic.sent(page, "POST", "/judge")) == 1
         assert len(_rulings(pages_server)) == before + 1
     finally:
         context.close()
