@@ -87,6 +87,7 @@ test: setup lint
 
 bench: setup
 	$(BIN)/python bench/http_load.py
+	$(BIN)/python bench/resilience.py
 	$(BIN)/python bench/lexicons.py
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/search.py

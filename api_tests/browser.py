@@ -4,7 +4,7 @@
 executable) headless with Playwright's ``executable_path``: Playwright's own
 browser downloads are never used. ``pages_server`` (module, ids ``sqlite`` and
 ``postgresql``) is a ``wordsvc serve`` with short kiosk timings, an event, its
-tables and tokens; ``steady_server`` the same with the default timings. Without a browser, Playwright or axe-core the tests are
+tables and tokens; ``steady_server`` the same with kiosk timings of an hour. Without a browser, Playwright or axe-core the tests are
 skipped (failed under CI) through the root conftest's :func:`unavailable`.
 
 :func:`accessibility_violations` runs axe-core (``make setup`` installs it from
@@ -20,6 +20,7 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,10 @@ DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}  # the screenshots' two sizes, by the name their files carry
 #: The kiosk's timings in these tests: short, so that the clock rules are checked in seconds.
+#: Its tests run them on the page's fake clock (open_page's ``paused_clock``), never on the machine's.
 TIMINGS = {"WORDSVC_JUDGE_RESULT_SECONDS": "2.5", "WORDSVC_JUDGE_KEY_DELAY": "0.5", "WORDSVC_JUDGE_IDLE_SECONDS": "2.5", "WORDSVC_STANDINGS_POLL_SECONDS": "1"}
+#: For axe-core and the screenshots, which need the page's real timers: nothing the kiosk times runs out while they work.
+STEADY_TIMINGS = {"WORDSVC_JUDGE_RESULT_SECONDS": "3600", "WORDSVC_JUDGE_IDLE_SECONDS": "3600"}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
 #: axe-core's rule tags for WCAG 2.1 A and AA, and its best practices.
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
@@ -86,7 +90,7 @@ class PagesServer:
 
     def api(self, method: str, path: str, token: str | None = None, headers: dict[str, str] | None = None, **kwargs: Any) -> requests.Response:
         sent = {**(headers or {}), **({"Authorization": f"Bearer {token}"} if token else {})}
-        return requests.request(method, self.url + path, headers=sent, timeout=10, **kwargs)
+        return requests.request(method, self.url + path, headers=sent, timeout=30, **kwargs)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -104,8 +108,8 @@ def pages_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
 
 @pytest.fixture(scope="module")
 def steady_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PagesServer]:
-    """A server with the default timings (a ruling stays up 10 s: time for axe-core and a screenshot), on SQLite."""
-    with serve_event(f"sqlite:///{tmp_path_factory.mktemp('steady')}/ledger.sqlite3", {}) as server:
+    """A server with :data:`STEADY_TIMINGS` (a ruling stays up an hour: axe-core and a screenshot never race it), on SQLite."""
+    with serve_event(f"sqlite:///{tmp_path_factory.mktemp('steady')}/ledger.sqlite3", STEADY_TIMINGS) as server:
         yield server
 
 
@@ -114,7 +118,7 @@ def serve_event(database: str, env: dict[str, str]) -> Iterator[PagesServer]:
     """``wordsvc serve`` on ``database`` with event ``club-night`` (standard rules, English), tables t1 (ana, bo, cy) and t2 (dan, eve), and a token of every kind."""
     with running_server("wordsvc-pages-", env={"WORDSVC_DATABASE_URL": database, **env}) as (url, _log):
         admin = admin_token_for(database)
-        created = requests.post(f"{url}/events", json={"name": "Club night", "id": "club-night", "ruleset": "standard", "lang": "en-US"}, headers={"Authorization": f"Bearer {admin}"}, timeout=10)
+        created = requests.post(f"{url}/events", json={"name": "Club night", "id": "club-night", "ruleset": "standard", "lang": "en-US"}, headers={"Authorization": f"Bearer {admin}"}, timeout=30)
         assert created.status_code == 201, created.text
         director = created.json()["director_token"]["token"]
         server = PagesServer(url, database, "club-night", Tokens(admin, director, "", "", ""), {"t1": ["ana", "bo", "cy"], "t2": ["dan", "eve"]})
@@ -125,27 +129,86 @@ def serve_event(database: str, env: dict[str, str]) -> Iterator[PagesServer]:
         yield server
 
 
+#: Run in the page before its own scripts: every fetch it makes is noted as it is made (method, URL), so what
+#: the page sent is read exactly, at once, after any action (Traffic.sent).
+NOTE_FETCHES = """
+(() => {
+  const sent = (window.__sent = []);
+  const fetch = window.fetch.bind(window);
+  window.fetch = (resource, init = {}) => {
+    const request = resource instanceof Request ? resource : null;
+    sent.push([(init.method || (request ? request.method : "GET")).toUpperCase(), request ? request.url : new URL(resource, location.href).href]);
+    return fetch(resource, init);
+  };
+})();
+"""
+
+
+def _path_is(url: str, path_end: str) -> bool:
+    return url.split("?")[0].endswith(path_end)
+
+
 @dataclass
 class Traffic:
-    """Every request a page sent and every answer it got, for leak and origin checks."""
+    """Every request a page sent and every answer it got, for leak and origin checks.
 
-    requests: list[dict[str, Any]] = field(default_factory=list)
+    The answers come as Playwright's response events, which reach the test some time after the page
+    has moved on: :meth:`answered` waits for one. What the page sent is counted in the page itself
+    (:meth:`sent`), exactly, the moment an action returns.
+    """
+
+    seen: list[tuple[dict[str, Any], Any]] = field(default_factory=list)
 
     def record(self, response: Any) -> None:
+        """The response event's handler: no round trip to the browser here, so the call is listed as soon as the event comes."""
         req = response.request
-        try:
-            body = response.text()
-        except Exception:  # a redirect or an aborted answer has no body
-            body = ""
-        self.requests.append({"method": req.method, "url": req.url, "sent": req.post_data or "", "status": response.status, "answer": body})
+        self.seen.append(({"method": req.method, "url": req.url, "sent": req.post_data or "", "status": response.status}, response))
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        """Every call answered so far, with its answer's text (``answer``)."""
+        for call, response in self.seen:
+            if "answer" not in call:
+                try:
+                    call["answer"] = response.text()
+                except Exception:  # a redirect or an aborted answer has no body
+                    call["answer"] = ""
+        return [call for call, _ in self.seen]
 
     def calls(self, method: str, path_end: str) -> list[dict[str, Any]]:
-        return [r for r in self.requests if r["method"] == method and r["url"].split("?")[0].endswith(path_end)]
+        return [r for r in self.requests if r["method"] == method and _path_is(r["url"], path_end)]
+
+    def answered(self, page: Any, method: str, path_end: str) -> list[dict[str, Any]]:
+        """:meth:`calls`, once at least one has come (the events before it with it): a wait on the events, for at most 30 s."""
+        for _ in range(1500):
+            found = self.calls(method, path_end)
+            if found:
+                return found
+            page.wait_for_timeout(20)  # the events are let in while the test waits on the page
+        raise AssertionError(f"no answer to {method} {path_end} came")
+
+    @staticmethod
+    def sent(page: Any, method: str, path_end: str) -> list[str]:
+        """The URLs of the ``method`` fetches to ``path_end`` the page has made since it loaded (:data:`NOTE_FETCHES`)."""
+        return [url for verb, url in page.evaluate("window.__sent") if verb == method and _path_is(url, path_end)]
 
 
-def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP, locale: str = "en-US") -> tuple[Any, Any, Traffic]:
-    """A new context and page at ``url`` with its traffic recorded (``page.errors``: its script errors)."""
+#: Where a paused clock stands when a page opens: any fixed moment does.
+CLOCK_START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP, locale: str = "en-US", paused_clock: bool = False) -> tuple[Any, Any, Traffic]:
+    """A new context and page at ``url`` with its traffic recorded (``page.errors``: its script errors).
+
+    ``paused_clock``: the page runs on Playwright's fake clock, paused (``Date``, ``performance.now``
+    and every timer): its timers fire only when the test moves the clock with ``page.clock.run_for``,
+    so what the page does after N seconds is checked to the millisecond on any machine under any load.
+    """
     context = browser.new_context(viewport=viewport, locale=locale, is_mobile=viewport is PHONE, has_touch=viewport is PHONE)
+    if paused_clock:
+        context.clock.install(time=CLOCK_START)
+        context.clock.pause_at(CLOCK_START + timedelta(hours=1))  # well ahead of wherever the clock has run meanwhile
+    context.add_init_script(NOTE_FETCHES)
     page = context.new_page()
     traffic = Traffic()
     errors: list[str] = []

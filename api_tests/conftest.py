@@ -29,7 +29,7 @@ import pytest
 import requests
 
 REPO = Path(__file__).resolve().parent.parent
-READY_TIMEOUT = 30.0  # seconds; the lexicons are memory-mapped, start-up takes a few seconds at most
+READY_TIMEOUT = 60.0  # seconds, a safety net: the lexicons are memory-mapped, start-up takes a few seconds at most
 STOP_TIMEOUT = 30.0  # the server drains for WORDSVC_DRAIN_SECONDS (20 s) at most
 
 
@@ -49,7 +49,7 @@ def node_or_skip(what: str) -> str:
     node = shutil.which("node")
     if node is None:
         pytest.skip(f"node is not on PATH: {what} was not run")
-    version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
     if int(version.lstrip("v").split(".")[0] or 0) < 18:
         pytest.skip(f"node {version} is older than 18 (no built-in fetch): {what} was not run")
     return node

@@ -94,8 +94,8 @@ def config_toml(base_url: str, admin_token: str | None = None) -> str:
     the ledger's operations are sent with ``admin_token`` (else they are refused 401, which the positive checks count as failures)."""
     import requests
 
-    rulesets = [r["id"] for r in requests.get(f"{base_url}/rulesets", timeout=10).json()["rulesets"]]
-    languages = sorted({tag for lang in requests.get(f"{base_url}/languages", timeout=10).json()["languages"] for tag in lang["tags"]})
+    rulesets = [r["id"] for r in requests.get(f"{base_url}/rulesets", timeout=30).json()["rulesets"]]
+    languages = sorted({tag for lang in requests.get(f"{base_url}/languages", timeout=30).json()["languages"] for tag in lang["tags"]})
     seeds = [("rulesets", rulesets, ["query.ruleset", "body.ruleset"]), ("languages", languages, ["query.lang", "body.lang"]), *SEEDS]
     lines = [CONFIG]
     for name, values, _ in seeds:

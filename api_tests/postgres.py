@@ -135,7 +135,7 @@ def _stop(process: subprocess.Popen[bytes], pg_ctl: list[str], cwd: Path) -> Non
             process.wait(timeout=STOP_TIMEOUT)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)  # its own session, started by us: the postmaster and its backends
-            process.wait(timeout=10)
+            process.wait(timeout=30)
 
 
 @contextmanager

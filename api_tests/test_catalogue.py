@@ -12,14 +12,14 @@ RULESET_IDS = {"standard", "challenge", "letters-minimum", "no-floor", "two-play
 
 
 def test_health_says_the_process_is_up(base_url: str) -> None:
-    response = requests.get(f"{base_url}/health", timeout=10)
+    response = requests.get(f"{base_url}/health", timeout=30)
     assert response.status_code == 200
     assert media_type(response) == "application/json"
     assert response.json() == {"status": "ok"}
 
 
 def test_ready_lists_the_loaded_lexicons_and_rulesets(base_url: str) -> None:
-    response = requests.get(f"{base_url}/ready", timeout=10)
+    response = requests.get(f"{base_url}/ready", timeout=30)
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ready"
@@ -28,7 +28,7 @@ def test_ready_lists_the_loaded_lexicons_and_rulesets(base_url: str) -> None:
 
 
 def test_rulesets_lists_every_ruleset_with_its_summary(base_url: str) -> None:
-    body = requests.get(f"{base_url}/rulesets", timeout=10).json()
+    body = requests.get(f"{base_url}/rulesets", timeout=30).json()
     by_id = {r["id"]: r for r in body["rulesets"]}
     assert RULESET_IDS <= set(by_id)
     for ruleset in body["rulesets"]:
@@ -40,7 +40,7 @@ def test_rulesets_lists_every_ruleset_with_its_summary(base_url: str) -> None:
 
 
 def test_standard_ruleset_is_fully_resolved_with_the_118_card_deck(base_url: str) -> None:
-    ruleset = requests.get(f"{base_url}/rulesets/standard", timeout=10).json()
+    ruleset = requests.get(f"{base_url}/rulesets/standard", timeout=30).json()
     assert ruleset["id"] == "standard"
     assert ruleset["rounds"] == [3, 4, 5, 6, 7, 8, 9, 10]
     assert ruleset["players"] == {"min": 2, "max": 8}
@@ -59,21 +59,21 @@ def test_standard_ruleset_is_fully_resolved_with_the_118_card_deck(base_url: str
 
 
 def test_a_derived_ruleset_is_shown_with_what_it_inherits(base_url: str) -> None:
-    ruleset = requests.get(f"{base_url}/rulesets/challenge", timeout=10).json()
+    ruleset = requests.get(f"{base_url}/rulesets/challenge", timeout=30).json()
     assert ruleset["extends"] == "standard"
     assert ruleset["words"]["check"] == "challenge"
     assert ruleset["deck"]["size"] == 118  # inherited from standard
-    assert requests.get(f"{base_url}/rulesets/letters-minimum", timeout=10).json()["words"]["min_letters"] == 2
+    assert requests.get(f"{base_url}/rulesets/letters-minimum", timeout=30).json()["words"]["min_letters"] == 2
 
 
 def test_unknown_ruleset_id_is_404_naming_the_known_ones(base_url: str) -> None:
-    body = assert_problem(requests.get(f"{base_url}/rulesets/no-such-rules", timeout=10), 404)
+    body = assert_problem(requests.get(f"{base_url}/rulesets/no-such-rules", timeout=30), 404)
     for known in RULESET_IDS:
         assert known in body["detail"]
 
 
 def test_languages_describe_each_lexicon_with_provenance(base_url: str) -> None:
-    body = requests.get(f"{base_url}/languages", timeout=10).json()
+    body = requests.get(f"{base_url}/languages", timeout=30).json()
     by_id = {lang["id"]: lang for lang in body["languages"]}
     assert {"en-US", "en-GB"} <= set(by_id)
     for lang in body["languages"]:
@@ -85,7 +85,7 @@ def test_languages_describe_each_lexicon_with_provenance(base_url: str) -> None:
 
 
 def test_docs_is_a_self_contained_html_page_describing_every_endpoint(base_url: str) -> None:
-    response = requests.get(f"{base_url}/docs", timeout=10)
+    response = requests.get(f"{base_url}/docs", timeout=30)
     assert response.status_code == 200
     assert media_type(response) == "text/html"
     page = response.text

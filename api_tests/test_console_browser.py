@@ -69,7 +69,7 @@ def test_a_round_from_the_slip_is_judged_as_typed_previewed_stored_once_and_echo
         # Submitting: a double click stores one round.
         page.dblclick("#submit")
         page.wait_for_selector("#stored-table tbody tr[data-round='1']")
-        assert len(traffic.calls("PUT", "/events/club-night/games/t1/rounds/1")) == 1
+        assert len(traffic.sent(page, "PUT", "/events/club-night/games/t1/rounds/1")) == 1
         assert "Round 1 stored as revision 1" in page.inner_text("#submit-status")
         game = server.api("GET", f"/events/{server.event}/games/t1").json()
         assert len(game["rounds"]) == 1 and game["rounds"][0]["revisions"] == 1
@@ -109,7 +109,7 @@ def test_an_entry_that_does_not_add_up_is_warned_about_before_anything_is_stored
         page.wait_for_selector("#warning-list li:text-is('Nobody is marked as going out.')")
         page.check("#out-1")
         page.wait_for_selector("#warning-list li:text-matches('^eve is marked as going out but')")
-        assert not traffic.calls("PUT", "/rounds/1")
+        assert not traffic.sent(page, "PUT", "/rounds/1")
     finally:
         context.close()
 
@@ -129,7 +129,7 @@ def test_a_director_corrects_a_stored_round_with_a_reason_and_sees_every_revisio
         page.fill("#unused-2", "")
         page.click("#submit")
         assert page.inner_text("#submit-error") == "A correction needs a reason."
-        assert not traffic.calls("PUT", "/rounds/1")
+        assert not traffic.sent(page, "PUT", "/rounds/1")
         page.fill("#reason", "cy laid DOG, not DO")
         page.click("#submit")
         page.wait_for_selector("#history-list li:nth-child(2)")
@@ -167,7 +167,7 @@ def test_standings_refresh_by_themselves_when_another_table_stores_a_round(brows
         assert "dan" in before and before["dan"].split("\t")[3] == "0"
         body = {"players": [{"name": "dan", "words": ["(qu)iz"], "went_out": True}, {"name": "eve", "words": ["ox"], "unused": "t"}]}
         assert server.api("PUT", f"/events/{server.event}/games/t2/rounds/1", server.tokens.referee_t2, json=body).status_code in (200, 201)
-        page.wait_for_function("() => [...document.querySelectorAll('#standings-table tbody tr')].some(r => r.cells[1].textContent === 'dan' && r.cells[3].textContent === '1')", timeout=10_000)
+        page.wait_for_function("() => [...document.querySelectorAll('#standings-table tbody tr')].some(r => r.cells[1].textContent === 'dan' && r.cells[3].textContent === '1')")  # the next poll of the standings
         standings = server.api("GET", f"/events/{server.event}/standings").json()["standings"]
         shown = [row.split("\t") for row in page.locator("#standings-table tbody tr").all_inner_texts()]
         assert [(r[0], r[1], r[4]) for r in shown] == [(str(s["rank"]), s["player"], str(s["total"])) for s in standings]

@@ -99,7 +99,7 @@ def http() -> Iterator[requests.Session]:
 def rulesets(base_url: str, http: requests.Session) -> dict[str, dict[str, Any]]:
     found = {}
     for ruleset in RULESETS:
-        response = http.get(f"{base_url}/rulesets/{ruleset}", timeout=10)
+        response = http.get(f"{base_url}/rulesets/{ruleset}", timeout=30)
         assert response.status_code == 200, f"GET /rulesets/{ruleset}: {response.status_code} {response.text[:300]}"
         found[ruleset] = response.json()
     return found
@@ -126,7 +126,7 @@ def test_js_deals_match_the_server_on_every_ruleset_player_count_and_round(base_
     for ruleset, players, round_, seed in cases:
         rules = rulesets[ruleset]
         calls.append(["deal", {"cards": rules["deck"]["cards"], "handSizes": rules["rounds"], "players": players, "round": round_, "seed": seed}])
-        response = http.get(f"{base_url}/deal", params={"ruleset": ruleset, "players": players, "round": round_, "seed": seed}, timeout=10)
+        response = http.get(f"{base_url}/deal", params={"ruleset": ruleset, "players": players, "round": round_, "seed": seed}, timeout=30)
         assert response.status_code == 200, f"GET /deal {ruleset} {players} {round_} {seed}: {response.status_code} {response.text[:300]}"
         served.append(response.json())
     answers = _js(calls)
@@ -229,7 +229,7 @@ def test_js_cli_prints_the_servers_deal(base_url: str, http: requests.Session) -
     lines = result.stdout.splitlines()
     assert len(lines) == 1, result.stdout
     mine = json.loads(lines[0])
-    server = http.get(f"{base_url}/deal", params={"ruleset": "eesti", "players": 5, "round": 3, "seed": seed}, timeout=10).json()
+    server = http.get(f"{base_url}/deal", params={"ruleset": "eesti", "players": 5, "round": 3, "seed": seed}, timeout=30).json()
     assert (mine["dealId"], mine["dealer"], mine["hands"], mine["faceUp"], mine["drawPile"], mine["digest"]) == (
         server["deal_id"],
         server["dealer"],

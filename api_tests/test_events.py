@@ -36,7 +36,7 @@ class Api:
     def __init__(self, server: LedgerServer):
         self.server = server
         self.http = requests.Session()
-        self.doc = self.http.get(f"{server.url}/openapi.json", timeout=10).json()
+        self.doc = self.http.get(f"{server.url}/openapi.json", timeout=30).json()
 
     def __call__(self, method: str, path: str, token: str | None = None, expect: int | None = None, **kwargs: Any) -> requests.Response:
         headers = dict(kwargs.pop("headers", {}))
@@ -235,7 +235,7 @@ def test_retries_conflicts_and_corrections(api: Api) -> None:
 def _commit_metrics(api: Api) -> tuple[float, float]:
     """``(transactions, writes)`` counted so far by ``/metrics`` (every worker's)."""
     found = {"wordsvc_ledger_commit_seconds_count": 0.0, "wordsvc_ledger_commit_writes_sum": 0.0}
-    for line in api.http.get(f"{api.server.url}/metrics", timeout=10).text.splitlines():
+    for line in api.http.get(f"{api.server.url}/metrics", timeout=30).text.splitlines():
         name, _, value = line.partition(" ")
         if name in found:
             found[name] = float(value)

@@ -34,7 +34,7 @@ IDS = [f"{method}-{path.split('?')[0]}-{i}" for i, (method, path, _) in enumerat
 
 @pytest.mark.parametrize(("method", "path", "kwargs"), REQUESTS, ids=IDS)
 def test_every_response_carries_a_request_id(base_url: str, method: str, path: str, kwargs: dict) -> None:
-    response = requests.request(method, f"{base_url}{path}", timeout=10, **kwargs)
+    response = requests.request(method, f"{base_url}{path}", timeout=30, **kwargs)
     assert response.status_code < 500
     assert re.fullmatch(r"[A-Za-z0-9._-]{8,64}", response.headers.get("X-Request-ID", "")), response.headers
 
@@ -42,7 +42,7 @@ def test_every_response_carries_a_request_id(base_url: str, method: str, path: s
 @pytest.mark.parametrize(("method", "path", "kwargs"), REQUESTS, ids=IDS)
 def test_a_sane_client_request_id_is_echoed(base_url: str, method: str, path: str, kwargs: dict) -> None:
     headers = {**kwargs.pop("headers", {}), "X-Request-ID": "ref-table-7.round-3_ABC"}
-    response = requests.request(method, f"{base_url}{path}", headers=headers, timeout=10, **kwargs)
+    response = requests.request(method, f"{base_url}{path}", headers=headers, timeout=30, **kwargs)
     assert response.headers.get("X-Request-ID") == "ref-table-7.round-3_ABC"
     if response.headers.get("Content-Type", "").startswith("application/problem+json"):
         assert response.json()["request_id"] == "ref-table-7.round-3_ABC"
@@ -50,14 +50,14 @@ def test_a_sane_client_request_id_is_echoed(base_url: str, method: str, path: st
 
 @pytest.mark.parametrize("sent", ["has spaces", "x" * 65, "semi;colon", "<script>", "ünïcode"])
 def test_an_unsafe_client_request_id_is_replaced(base_url: str, sent: str) -> None:
-    response = requests.get(f"{base_url}/health", headers={"X-Request-ID": sent.encode("utf-8")}, timeout=10)
+    response = requests.get(f"{base_url}/health", headers={"X-Request-ID": sent.encode("utf-8")}, timeout=30)
     assert response.status_code == 200
     own = response.headers.get("X-Request-ID", "")
     assert own and own != sent and re.fullmatch(r"[A-Za-z0-9._-]{1,64}", own)
 
 
 def test_request_ids_differ_between_requests(base_url: str) -> None:
-    ids = {requests.get(f"{base_url}/health", timeout=10).headers["X-Request-ID"] for _ in range(5)}
+    ids = {requests.get(f"{base_url}/health", timeout=30).headers["X-Request-ID"] for _ in range(5)}
     assert len(ids) == 5
 
 
@@ -70,7 +70,7 @@ def _allowed(response: requests.Response) -> bool:
 )
 def test_cors_headers_are_sent_for_an_origin(base_url: str, method: str, path: str, kwargs: dict) -> None:
     headers = {**kwargs.pop("headers", {}), "Origin": ORIGIN}
-    response = requests.request(method, f"{base_url}{path}", headers=headers, timeout=10, **kwargs)
+    response = requests.request(method, f"{base_url}{path}", headers=headers, timeout=30, **kwargs)
     assert _allowed(response), response.headers
     assert "x-request-id" in response.headers.get("Access-Control-Expose-Headers", "").lower()
     if response.headers["Access-Control-Allow-Origin"] == ORIGIN:
@@ -82,7 +82,7 @@ def test_a_cors_preflight_allows_posting_json(base_url: str, path: str) -> None:
     response = requests.options(
         f"{base_url}{path}",
         headers={"Origin": ORIGIN, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type, x-request-id"},
-        timeout=10,
+        timeout=30,
     )
     assert response.status_code in (200, 204)
     assert _allowed(response)
@@ -93,11 +93,11 @@ def test_a_cors_preflight_allows_posting_json(base_url: str, path: str) -> None:
 
 
 def test_no_cors_headers_without_an_origin(base_url: str) -> None:
-    response = requests.get(f"{base_url}/health", timeout=10)
+    response = requests.get(f"{base_url}/health", timeout=30)
     assert "Access-Control-Allow-Origin" not in response.headers
 
 
 def test_json_responses_are_utf8_without_escapes(base_url: str) -> None:
-    response = requests.get(f"{base_url}/validate", params={"word": "café"}, timeout=10)
+    response = requests.get(f"{base_url}/validate", params={"word": "café"}, timeout=30)
     assert "café".encode() in response.content
     assert response.json()["word"] == "café"

@@ -3,7 +3,10 @@
 - ``kill -9`` on SQLite: ``wordsvc serve`` (master and both workers) is
   SIGKILLed while referees submit rounds as fast as they can; after a restart
   on the same file every acknowledged round is there exactly as acknowledged,
-  nothing else is, and ``wordsvc audit verify`` passes.
+  nothing else is, and ``wordsvc audit verify`` passes. The server is first
+  frozen (SIGSTOP) by the referee whose answer makes the count, so how far
+  the others get before the kill is bounded by counts, not by how fast the
+  test's threads run.
 - Two ``wordsvc serve`` processes on one PostgreSQL database, racing on the
   same round at the same moment: one revision is stored, the other request
   gets 409 (another play) or 200 with the same result (the same play).
@@ -34,7 +37,8 @@ from .postgres import create_database, drop_database
 
 ROUNDS = range(1, 9)  # the standard ruleset's eight rounds; round n deals n + 2 cards
 TIMEOUT = 20.0  # seconds for any one HTTP request
-GONE_TIMEOUT = 10.0  # seconds for a killed server's processes to disappear
+GONE_TIMEOUT = 30.0  # seconds for a killed server's processes to disappear (they go in milliseconds)
+PATIENCE = 60.0  # seconds to wait for the referees to stand still at a frozen server (they do in milliseconds)
 
 
 # ---------------------------------------------------------------- servers
@@ -164,7 +168,12 @@ class Wave:
     acked: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     #: (table, round) -> when the request began, for requests that got no answer
     unanswered: dict[tuple[str, int], float] = field(default_factory=dict)
+    #: table -> the round its referee has sent and not yet heard about
+    pending: dict[str, tuple[str, int]] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
+    #: set once the server is frozen (SIGSTOP): what it had in hand then stays unanswered until the kill
+    frozen: threading.Event = field(default_factory=threading.Event)
+    pending_at_freeze: int = 0
     killed_at: float = float("inf")
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -173,8 +182,13 @@ class Wave:
         return {key for key, began in self.unanswered.items() if began < self.killed_at}
 
 
-def _referee(url: str, wave: Wave, table: str, token: str, deck: list[str], enough: threading.Event, kill_after: int) -> None:
-    """Submit rounds 1..8 of ``table`` in order, as fast as the server answers; stop at the first request without an answer."""
+def _referee(url: str, wave: Wave, table: str, token: str, deck: list[str], kill_after: int, pgid: int) -> None:
+    """Submit rounds 1..8 of ``table`` in order, as fast as the server answers; stop at the first request without an answer.
+
+    The referee whose answer makes ``kill_after`` acknowledged rounds freezes the server's process group
+    (SIGSTOP) before it lets go of the wave's lock: no answer is counted after that but those the server
+    had already written, one per referee at most, so every count below is bounded whatever the timing.
+    """
     rng = random.Random(f"{wave.seed}/{wave.event}/{table}")
     try:
         with requests.Session() as session:
@@ -184,6 +198,7 @@ def _referee(url: str, wave: Wave, table: str, token: str, deck: list[str], enou
                 body = deal(rng, deck, number)
                 with wave.lock:
                     wave.sent[key] = body
+                    wave.pending[table] = key
                 began = time.monotonic()
                 try:
                     response = session.put(f"{url}/events/{wave.event}/games/{table}/rounds/{number}", json=body, timeout=TIMEOUT)
@@ -192,31 +207,42 @@ def _referee(url: str, wave: Wave, table: str, token: str, deck: list[str], enou
                         wave.unanswered[key] = began
                     return
                 with wave.lock:
+                    del wave.pending[table]
                     if response.status_code != 201:
                         wave.failures.append(f"round {key}: {response.status_code} {response.text[:500]}")
                         return
                     wave.acked[key] = response.json()  # read whole by put(): an answer, or a failure of the test
-                    if len(wave.acked) >= kill_after:
-                        enough.set()
+                    if len(wave.acked) >= kill_after and not wave.frozen.is_set():
+                        os.killpg(pgid, signal.SIGSTOP)  # master and workers stand still wherever they are, mid-transaction or not
+                        wave.pending_at_freeze = len(wave.pending)
+                        wave.frozen.set()
     except Exception as err:  # the test fails on it, with what it was
         with wave.lock:
             wave.failures.append(f"table {table}: {err!r}")
 
 
 def submit_and_kill(server: Server, wave: Wave, referees: dict[str, str], deck: list[str], kill_after: int) -> None:
-    """One referee thread per table; SIGKILL the server once ``kill_after`` rounds are acknowledged, while the others are in flight."""
-    enough = threading.Event()
-    threads = [threading.Thread(target=_referee, args=(server.url, wave, t, referees[t], deck, enough, kill_after), daemon=True) for t in wave.tables]
-    for thread in threads:
+    """One referee thread per table; once ``kill_after`` rounds are acknowledged the server is frozen, and once every
+    referee with rounds to go is waiting on it, SIGKILLed: the rounds it had in hand are never answered."""
+    pgid = server.process.pid  # its own session: the master's pid is the group's
+    threads = {t: threading.Thread(target=_referee, args=(server.url, wave, t, referees[t], deck, kill_after, pgid), daemon=True) for t in wave.tables}
+    for thread in threads.values():
         thread.start()
-    while not enough.wait(0.005):
-        if not any(thread.is_alive() for thread in threads):
-            break
+
+    def still() -> bool:  # frozen (or every referee stopped), and each referee left is blocked on the frozen server
+        with wave.lock:
+            live = [table for table, thread in threads.items() if thread.is_alive()]
+            return (wave.frozen.is_set() or not live) and all(table in wave.pending for table in live)
+
+    give_up = time.monotonic() + PATIENCE
+    while not still():
+        assert time.monotonic() < give_up, f"the referees did not stand still at the frozen server: {wave.failures}"
+        time.sleep(0.005)
     wave.killed_at = time.monotonic()
     _kill(server)
-    for thread in threads:
+    for thread in threads.values():
         thread.join(TIMEOUT + 5)
-    assert not any(thread.is_alive() for thread in threads), "a referee thread did not stop after the kill"
+    assert not any(thread.is_alive() for thread in threads.values()), "a referee thread did not stop after the kill"
     assert not wave.failures, f"seed {wave.seed}: {wave.failures}"
 
 
@@ -283,13 +309,14 @@ def test_sigkill_loses_no_acknowledged_round_on_sqlite(tmp_path: Path) -> None:
     seed = random.randrange(2**32)
     logs = tmp_path / "logs"
     admin = admin_token_for(database_url)
-    # 1. Eight tables, eight referees. 64 rounds take about 0.3 s here (two workers, one SQLite write lock),
-    #    so the kill is tied to progress, not to a clock: once half the rounds are acknowledged, every
-    #    referee still has rounds to go and one in flight.
-    # 2. Twenty-four tables: more referees than the two workers' sixteen app threads, so when the kill
+    # 1. Eight tables, eight referees. The kill is tied to progress, not to a clock: the referee whose answer
+    #    makes half the rounds acknowledged freezes the server, the others hear at most the one answer each
+    #    the server had written by then (32 + 7 acknowledged at most, of 64), and each then sends its next
+    #    round to the frozen server: when the SIGKILL comes, every referee with rounds to go has one in flight.
+    # 2. Twenty-four tables: more referees than the two workers' sixteen app threads, so when the freeze
     #    comes the workers hold a full set of requests, most waiting on the write lock and one inside
-    #    a write transaction or its commit: the kill very likely lands mid-request, mid-transaction.
-    #    What the test asserts holds wherever it lands, so it cannot be flaky about that.
+    #    a write transaction or its commit: the freeze (and the kill after it) very likely lands mid-request,
+    #    mid-transaction. What the test asserts holds wherever it lands, so it cannot be flaky about that.
     plan = [("e1", 8, 32), ("e2", 24, 48)]
     waves: list[Wave] = []
     for event, size, kill_after in plan:
@@ -300,7 +327,10 @@ def test_sigkill_loses_no_acknowledged_round_on_sqlite(tmp_path: Path) -> None:
             referees = seat_event(server.url, admin, event, wave.tables)
             submit_and_kill(server, wave, referees, deck, kill_after)
         waves.append(wave)
-        context = f"seed {seed}, event {event}: {len(wave.acked)} acknowledged, {len(wave.in_flight())} in flight, {len(wave.sent)} sent"
+        context = (
+            f"seed {seed}, event {event}: {len(wave.acked)} acknowledged, {wave.pending_at_freeze} in the server's hands at the freeze, "
+            f"{len(wave.in_flight())} in flight at the kill, {len(wave.sent)} sent"
+        )
         print(context)  # shown with -s
         assert len(wave.acked) >= kill_after, f"{context}: too few rounds acknowledged before the kill to prove anything"
         assert wave.in_flight(), f"{context}: the kill came when no round was in flight"
@@ -426,7 +456,8 @@ def test_a_close_racing_round_writes_leaves_no_round_after_it(backend: str, requ
     round answered 201 is stored, and every ``round.submitted`` entry of the
     audit trail comes before ``event.closed``: the close and the round writes
     are serialized by the event's lock, and each write reads the status
-    under it.
+    under it. One table's referee holds its last rounds until the close has
+    been answered, so some round always meets the closed event.
     """
     if backend == "sqlite":
         database_url, name = f"sqlite:///{tmp_path}/close-race.sqlite3", ""
@@ -446,20 +477,25 @@ def test_a_close_racing_round_writes_leaves_no_round_after_it(backend: str, requ
                 referees = seat_event(servers[0].url, admin, event, tables)
                 acknowledged: list[tuple[str, int]] = []
                 refused: list[tuple[str, int]] = []
-                quarter = threading.Event()
+                quarter, closed_answered = threading.Event(), threading.Event()
                 lock = threading.Lock()
 
-                def referee(i: int, table: str, event: str = event, referees: dict[str, str] = referees, acknowledged=acknowledged, refused=refused, quarter=quarter, lock=lock) -> None:
+                def referee(
+                    i: int, table: str, event: str = event, referees: dict[str, str] = referees, acknowledged=acknowledged, refused=refused, quarter=quarter,
+                    lock=lock, closed_answered=closed_answered,
+                ) -> None:  # fmt: skip
                     rng = random.Random(f"{event}-{table}")
                     with requests.Session() as session:
                         session.headers.update(_auth(referees[table]))
                         for number in ROUNDS:
+                            if table == tables[-1] and number > 2:
+                                assert closed_answered.wait(TIMEOUT * len(ROUNDS)), "the close was never answered"
                             url = servers[(i + number) % len(servers)].url
                             answer = session.put(f"{url}/events/{event}/games/{table}/rounds/{number}", json=deal(rng, deck, number), timeout=TIMEOUT)
                             with lock:
                                 if answer.status_code == 201:
                                     acknowledged.append((table, number))
-                                    if len(acknowledged) >= len(tables) * len(ROUNDS) // 4:
+                                    if len(acknowledged) >= (len(tables) - 1) * len(ROUNDS) // 4:
                                         quarter.set()
                                 else:
                                     assert answer.status_code == 409 and answer.json()["errors"] == {"event": ["closed"]}, answer.text
@@ -472,6 +508,7 @@ def test_a_close_racing_round_writes_leaves_no_round_after_it(backend: str, requ
                 assert quarter.wait(TIMEOUT * len(ROUNDS)), "too few rounds acknowledged to race a close"
                 closed = requests.post(f"{servers[-1].url}/events/{event}/close", headers=_auth(admin), timeout=TIMEOUT)
                 assert closed.status_code == 200, closed.text
+                closed_answered.set()
                 for thread in threads:
                     thread.join(TIMEOUT * len(ROUNDS))
                 assert not any(thread.is_alive() for thread in threads)

@@ -113,7 +113,7 @@ EXCHANGES: list[tuple[str, str, str, str, dict[str, Any], int]] = [
 
 @pytest.fixture(scope="module")
 def doc(base_url: str) -> dict[str, Any]:
-    response = requests.get(f"{base_url}/openapi.json", timeout=10)
+    response = requests.get(f"{base_url}/openapi.json", timeout=30)
     assert response.status_code == 200
     assert media_type(response) == "application/json"
     return response.json()
@@ -201,7 +201,7 @@ def _documented_schema(doc: dict[str, Any], method: str, path: str, status: int,
 def test_real_responses_match_the_documented_schema(
     base_url: str, doc: dict[str, Any], method: str, path: str, url: str, kwargs: dict[str, Any], status: int
 ) -> None:
-    response = requests.request(method, f"{base_url}{url}", timeout=10, **kwargs)
+    response = requests.request(method, f"{base_url}{url}", timeout=30, **kwargs)
     assert response.status_code == status, response.text[:500]
     content_type = media_type(response)
     schema = _documented_schema(doc, method, path, status, content_type)
@@ -300,10 +300,10 @@ def _most(doc: dict[str, Any], schema: str, prop: str) -> int:
 )
 def test_a_body_one_item_past_a_documented_maxitems_is_refused_naming_the_list(base_url: str, doc: dict[str, Any], path: str, schema: str, prop: str, body: Any) -> None:
     most = _most(doc, schema, prop)
-    response = requests.post(f"{base_url}{path}", json=body(most + 1), timeout=10)
+    response = requests.post(f"{base_url}{path}", json=body(most + 1), timeout=30)
     problem = assert_problem(response, 422)
     assert list(problem["errors"]) == [prop]
-    at_limit = requests.post(f"{base_url}{path}", json=body(most), timeout=10)  # may break the ruleset's rules, not the list's limit
+    at_limit = requests.post(f"{base_url}{path}", json=body(most), timeout=30)  # may break the ruleset's rules, not the list's limit
     assert at_limit.json().get("errors", {}).get(prop) != problem["errors"][prop], at_limit.text[:300]
 
 
@@ -320,7 +320,7 @@ def test_a_request_with_thousands_of_problems_gets_a_small_answer_in_the_documen
         {"players": [{"name": "a", "words": [[""] * 250] * 10}]},  # within every limit: 2,500 problems
     ):
         raw = json.dumps(body, separators=(",", ":"))  # 60 KB: under the body limit
-        response = requests.post(f"{base_url}/score-round", data=raw, headers={"Content-Type": "application/json"}, timeout=10)
+        response = requests.post(f"{base_url}/score-round", data=raw, headers={"Content-Type": "application/json"}, timeout=30)
         problem = assert_problem(response, 422)
         assert len(response.content) < 64 * 1024
         assert sum(len(messages) for messages in problem["errors"].values()) <= 51

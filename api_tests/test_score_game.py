@@ -113,7 +113,7 @@ def test_each_round_of_a_game_is_scored_like_score_round(base_url: str) -> None:
     game = post_game(base_url, game_body(GAME)).json()
     body = game_body(GAME)
     for number in (1, 5, 8):
-        alone = requests.post(f"{base_url}/score-round", json=body["rounds"][number - 1], timeout=10).json()
+        alone = requests.post(f"{base_url}/score-round", json=body["rounds"][number - 1], timeout=30).json()
         assert alone == game["rounds"][number - 1], number
     last = game["rounds"][7]
     ann = next(p for p in last["players"] if p["name"] == "ann")

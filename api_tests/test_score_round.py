@@ -15,7 +15,7 @@ from .contract import assert_problem
 
 
 def score(base_url: str, body: dict[str, Any]) -> dict[str, Any]:
-    response = requests.post(f"{base_url}/score-round", json=body, timeout=10)
+    response = requests.post(f"{base_url}/score-round", json=body, timeout=30)
     assert response.status_code == 200, response.text
     return response.json()
 
@@ -241,7 +241,7 @@ def test_challenges_are_refused_when_every_word_is_checked_automatically(base_ur
         "players": [{"name": "ann", "words": ["top"]}, {"name": "bob", "words": ["cat"]}],
         "challenges": [{"by": "bob", "player": "ann", "word": 0}],
     }
-    problem = assert_problem(requests.post(f"{base_url}/score-round", json=body, timeout=10), 422)
+    problem = assert_problem(requests.post(f"{base_url}/score-round", json=body, timeout=30), 422)
     assert "challenges" in problem["errors"]
 
 
@@ -257,7 +257,7 @@ def test_two_player_one_bonus_ruleset_awards_only_the_chosen_bonus(base_url: str
     most = score(base_url, {**play, "bonus_choice": "most_words"})
     assert [b["kind"] for b in most["bonuses"]] == ["most_words"]
     assert totals(most) == {"ann": 27, "bob": 29}
-    missing = assert_problem(requests.post(f"{base_url}/score-round", json=play, timeout=10), 422)
+    missing = assert_problem(requests.post(f"{base_url}/score-round", json=play, timeout=30), 422)
     assert "bonus_choice" in missing["errors"]
 
 
@@ -291,5 +291,5 @@ def test_a_round_that_does_not_add_up_is_422_with_every_problem(base_url: str) -
             {"name": "ann", "words": [["ZZ", "A"]], "unused": ["E", "E", "E"]},  # duplicate name, and no ZZ card
         ],
     }
-    problem = assert_problem(requests.post(f"{base_url}/score-round", json=body, timeout=10), 422)
+    problem = assert_problem(requests.post(f"{base_url}/score-round", json=body, timeout=30), 422)
     assert {"players.0", "players.2.name", "players.2.words.0", "players"} <= set(problem["errors"])

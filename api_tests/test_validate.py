@@ -15,7 +15,7 @@ JUDGE_KEYS = {"acceptable", "count", "ruleset", "lexicon"}
 
 
 def get_verdict(base_url: str, word: str, **params: str) -> dict[str, Any]:
-    response = requests.get(f"{base_url}/validate", params={"word": word, **params}, timeout=10)
+    response = requests.get(f"{base_url}/validate", params={"word": word, **params}, timeout=30)
     assert response.status_code == 200, response.text
     assert media_type(response) == "application/json"
     body = response.json()
@@ -26,7 +26,7 @@ def get_verdict(base_url: str, word: str, **params: str) -> dict[str, Any]:
 
 
 def post_validate(base_url: str, body: Any) -> requests.Response:
-    return requests.post(f"{base_url}/validate", json=body, timeout=10)
+    return requests.post(f"{base_url}/validate", json=body, timeout=30)
 
 
 def codes(verdict: dict[str, Any]) -> list[str]:
@@ -120,19 +120,19 @@ def test_nfc_and_nfd_spellings_get_the_same_verdict(base_url: str, word: str) ->
 
 
 def test_unknown_language_is_404_listing_the_supported_ones(base_url: str) -> None:
-    body = assert_problem(requests.get(f"{base_url}/validate", params={"word": "cat", "lang": "tlh"}, timeout=10), 404)
+    body = assert_problem(requests.get(f"{base_url}/validate", params={"word": "cat", "lang": "tlh"}, timeout=30), 404)
     assert "en-US" in body["detail"] and "en-GB" in body["detail"]
     assert "lang" in body["errors"]
 
 
 def test_unknown_ruleset_is_404_not_a_silent_fallback(base_url: str) -> None:
-    body = assert_problem(requests.get(f"{base_url}/validate", params={"word": "cat", "ruleset": "house"}, timeout=10), 404)
+    body = assert_problem(requests.get(f"{base_url}/validate", params={"word": "cat", "ruleset": "house"}, timeout=30), 404)
     assert "standard" in body["detail"] and "challenge" in body["detail"]
     assert "ruleset" in body["errors"]
 
 
 def test_missing_word_is_422_naming_the_field(base_url: str) -> None:
-    body = assert_problem(requests.get(f"{base_url}/validate", timeout=10), 422)
+    body = assert_problem(requests.get(f"{base_url}/validate", timeout=30), 422)
     assert set(body["errors"]) == {"word"}
 
 
@@ -227,17 +227,17 @@ def test_post_validate_unknown_ruleset_is_404(base_url: str) -> None:
 def test_messages_follow_the_locale_but_reason_codes_never_change(base_url: str, how: str, locale: str) -> None:
     english = get_verdict(base_url, "xqzt")
     if how == "query":
-        response = requests.get(f"{base_url}/validate", params={"word": "xqzt", "locale": locale}, timeout=10)
+        response = requests.get(f"{base_url}/validate", params={"word": "xqzt", "locale": locale}, timeout=30)
     else:
-        response = requests.get(f"{base_url}/validate", params={"word": "xqzt"}, headers={"Accept-Language": f"de;q=0.9, {locale};q=0.8, en;q=0.1"}, timeout=10)
+        response = requests.get(f"{base_url}/validate", params={"word": "xqzt"}, headers={"Accept-Language": f"de;q=0.9, {locale};q=0.8, en;q=0.1"}, timeout=30)
     translated = response.json()
     assert codes(translated) == codes(english) == ["not_in_lexicon"]
     assert translated["reasons"][0]["message"] != english["reasons"][0]["message"]
 
 
 def test_problem_titles_follow_the_locale(base_url: str) -> None:
-    english = assert_problem(requests.get(f"{base_url}/rulesets/nope", timeout=10), 404)
-    icelandic = assert_problem(requests.get(f"{base_url}/rulesets/nope", headers={"Accept-Language": "is"}, timeout=10), 404)
+    english = assert_problem(requests.get(f"{base_url}/rulesets/nope", timeout=30), 404)
+    icelandic = assert_problem(requests.get(f"{base_url}/rulesets/nope", headers={"Accept-Language": "is"}, timeout=30), 404)
     assert icelandic["title"] != english["title"]
     assert icelandic["type"] == english["type"]
 

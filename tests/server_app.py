@@ -1,10 +1,15 @@
 """A tiny WSGI app for the server's black-box tests (tests/test_server.py); no Flask, no wordsvc.
 
 Each path is one behaviour to look at from outside: who answered (``/pid``),
-how long it took (``/sleep``), which thread ran it (``/thread``, which hands
+a request held in the app (``/sleep`` in the pool, ``/block`` on the event loop
+when it is an inline path: :func:`hold`), which thread ran it (``/thread``, which hands
 itself from the event loop to the pool when asked), what the server handed over
 (``/environ``, ``/echo``), what it counts (``/metrics``, ``/collect``), and ways to fail
 (``/boom``, ``/crash``).
+
+The tests order events by what happened, never by how long they waited: a held
+request makes a file when it is in the app (``mark``) and lets go when the test
+makes another (``until``) or when the worker drains (``drain=1``).
 """
 
 from __future__ import annotations
@@ -16,13 +21,16 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
 StartResponse = Callable[..., Any]
 
 _held: list[bytes] = []  # what /grow allocates, kept so the worker's memory stays up
-_handed_over: list[str] = []  # requests /thread handed from the event loop to the pool
+_handed_over: list[str] = []
+_leaked: list[int] = []  # descriptors /leak holds  # requests /thread handed from the event loop to the pool
+_released: list[str] = []  # held requests (/sleep, /block) that have let go
 
 
 def create_app() -> Callable[[dict[str, Any], StartResponse], Iterable[bytes]]:
@@ -45,7 +53,7 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
         else:
             data = {"status": "ready"}
     elif path in ("/sleep", "/block"):
-        time.sleep(float(query.get("s", "0.05")))
+        hold(query, draining)
         data = {"pid": os.getpid(), "draining": draining()}
     elif path == "/grow":
         _held.append(b"x" * (int(query["mb"]) * 1024 * 1024))  # filled, so resident: RSS grows by that much
@@ -58,7 +66,13 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
         if hand_over is not None and query.get("pool") == "1":
             _handed_over.append(path)
             hand_over()  # raises: nothing below runs on the event loop
-        data = {"pid": os.getpid(), "thread": threading.current_thread().name, "handed_over": len(_handed_over), "method": environ["REQUEST_METHOD"]}
+        data = {
+            "pid": os.getpid(),
+            "thread": threading.current_thread().name,
+            "handed_over": len(_handed_over),
+            "method": environ["REQUEST_METHOD"],
+            "released": len(_released),  # held requests (/sleep, /block) that had let go before this one ran
+        }
     elif path == "/echo":
         body = environ["wsgi.input"].read()
         data = {"length": len(body), "content_length": environ.get("CONTENT_LENGTH"), "head": body[:32].decode("latin-1")}
@@ -84,6 +98,20 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
             held.append(pair)
         del held
         data = {"pid": os.getpid(), "collected": gc.collect()}
+    elif path == "/leak":  # a descriptor leak: every descriptor the process may still open, less ``keep``, held until /unleak
+        keep = int(query.get("keep", "0"))
+        while True:
+            try:
+                _leaked.append(os.open(os.devnull, os.O_RDONLY))
+            except OSError:
+                break
+        for _ in range(min(keep, len(_leaked))):
+            os.close(_leaked.pop())
+        data = {"pid": os.getpid(), "leaked": len(_leaked)}
+    elif path == "/unleak":
+        while _leaked:
+            os.close(_leaked.pop())
+        data = {"pid": os.getpid()}
     elif path == "/boom":
         raise RuntimeError("the app failed on purpose")
     elif path == "/crash":
@@ -93,3 +121,21 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
     body = json.dumps(data).encode()
     start_response(status, [("Content-Type", "application/json"), ("X-Request-ID", uuid.uuid4().hex)])
     return [body]
+
+
+def hold(query: dict[str, str], draining: Callable[[], bool]) -> None:
+    """Hold the request: ``s`` seconds (0.05 if not given), or, with ``until`` or ``drain``, until that happens (``s`` is then a cap, 60 by default).
+
+    ``mark``: a file made as the request enters, so a test knows it is in the app;
+    ``until``: a file the request waits for; ``drain=1``: wait for the worker's drain.
+    """
+    if "mark" in query:
+        Path(query["mark"]).touch()
+    if "until" in query or "drain" in query:
+        give_up = time.monotonic() + float(query.get("s", "60"))
+        released = lambda: ("until" in query and os.path.exists(query["until"])) or ("drain" in query and draining())  # noqa: E731
+        while not released() and time.monotonic() < give_up:
+            time.sleep(0.005)
+    else:
+        time.sleep(float(query.get("s", "0.05")))
+    _released.append(query.get("mark", ""))

@@ -1,68 +1,100 @@
-"""Admission: lanes by cost and a last slot kept for a newcomer, so greedy clients cannot take a polite one's share."""
+"""Admission control (wordsvc.web.admission): past a worker's bound, a heavy request is refused before its work starts.
+
+Counted, not timed: with every slot held, each heavy endpoint answers 503
+with ``Retry-After`` having read not one field of its request (the view's
+first act is to read it), and ``wordsvc_requests_shed_total`` counts the
+refusal; with a slot free, the same request is read and answered. How long a
+refusal takes beside the work it refuses is a figure of bench/resilience.py;
+api_tests/test_admission.py does the same against the real server.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from unittest import mock
+
 import pytest
+from marshmallow import fields
 
-from wordsvc.core.errors import Unavailable
-from wordsvc.web.admission import Admission, heavy
+from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
+from wordsvc.web.metrics import SHED
 
+GAME = {"players": ["ann", "bob"], "rounds": [{"players": [{"name": "ann", "words": ["cat"]}, {"name": "bob", "words": ["top"]}]}]}
 
-def test_a_client_holding_a_slot_may_not_take_the_last_one():
-    admission = Admission(2)
-    admission.enter("/best-meld", "greedy")
-    with pytest.raises(Unavailable):
-        admission.enter("/best-meld", "greedy")  # the last slot is kept for someone else
-    admission.enter("/best-meld", "polite")  # who gets it
-    with pytest.raises(Unavailable):
-        admission.enter("/best-meld", "third")  # now the lane is full
-    admission.leave("polite")
-    admission.enter("/best-meld", "third")
-
-
-def test_long_operations_have_a_lane_of_their_own():
-    admission = Admission(2)
-    admission.enter("/solitaire/solve", "a", "long")
-    with pytest.raises(Unavailable) as refused:
-        admission.enter("/solitaire/solve", "b", "long")  # half the heavy slots, at least one
-    assert "long" in refused.value.detail
-    admission.enter("/best-meld", "a")  # the solves take nothing from the heavy lane
-    admission.enter("/best-meld", "b")
+#: Every heavy endpoint: (method, path, JSON body or None).
+HEAVY = [
+    ("POST", "/best-meld", {"hand": "quizt"}),
+    ("GET", "/anagrams?cards=quizt", None),
+    ("GET", "/words?pattern=qu*", None),
+    ("GET", "/suggest?word=quizz", None),
+    ("POST", "/score-game", GAME),
+    ("GET", "/lexicons/diff?a=en-US&b=en-US", None),
+    ("POST", "/analyse-round", {"players": [{"name": "ann"}]}),
+    ("GET", "/events/e/games/t/rounds/1/analysis", None),
+    ("POST", "/solitaire/solve", {"layout": {"piles": [{"cards": ["X", "T"], "face_down": 1}, {"cards": ["E"], "face_down": 0}]}}),
+]
 
 
-def test_one_slot_lanes_are_first_come():
-    admission = Admission(1)
-    admission.enter("/words", "a")
-    with pytest.raises(Unavailable):
-        admission.enter("/words", "b")
-    admission.leave("a")
-    admission.enter("/words", "a")
+@pytest.fixture(scope="module")
+def app(rulesets: Any) -> Any:
+    from wordsvc.data.languages import Languages
+    from wordsvc.service import Service
+    from wordsvc.web.app import create_app
+
+    memory = MemoryLexicon({w: [()] for w in ("quiz", "cat", "top")}, LexiconInfo(id="mem", lang="en-US", version="1", sha256="6" * 64, fold_diacritics=True))
+    return create_app(service=Service(rulesets, Languages({"en-US": memory})))
 
 
-def test_many_greedy_clients_leave_a_polite_one_its_share():
-    """Four clients each keep as many heavy requests going as they are let; the polite one asks for one at a time."""
-    admission = Admission(2)
-    held: list[str] = []
-    polite_served = polite_asked = 0
-    for step in range(400):
-        for greedy in ("g1", "g2", "g3", "g4"):  # each greedy client asks again at every step
-            try:
-                admission.enter("/solitaire/solve", greedy, "long")
-                held.append(greedy)
-            except Unavailable:
-                pass
-        polite_asked += 1
-        try:
-            admission.enter("/best-meld", "polite")
-            polite_served += 1
-            admission.leave("polite")
-        except Unavailable:
-            pass
-        if step % 3 == 0 and held:  # a solve finishes now and then
-            admission.leave(held.pop(0), "long")
-    assert polite_served == polite_asked
+@contextmanager
+def every_slot_held(app: Any) -> Iterator[None]:
+    """Take every slot of the app's admission for the block, as that many heavy requests in progress would."""
+    admission = app.extensions["wordsvc.admission"]
+    held = [(f"holder {i}", name) for name, lane in admission.lanes.items() for i in range(lane.limit)]  # one client a slot: none is kept back
+    for client, lane in held:
+        admission.enter("a test holding a slot", client, lane)
+    try:
+        yield
+    finally:
+        for client, lane in held:
+            admission.leave(client, lane)
 
 
-def test_a_lane_must_be_known():
-    with pytest.raises(ValueError):
-        heavy(lane="slow")
+def field_reads(app: Any, method: str, path: str, body: Any) -> tuple[Any, int]:
+    """The answer, and how many marshmallow fields were read (``Field.deserialize``) on the way."""
+    count = 0
+    original = fields.Field.deserialize
+
+    def counting(field: fields.Field, *args: Any, **kwargs: Any) -> Any:
+        nonlocal count
+        count += 1
+        return original(field, *args, **kwargs)
+
+    with mock.patch.object(fields.Field, "deserialize", counting):
+        response = app.test_client().open(path, method=method, json=body)
+    return response, count
+
+
+def shed(endpoint: str) -> float:
+    return SHED.labels(endpoint)._value.get()
+
+
+@pytest.mark.parametrize(("method", "path", "body"), HEAVY, ids=[f"{m} {p.split('?')[0]}" for m, p, _ in HEAVY])
+def test_past_the_bound_a_heavy_request_is_refused_before_its_work_starts(app: Any, method: str, path: str, body: Any) -> None:
+    endpoint = path.split("?")[0]
+    before = shed(endpoint)
+    with every_slot_held(app):
+        response, reads = field_reads(app, method, path, body)
+    assert response.status_code == 503 and response.mimetype == "application/problem+json"
+    assert response.headers["Retry-After"] == "1"
+    assert reads == 0  # not one field of the request was read: the view never began
+    assert shed(endpoint) == before + 1
+
+
+def test_a_freed_slot_lets_the_same_request_in(app: Any) -> None:
+    with every_slot_held(app):
+        refused, _ = field_reads(app, "POST", "/score-game", GAME)
+    answered, reads = field_reads(app, "POST", "/score-game", GAME)
+    assert refused.status_code == 503
+    assert answered.status_code == 200 and reads > 0

@@ -48,16 +48,20 @@ def _keys(engine: Engine, name: str) -> set[int]:
 
 def test_writes_waiting_together_are_committed_together_and_a_failing_one_is_undone_alone(table: tuple[Engine, str]) -> None:
     engine, name = table
-    writer = Writer(engine)
+    batches: list[int] = []
+    writer = Writer(engine, lambda writes, _seconds: batches.append(writes))
     count = BATCH + 36  # more than one batch waits behind the first write
     started = threading.Event()
     outcomes: dict[int, object] = {}
     seen_at_return: dict[int, bool] = {}
     refused = {k for k in range(count) if k % 7 == 3}
 
-    def first() -> None:
+    def first() -> None:  # holds the writer until every other write has joined its pending list
         started.set()
-        time.sleep(0.3)  # every other write queues up meanwhile
+        give_up = time.monotonic() + 60  # a safety net: they join in milliseconds
+        while len(writer._pending) < count - 1:
+            assert time.monotonic() < give_up, f"{len(writer._pending)} of {count - 1} writes queued"
+            time.sleep(0.001)
 
     def client(k: int) -> None:
         if k:
@@ -77,6 +81,7 @@ def test_writes_waiting_together_are_committed_together_and_a_failing_one_is_und
     assert {k: v for k, v in outcomes.items() if k not in refused} == {k: k * 10 for k in range(count) if k not in refused}
     assert seen_at_return == {k: k not in refused for k in range(count)}
     assert _keys(engine, name) == set(range(count)) - refused
+    assert batches == [1, BATCH, count - 1 - BATCH]  # the first alone, then the queue a batch at a time
     writer.close()
 
 

@@ -5,6 +5,14 @@ tests/server_app.py and small timeouts (the defaults ship; these keep the
 run short), then does what a slow, silent, malformed or greedy client does
 and checks that the server cuts it off in the one error shape while
 ``/health`` keeps answering.
+
+No test passes or fails by how long something took. A cut-off is observed as
+the close itself (and counted in ``wordsvc_server_rejected_total``), whenever
+it comes; "/health answers while slow clients are held" is checked on a server
+that holds them for an hour, so they are provably still held after every probe;
+requests held in the app let go when the test says so (tests/server_app.py
+``hold``), not after a sleep. Waits poll for what must happen, for at most
+:data:`PATIENCE`. The latencies themselves are figures of bench/resilience.py.
 """
 
 from __future__ import annotations
@@ -17,22 +25,43 @@ import resource
 import selectors
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from urllib.parse import quote
 from weakref import WeakKeyDictionary
 
 import pytest
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
-P99_LIMIT = 0.250
+#: Seconds a test waits for what must happen (an answer, a close, a log line) before it gives up: a safety net
+#: against a hang, never a measure. Nothing here normally takes a hundredth of it.
+PATIENCE = 60.0
+#: An hour: the timeouts of the ``patient`` server, so what a slow client holds stays held while a test looks.
+HOUR = 3600
+
+T = TypeVar("T")
+
+
+def wait_for(condition: Callable[[], T], what: str) -> T:
+    """Poll ``condition`` until it returns something true, and return that; fail naming ``what`` after :data:`PATIENCE` seconds."""
+    give_up = time.monotonic() + PATIENCE
+    while not (found := condition()):
+        assert time.monotonic() < give_up, f"gave up waiting for {what}"
+        time.sleep(0.02)
+    return found
+
+
+def held(path: str, **params: object) -> str:
+    """``path`` with the query of a held request (tests/server_app.py ``hold``): ``mark``, ``until`` (files), ``drain``, ``s``."""
+    return path + "?" + "&".join(f"{name}={quote(str(value))}" for name, value in params.items())
 
 
 # -- the server under test ---------------------------------------------------------------------------
@@ -54,7 +83,7 @@ class Server:
         self.log_path = log_path
         self._log = open(log_path, "wb")
         limit = None if nofile is None else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
-        self.proc = subprocess.Popen(args, cwd=TESTS, env=env, stdout=subprocess.DEVNULL, stderr=self._log, preexec_fn=limit)
+        self.proc = subprocess.Popen(args, cwd=TESTS, env=env, stdout=subprocess.DEVNULL, stderr=self._log, preexec_fn=limit, start_new_session=True)
         self.port = self._wait_listening()
         self.workers = options.get("workers", 2)
         self._wait_serving()
@@ -75,7 +104,7 @@ class Server:
         return started - gone
 
     def _wait_listening(self) -> int:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + PATIENCE
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError("server exited: " + self.log_path.read_text())
@@ -86,7 +115,7 @@ class Server:
         raise AssertionError("server did not listen: " + self.log_path.read_text())
 
     def _wait_serving(self) -> None:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + PATIENCE
         while time.monotonic() < deadline:
             if self.log_path.read_text(errors="replace").count("worker_started") >= self.workers:
                 try:
@@ -97,7 +126,7 @@ class Server:
             time.sleep(0.05)
         raise AssertionError("server did not serve: " + self.log_path.read_text())
 
-    def stop(self, timeout: float = 30) -> int:
+    def stop(self, timeout: float = PATIENCE) -> int:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
@@ -122,6 +151,26 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         write_timeout=2,
         max_body=4096,
         max_header_bytes=8192,
+    )
+    yield srv
+    assert srv.stop() == 0
+
+
+@pytest.fixture(scope="module")
+def patient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server that gives slow clients an hour: what they hold stays held while a test probes /health beside them.
+
+    One worker, so the worker that holds them is the one that answers the probes.
+    """
+    srv = Server(
+        tmp_path_factory.mktemp("patient") / "server.log",
+        workers=1,
+        threads=4,
+        header_timeout=HOUR,
+        body_timeout=HOUR,
+        keepalive_timeout=HOUR,
+        write_timeout=HOUR,
+        max_body=4096,
     )
     yield srv
     assert srv.stop() == 0
@@ -174,17 +223,17 @@ def read_response(sock: socket.socket, head_only: bool = False) -> tuple[int, di
     return status, headers, rest[:length]
 
 
-def exchange(port: int, raw: bytes, timeout: float = 1.0) -> tuple[int, dict[str, str], bytes]:
+def exchange(port: int, raw: bytes, timeout: float = PATIENCE) -> tuple[int, dict[str, str], bytes]:
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
         sock.sendall(raw)
         return read_response(sock)
 
 
-def get(port: int, path: str, timeout: float = 5.0, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+def get(port: int, path: str, timeout: float = PATIENCE, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
     return exchange(port, f"{method} {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode(), timeout)
 
 
-def get_json(port: int, path: str, timeout: float = 5.0) -> Any:
+def get_json(port: int, path: str, timeout: float = PATIENCE) -> Any:
     status, _, body = get(port, path, timeout)
     assert status == 200, body
     return json.loads(body)
@@ -203,25 +252,61 @@ def assert_problem(response: tuple[int, dict[str, str], bytes], status: int, slu
     return problem
 
 
-def probe_health(port: int, while_running: Callable[[], bool], pause: float = 0.02) -> list[float]:
-    """GET /health on a fresh connection, again and again while ``while_running()``; the latencies."""
-    latencies = []
-    while while_running():
-        started = time.perf_counter()
-        status, _, _ = get(port, "/health", timeout=2.0)
-        latencies.append(time.perf_counter() - started)
-        assert status == 200
-        time.sleep(pause)
-    return latencies
+# -- what the server counts, read from /metrics ------------------------------------------------------
 
 
-def p99(latencies: list[float]) -> float:
-    ordered = sorted(latencies)
-    return ordered[int(0.99 * (len(ordered) - 1))]
+def metric_lines(port: int) -> list[str]:
+    return get(port, "/metrics")[2].decode().splitlines()
 
 
-def drive(socks: list[socket.socket], seconds: float, every: float = 0.0, send: Callable[[int], bytes] | None = None) -> list[tuple[bytes, str]]:
-    """Hold ``socks`` for ``seconds``, sending ``send(n)`` on each every ``every`` s; what each got and how it ended."""
+def rejected(port: int) -> dict[str, float]:
+    """``wordsvc_server_rejected_total`` by reason, summed over the workers: what the server refused or cut itself (reasons at 0 left out)."""
+    counts = {}
+    for line in metric_lines(port):
+        if line.startswith("wordsvc_server_rejected_total{") and float(line.rsplit(" ", 1)[1]):
+            counts[line.split('reason="')[1].split('"')[0]] = float(line.rsplit(" ", 1)[1])
+    return counts
+
+
+def rejected_since(port: int, before: dict[str, float]) -> dict[str, float]:
+    """What :func:`rejected` counted since ``before`` (only the reasons that moved)."""
+    return {reason: count - before.get(reason, 0.0) for reason, count in rejected(port).items() if count != before.get(reason, 0.0)}
+
+
+def connections(port: int) -> float:
+    """``wordsvc_server_connections``: the connections the workers hold now, the one asking among them."""
+    (gauge,) = (float(line.split()[1]) for line in metric_lines(port) if line.startswith("wordsvc_server_connections "))
+    return gauge
+
+
+def refused_in_log(srv: Server, since: int, reason: str) -> list[int]:
+    """The statuses the server wrote (its access log, from line ``since`` of its ``request`` events) to requests refused for ``reason``."""
+    return [e["status"] for e in srv.events("request")[since:] if e.get("reason") == reason]
+
+
+# -- slow clients ------------------------------------------------------------------------------------
+
+
+def connect(port: int, n: int) -> list[socket.socket]:
+    return [socket.create_connection(("127.0.0.1", port), timeout=PATIENCE) for _ in range(n)]
+
+
+@contextmanager
+def holding(port: int, n: int) -> Iterator[list[socket.socket]]:
+    """``n`` new connections to ``port``, closed when the block ends."""
+    socks = connect(port, n)
+    try:
+        yield socks
+    finally:
+        for s in socks:
+            s.close()
+
+
+def drive(socks: list[socket.socket], every: float = 0.0, send: Callable[[int], bytes] | None = None) -> list[tuple[bytes, str]]:
+    """Hold ``socks`` until the server has ended every one, sending ``send(n)`` on each every ``every`` s; what each got and how it ended.
+
+    Gives up after :data:`PATIENCE` seconds, leaving what is still open as ``"open"``.
+    """
     got = {s: b"" for s in socks}
     ended: dict[socket.socket, str] = {}
     with selectors.DefaultSelector() as sel:
@@ -229,7 +314,7 @@ def drive(socks: list[socket.socket], seconds: float, every: float = 0.0, send: 
             s.setblocking(False)
             sel.register(s, selectors.EVENT_READ)
         start = time.monotonic()
-        end, next_send, n = start + seconds, start + every if every else float("inf"), 1
+        end, next_send, n = start + PATIENCE, start + every if every else float("inf"), 1
         while (now := time.monotonic()) < end and len(ended) < len(socks):
             for key, _ in sel.select(max(0.0, min(end, next_send) - now)):
                 s = key.fileobj  # type: ignore[assignment]
@@ -253,14 +338,6 @@ def drive(socks: list[socket.socket], seconds: float, every: float = 0.0, send: 
     return [(got[s], ended.get(s, "open")) for s in socks]
 
 
-def under_attack(port: int, attack: Callable[[], list[tuple[bytes, str]]]) -> tuple[list[tuple[bytes, str]], list[float]]:
-    """Run ``attack`` in a thread while probing /health; its outcome and the probes' latencies."""
-    with ThreadPoolExecutor(1) as pool:
-        future = pool.submit(attack)
-        latencies = probe_health(port, lambda: not future.done())
-        return future.result(), latencies
-
-
 def assert_cut_off(outcomes: list[tuple[bytes, str]], status: int | None) -> None:
     """Every slow client was closed; any that got an answer got ``status`` as problem+json, never a 500."""
     for data, how in outcomes:
@@ -272,64 +349,134 @@ def assert_cut_off(outcomes: list[tuple[bytes, str]], status: int | None) -> Non
             assert json.loads(body)["status"] == status
 
 
-def connect(port: int, n: int) -> list[socket.socket]:
-    return [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(n)]
+def unclosed(sock: socket.socket) -> bool:
+    """Whether ``sock``'s server still holds it: it has neither closed nor reset it (bytes waiting are peeked at, not read)."""
+    timeout = sock.gettimeout()
+    sock.setblocking(False)
+    try:
+        return sock.recv(1, socket.MSG_PEEK) != b""
+    except BlockingIOError:
+        return True  # nothing to read, and no end: open
+    except ConnectionResetError:
+        return False
+    finally:
+        sock.settimeout(timeout)
+
+
+def settled(srv: Server) -> None:
+    """Wait until ``srv`` holds no connection but the one asking (those of an earlier test are gone)."""
+    wait_for(lambda: connections(srv.port) == 1, "the server to let go of earlier connections")
+
+
+def assert_health_answers_while_held(srv: Server, socks: list[socket.socket], between: Callable[[], None] = lambda: None, probes: int = 20) -> None:
+    """/health answers ``probes`` times (each on a new connection, ``between()`` after each) while ``srv`` holds every one of ``socks``.
+
+    The order of events is the proof, not the probes' speed: ``srv`` (the patient server, after :func:`settled`) counts
+    every one of ``socks`` among its connections before the first probe, and has closed none of them after the last.
+    """
+    wait_for(lambda: connections(srv.port) == len(socks) + 1, f"the server to hold all {len(socks)} connections")
+    for _ in range(probes):
+        assert get(srv.port, "/health")[0] == 200
+        between()
+    closed = [s for s in socks if not unclosed(s)]
+    assert not closed, f"{len(closed)} of {len(socks)} connections were closed while /health was probed"
+
+
+@contextmanager
+def unread_big_response(port: int) -> Iterator[socket.socket]:
+    """A connection that asked for 32 MiB and reads none of it, once the answer has begun to arrive; closed when the block ends."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.settimeout(PATIENCE)
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(b"GET /big?mb=32 HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert sock.recv(1, socket.MSG_PEEK)  # the answer has begun: left unread
+        yield sock
+
+
+SLOW_HEAD = b"GET /health HTTP/1.1\r\nHost: t\r\n"  # no end of the head: more header lines follow, slowly
+SLOW_BODY_HEAD = b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n"
+
+
+def header_lines(socks: list[socket.socket]) -> Callable[[], None]:
+    """Each call sends one more header line on every one of ``socks``: a slowloris keeping its heads open."""
+    numbers = itertools.count(1)
+
+    def send() -> None:
+        line = f"X-Slow-{next(numbers)}: y\r\n".encode()
+        for s in socks:
+            s.sendall(line)
+
+    return send
 
 
 # -- 1. slow, silent and greedy clients --------------------------------------------------------------
 
 
-def test_silent_connections_are_closed_after_the_header_timeout_while_health_answers(server: Server) -> None:
-    socks = connect(server.port, 2)
-    try:
-        outcomes, latencies = under_attack(server.port, lambda: drive(socks, 5.0))
-    finally:
-        for s in socks:
-            s.close()
-    assert_cut_off(outcomes, None)  # nothing was asked, so nothing is answered: just closed
-    assert p99(latencies) <= P99_LIMIT, statistics.quantiles(latencies, n=100)
+def test_silent_connections_are_closed_after_the_header_timeout_while_health_answers(server: Server, patient: Server) -> None:
+    settled(patient)
+    with holding(patient.port, 2) as socks:
+        assert_health_answers_while_held(patient, socks)
+    before = rejected(server.port)
+    with holding(server.port, 2) as socks:
+        outcomes = drive(socks)
+    assert_cut_off(outcomes, None)
+    assert [data for data, _ in outcomes] == [b"", b""]  # nothing was asked, so nothing is answered: just closed
+    assert rejected_since(server.port, before) == {"timeout_headers": 2}
 
 
-def test_slowloris_gets_408_at_the_header_timeout_while_health_answers(server: Server) -> None:
-    socks = connect(server.port, 50)
-    for s in socks:
-        s.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n")
-    try:
-        outcomes, latencies = under_attack(server.port, lambda: drive(socks, 5.0, every=2.0, send=lambda n: f"X-Slow-{n}: y\r\n".encode()))
-    finally:
+def test_slowloris_gets_408_at_the_header_timeout_while_health_answers(server: Server, patient: Server) -> None:
+    settled(patient)
+    with holding(patient.port, 50) as socks:
         for s in socks:
-            s.close()
+            s.sendall(SLOW_HEAD)
+        assert_health_answers_while_held(patient, socks, between=header_lines(socks))
+    before, logged = rejected(server.port), len(server.events("request"))
+    with holding(server.port, 50) as socks:
+        for s in socks:
+            s.sendall(SLOW_HEAD)
+        outcomes = drive(socks, every=2.0, send=lambda n: f"X-Slow-{n}: y\r\n".encode())
     assert_cut_off(outcomes, 408)
-    assert sum(1 for data, _ in outcomes if data) >= 45  # answered 408, not merely dropped
-    assert p99(latencies) <= P99_LIMIT
+    assert rejected_since(server.port, before) == {"timeout_headers": 50}
+    assert refused_in_log(server, logged, "timeout_headers") == [408] * 50  # each answered 408, not merely dropped
 
 
-def test_idle_keepalive_connections_are_closed_after_the_keepalive_timeout_while_health_answers(server: Server) -> None:
-    socks = connect(server.port, 300)
-    try:
+def test_idle_keepalive_connections_are_closed_after_the_keepalive_timeout_while_health_answers(server: Server, patient: Server) -> None:
+    def kept_alive(socks: list[socket.socket]) -> None:
         for s in socks:
             s.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
             assert read_response(s)[0] == 200
-        outcomes, latencies = under_attack(server.port, lambda: drive(socks, 4.0))
-    finally:
-        for s in socks:
-            s.close()
+
+    settled(patient)
+    with holding(patient.port, 300) as socks:
+        kept_alive(socks)
+        assert_health_answers_while_held(patient, socks)
+    with holding(server.port, 300) as socks:
+        kept_alive(socks)
+        outcomes = drive(socks)
     assert_cut_off(outcomes, None)
-    assert p99(latencies) <= P99_LIMIT
+    assert not any(data for data, _ in outcomes)
 
 
-def test_slow_bodies_get_408_at_the_body_timeout_while_health_answers(server: Server) -> None:
-    socks = connect(server.port, 20)
-    for s in socks:
-        s.sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n")
-    try:
-        outcomes, latencies = under_attack(server.port, lambda: drive(socks, 4.0, every=1.0, send=lambda n: b"x"))
-    finally:
+def test_slow_bodies_get_408_at_the_body_timeout_while_health_answers(server: Server, patient: Server) -> None:
+    settled(patient)
+    with holding(patient.port, 20) as socks:
         for s in socks:
-            s.close()
+            s.sendall(SLOW_BODY_HEAD)
+
+        def one_more_byte() -> None:
+            for s in socks:
+                s.sendall(b"x")
+
+        assert_health_answers_while_held(patient, socks, between=one_more_byte)  # 20 of the 1,000 bytes: still short
+    before, logged = rejected(server.port), len(server.events("request"))
+    with holding(server.port, 20) as socks:
+        for s in socks:
+            s.sendall(SLOW_BODY_HEAD)
+        outcomes = drive(socks, every=1.0, send=lambda n: b"x")
     assert_cut_off(outcomes, 408)
-    assert all(data for data, _ in outcomes)
-    assert p99(latencies) <= P99_LIMIT
+    assert rejected_since(server.port, before) == {"timeout_body": 20}
+    assert refused_in_log(server, logged, "timeout_body") == [408] * 20
 
 
 CLIENT_HELLO = (
@@ -338,20 +485,15 @@ CLIENT_HELLO = (
 
 
 def test_tls_bytes_on_the_plain_port_get_400_at_once(server: Server) -> None:
-    def attack() -> list[tuple[bytes, str]]:
-        socks = connect(server.port, 5)
-        try:
-            for s in socks:
-                s.sendall(CLIENT_HELLO)
-            return drive(socks, 2.0)
-        finally:
-            for s in socks:
-                s.close()
-
-    outcomes, latencies = under_attack(server.port, attack)
-    assert_cut_off(outcomes, 400)
+    before = rejected(server.port)
+    with holding(server.port, 5) as socks:
+        for s in socks:
+            s.sendall(CLIENT_HELLO)
+        outcomes = drive(socks)
+    assert_cut_off(outcomes, 400)  # a 400 from the first bytes, not a 408 at the header timeout
     assert all(b"plain HTTP, not TLS" in data for data, _ in outcomes)
-    assert p99(latencies) <= P99_LIMIT
+    assert rejected_since(server.port, before) == {"tls_on_plain_port": 5}
+    assert get(server.port, "/health")[0] == 200
 
 
 # -- 2. framing errors are the client's ---------------------------------------------------------------
@@ -380,12 +522,11 @@ FRAMING_ERRORS = {
 
 
 @pytest.mark.parametrize("case", list(FRAMING_ERRORS))
-def test_a_framing_error_is_answered_in_problem_json_within_a_second(server: Server, case: str) -> None:
+def test_a_framing_error_is_answered_in_problem_json_at_once(server: Server, case: str) -> None:
+    """Answered from the bytes sent, with nothing more sent: its own status, never the 408 a wait for more would end in."""
     raw, status, slug = FRAMING_ERRORS[case]
     workers = server.worker_pids()
-    started = time.monotonic()
-    assert_problem(exchange(server.port, raw, timeout=1.0), status, slug)
-    assert time.monotonic() - started < 1.0
+    assert_problem(exchange(server.port, raw), status, slug)
     assert get(server.port, "/health")[0] == 200
     assert server.worker_pids() == workers  # the worker that refused it is still the one serving
 
@@ -394,10 +535,14 @@ def test_framing_errors_log_no_traceback(server: Server) -> None:
     before = len(server.log_path.read_text())
     for raw, _, _ in FRAMING_ERRORS.values():
         exchange(server.port, raw)
-    time.sleep(0.1)
+
+    def refusals() -> list[dict[str, Any]]:  # each line is written just after its answer: wait for all of them
+        logged = server.log_path.read_text()[before:]
+        return [json.loads(line) for line in logged.splitlines() if '"event": "request"' in line]
+
+    refused = wait_for(lambda: len(found := refusals()) >= len(FRAMING_ERRORS) and found, "a log line for every refusal")
     logged = server.log_path.read_text()[before:]
     assert "Traceback" not in logged and '"level": "error"' not in logged
-    refused = [json.loads(line) for line in logged.splitlines() if '"event": "request"' in line]
     assert len(refused) == len(FRAMING_ERRORS)
     assert {e["reason"] for e in refused} == {"bad_framing", "bad_request", "too_large", "not_implemented", "headers_too_large"}
 
@@ -413,14 +558,14 @@ def test_a_good_chunked_body_with_extensions_and_a_trailer_reaches_the_app_whole
 
 
 def test_a_content_length_over_max_body_gets_413_before_the_body_is_sent(server: Server) -> None:
-    with socket.create_connection(("127.0.0.1", server.port), timeout=1.0) as sock:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as sock:  # waiting for the body would end in a 408
         sock.sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000\r\n\r\n")  # and not one byte of it
         problem = assert_problem(read_response(sock), 413, "payload-too-large")
     assert "4096" in problem["detail"]
 
 
 def test_a_chunked_body_gets_413_as_soon_as_its_chunks_pass_max_body(server: Server) -> None:
-    with socket.create_connection(("127.0.0.1", server.port), timeout=1.0) as sock:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as sock:
         sock.sendall(CHUNKED)
         for _ in range(3):
             sock.sendall(b"500\r\n" + b"x" * 0x500 + b"\r\n")  # 3.75 KiB in all, under the 4 KiB limit
@@ -429,7 +574,7 @@ def test_a_chunked_body_gets_413_as_soon_as_its_chunks_pass_max_body(server: Ser
 
 
 def test_expect_100_continue_gets_100_then_the_answer(server: Server) -> None:
-    with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as sock:
         sock.sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
         assert read_response(sock, head_only=True)[0] == 100
         sock.sendall(b"hello")
@@ -442,17 +587,16 @@ def test_expect_100_continue_over_max_body_gets_413_instead(server: Server) -> N
     assert_problem(response, 413, "payload-too-large")
 
 
-def test_a_client_that_does_not_read_its_response_is_cut_off_after_the_write_timeout(server: Server) -> None:
-    with socket.socket() as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        sock.connect(("127.0.0.1", server.port))
-        sock.sendall(b"GET /big?mb=32 HTTP/1.1\r\nHost: t\r\n\r\n")
-        with ThreadPoolExecutor(1) as pool:
-            future = pool.submit(time.sleep, 3.0)  # write_timeout is 2 s; the client reads nothing meanwhile
-            latencies = probe_health(server.port, lambda: not future.done())
-        received, how = drive([sock], 5.0)[0]
+def test_a_client_that_does_not_read_its_response_is_cut_off_after_the_write_timeout(server: Server, patient: Server) -> None:
+    settled(patient)
+    with unread_big_response(patient.port) as sock:
+        assert_health_answers_while_held(patient, [sock])  # the worker waiting on the client still answers
+    before = rejected(server.port)
+    with unread_big_response(server.port) as sock:
+        wait_for(lambda: rejected_since(server.port, before), "the write timeout to cut the connection")  # nothing read meanwhile
+        received, how = drive([sock])[0]
     assert how in ("closed", "reset") and len(received) < 16 * 1024 * 1024  # what the kernel held, then the end
-    assert p99(latencies) <= P99_LIMIT
+    assert rejected_since(server.port, before) == {"timeout_write": 1}
 
 
 # -- what the app is handed, and what it answers -----------------------------------------------------
@@ -473,7 +617,7 @@ def test_the_environ_follows_pep_3333(server: Server) -> None:
 
 
 def test_head_gets_the_headers_of_get_and_no_body(server: Server) -> None:
-    with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as sock:
         sock.sendall(b"HEAD /health HTTP/1.1\r\nHost: t\r\n\r\nGET /health HTTP/1.1\r\nHost: t\r\n\r\n")
         status, headers, _ = read_response(sock, head_only=True)
         assert status == 200 and int(headers["content-length"]) > 0
@@ -482,14 +626,14 @@ def test_head_gets_the_headers_of_get_and_no_body(server: Server) -> None:
 
 
 def test_pipelined_requests_are_answered_in_order_on_one_connection(server: Server) -> None:
-    with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as sock:
         sock.sendall(b"GET /sleep?s=0.1 HTTP/1.1\r\nHost: t\r\n\r\nGET /health HTTP/1.1\r\nHost: t\r\n\r\nGET /environ?n=3 HTTP/1.1\r\nHost: t\r\n\r\n")
         first, second, third = (json.loads(read_response(sock)[2]) for _ in range(3))
     assert "draining" in first and second["status"] == "ok" and third["QUERY_STRING"] == "n=3"
 
 
 def test_an_http_1_0_request_is_answered_and_closed(server: Server) -> None:
-    with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as sock:
         sock.sendall(b"GET /health HTTP/1.0\r\n\r\n")
         status, headers, _ = read_response(sock)
         assert (status, headers["connection"]) == (200, "close")
@@ -497,7 +641,7 @@ def test_an_http_1_0_request_is_answered_and_closed(server: Server) -> None:
 
 
 def test_an_app_that_raises_gets_a_500_problem_and_the_connection_stays_usable(server: Server) -> None:
-    with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as sock:
         sock.sendall(b"GET /boom HTTP/1.1\r\nHost: t\r\n\r\n")
         status, headers, body = read_response(sock)
         assert status == 500 and headers["content-type"] == "application/problem+json"
@@ -508,9 +652,8 @@ def test_an_app_that_raises_gets_a_500_problem_and_the_connection_stays_usable(s
 
 def test_each_request_is_one_json_access_log_line(server: Server) -> None:
     _, headers, _ = get(server.port, "/health?probe=log")
-    deadline = time.monotonic() + 2  # the line is written just after the response
-    while not (lines := [e for e in server.events("request") if e["path"] == "/health?probe=log"]) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    # the line is written just after the response
+    lines = wait_for(lambda: [e for e in server.events("request") if e["path"] == "/health?probe=log"], "the request's log line")
     assert len(lines) == 1
     line = lines[0]
     assert set(line) >= {"ts", "level", "event", "method", "path", "status", "duration_ms", "bytes", "request_id", "remote", "worker"}
@@ -523,7 +666,7 @@ def test_each_request_is_one_json_access_log_line(server: Server) -> None:
 
 def test_keepalive_requests_reuse_one_connection_and_the_pools_threads(server: Server) -> None:
     threads, pids = set(), set()
-    with socket.create_connection(("127.0.0.1", server.port), timeout=2.0) as sock:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as sock:
         for _ in range(300):
             sock.sendall(b"GET /thread HTTP/1.1\r\nHost: t\r\n\r\n")
             status, _, body = read_response(sock)
@@ -540,45 +683,37 @@ def test_keepalive_requests_reuse_one_connection_and_the_pools_threads(server: S
 
 def test_the_server_counts_what_it_refused_in_prometheus_summed_over_workers(start: Callable[..., Server]) -> None:
     srv = start(workers=2, header_timeout=0.5, body_timeout=0.5, max_body=100)
-    socks = connect(srv.port, 4)  # silent, a slow head, a slow body, and TLS
-    socks[1].sendall(b"GET /health HTTP/1.1\r\n")
-    socks[2].sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 50\r\n\r\nab")
-    socks[3].sendall(CLIENT_HELLO)
-    outcomes = drive(socks, 3.0)
-    for s in socks:
-        s.close()
+    with holding(srv.port, 4) as socks:  # silent, a slow head, a slow body, and TLS
+        socks[1].sendall(b"GET /health HTTP/1.1\r\n")
+        socks[2].sendall(b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 50\r\n\r\nab")
+        socks[3].sendall(CLIENT_HELLO)
+        outcomes = drive(socks)
     assert_cut_off(outcomes[:1], None)
     assert [data.split(b" ", 2)[1] for data, _ in outcomes[1:]] == [b"408", b"408", b"400"]
     for raw in (b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 101\r\n\r\n", FRAMING_ERRORS["chunk size zz"][0]):
         for _ in range(3):  # likely to reach both workers
             exchange(srv.port, raw)
-    text = get(srv.port, "/metrics")[2].decode()
-    counts = {}
-    for line in text.splitlines():
-        if line.startswith("wordsvc_server_rejected_total{"):
-            counts[line.split('reason="')[1].split('"')[0]] = float(line.rsplit(" ", 1)[1])
-    assert {reason: n for reason, n in counts.items() if n} == {"timeout_headers": 2, "timeout_body": 1, "tls_on_plain_port": 1, "too_large": 3, "bad_framing": 3}
-    (gauge,) = (float(line.split()[1]) for line in text.splitlines() if line.startswith("wordsvc_server_connections "))
-    assert 1 <= gauge <= 3  # the /metrics request's own, and any closed one not yet noticed
+    assert rejected(srv.port) == {"timeout_headers": 2, "timeout_body": 1, "tls_on_plain_port": 1, "too_large": 3, "bad_framing": 3}
+    # Every connection above is closed: once the workers have seen each close, the count is the /metrics request's own.
+    wait_for(lambda: connections(srv.port) == 1, "the connection gauge to count only the request reading it")
 
 
 def test_the_workers_garbage_collections_are_timed_in_prometheus(start: Callable[..., Server]) -> None:
     srv = start(workers=1)
 
     def full_collections() -> tuple[float, float]:
-        text = get(srv.port, "/metrics")[2].decode()
         found = {}
-        for line in text.splitlines():
+        for line in metric_lines(srv.port):
             if line.startswith(("wordsvc_server_gc_pause_seconds_count{", "wordsvc_server_gc_pause_seconds_sum{")) and 'generation="2"' in line:
                 found[line.split("{")[0].rsplit("_", 1)[1]] = float(line.rsplit(" ", 1)[1])
         return found.get("count", 0.0), found.get("sum", 0.0)
 
     count, seconds = full_collections()
     assert get_json(srv.port, "/collect?cycles=200000")["collected"] >= 399_000
-    time.sleep(2.5)  # the worker counts its collections once a second
-    after_count, after_seconds = full_collections()
+    # The worker counts the collections it noted once a second: wait for the count to move, not for a second.
+    after_count, after_seconds = wait_for(lambda: (found := full_collections())[0] > count and found, "the full collection to be counted")
     assert after_count >= count + 1
-    assert after_seconds - seconds >= 0.002  # 400,000 objects in cycles are not collected in no time
+    assert after_seconds > seconds  # its CPU time was measured and added (how much is the machine's business)
 
 
 # -- 4. graceful drain -------------------------------------------------------------------------------
@@ -589,89 +724,105 @@ def test_the_workers_garbage_collections_are_timed_in_prometheus(start: Callable
     [["/sleep?s=0.05"], ["/thread", "/thread?pool=1", "/sleep?s=0.02"]],
     ids=["in the pool", "on the event loop, handed over, in the pool"],
 )
-def test_sigterm_drains_every_accepted_request_and_exits_0(start: Callable[..., Server], paths: list[str]) -> None:
-    srv = start(workers=2, threads=8, drain_seconds=10, keepalive_timeout=30, inline_paths={"/health", "/ready", "/thread"})
+def test_sigterm_drains_every_accepted_request_and_exits_0(start: Callable[..., Server], paths: list[str], tmp_path: Path) -> None:
+    # An idle keep-alive connection would otherwise wait an hour for its next request, and the drain has a minute:
+    # if either is what ends a connection, the drain_finished events below say so.
+    srv = start(workers=2, threads=8, drain_seconds=PATIENCE, keepalive_timeout=HOUR, inline_paths={"/health", "/ready", "/thread"})
     stop = threading.Event()
     results: list[str] = []
-    saw_draining: list[bool] = []
 
     def client(index: int) -> None:
         for n in itertools.count(index):
             path = paths[n % len(paths)]
             try:
-                sock = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+                sock = socket.create_connection(("127.0.0.1", srv.port), timeout=PATIENCE)
             except ConnectionRefusedError:
                 results.append("refused")  # the listener is closed: the client stops, no failure
                 return
             try:
                 with sock:
                     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode())
-                    status, _, body = read_response(sock)
+                    status = read_response(sock)[0]
                 results.append("ok" if status == 200 else f"status {status}")
-                if path.startswith("/sleep"):
-                    saw_draining.append(json.loads(body)["draining"])
             except OSError as err:
                 results.append(f"failed: {err!r}")  # accepted, then reset or no answer
             if stop.is_set():
                 return
 
-    idle = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+    idle = socket.create_connection(("127.0.0.1", srv.port), timeout=PATIENCE)
     idle.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
     assert read_response(idle)[0] == 200
+    # A request in the app at SIGTERM: it is answered once it sees draining() turn True.
+    entered = tmp_path / "entered"
+    in_app = socket.create_connection(("127.0.0.1", srv.port), timeout=PATIENCE)
+    in_app.sendall(f"GET {held('/sleep', mark=entered, drain=1)} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+    wait_for(entered.exists, "the held request to reach the app")
     threads = [threading.Thread(target=client, args=(index,)) for index in range(8)]
     for t in threads:
         t.start()
-    time.sleep(1.0)
-    signalled = time.monotonic()
+    wait_for(lambda: results.count("ok") > 50, "the clients to be answered 50 times")
     srv.proc.send_signal(signal.SIGTERM)
+    with in_app:
+        status, headers, body = read_response(in_app)
+    assert (status, headers["connection"], json.loads(body)["draining"]) == (200, "close", True)
     with idle:
-        idle.settimeout(3)
-        assert idle.recv(1) == b""  # the idle keep-alive connection is closed at once, not after 30 s
-    closed_idle = time.monotonic() - signalled
-    code = srv.proc.wait(15)
-    took = time.monotonic() - signalled
+        assert idle.recv(1) == b""  # closed by the drain (a FIN, not the reset of a connection cut at the drain's end)
+    code = srv.proc.wait(PATIENCE)
     stop.set()
     for t in threads:
-        t.join(10)
+        t.join(PATIENCE)
     failures = [r for r in results if r not in ("ok", "refused")]
     assert failures == []
-    assert results.count("ok") > 50
-    assert any(saw_draining)  # requests in flight at SIGTERM saw draining() turn True, and were answered
-    assert code == 0 and took < 10 and closed_idle < 1.0
-    assert {e["worker"] for e in srv.events("drain_begun") if "worker" in e} == {e["worker"] for e in srv.events("worker_started")}
+    assert code == 0
+    workers = {e["worker"] for e in srv.events("worker_started")}
+    assert {e["worker"] for e in srv.events("drain_begun") if "worker" in e} == workers
+    finished = [e for e in srv.events("drain_finished") if "worker" in e]
+    assert {e["worker"] for e in finished} == workers and not [e for e in finished if "cut" in e]  # drained whole: nothing left to cut
 
 
-def test_connections_waiting_in_the_listen_backlog_at_sigterm_are_answered(start: Callable[..., Server]) -> None:
-    srv = start(workers=1, inline_paths={"/health", "/block"}, drain_seconds=10)
+def test_connections_waiting_in_the_listen_backlog_when_a_worker_drains_are_answered(start: Callable[..., Server], tmp_path: Path) -> None:
+    """A worker told to drain (SIGTERM, as its master sends at shutdown or to recycle it) first takes what waits in its backlog."""
+    srv = start(workers=1, inline_paths={"/health", "/block"}, drain_seconds=PATIENCE)
+    (worker,) = srv.worker_pids()
+    entered, release = tmp_path / "entered", tmp_path / "release"
     with ThreadPoolExecutor(8) as pool:
-        blocker = pool.submit(get, srv.port, "/block?s=1.0")  # runs on the event loop: nothing is accepted meanwhile
-        time.sleep(0.3)
+        # Held on the event loop: the worker accepts nothing until the test lets it go.
+        blocker = pool.submit(get, srv.port, held("/block", mark=entered, until=release))
+        wait_for(entered.exists, "the blocking request to reach the app")
         waiting = connect(srv.port, 6)  # the kernel completes these handshakes; they sit in the backlog
         for s in waiting:
             s.sendall(b"GET /ready HTTP/1.1\r\nHost: t\r\n\r\n")
-        srv.proc.send_signal(signal.SIGTERM)
+        os.kill(worker, signal.SIGTERM)  # queued for the worker before it is let go: its loop sees it before any of these requests
+        release.touch()
         answers = [pool.submit(read_response, s) for s in waiting]
         assert blocker.result()[0] == 200
-        statuses = [a.result(timeout=5)[0] for a in answers]
+        statuses = [a.result(timeout=PATIENCE)[0] for a in answers]
     for s in waiting:
         s.close()
     assert statuses == [503] * 6  # answered, by a worker whose /ready already says it is draining
-    assert srv.proc.wait(10) == 0
+    assert [e["why"] for e in srv.events("drain_begun") if e.get("worker") == worker] == ["SIGTERM"]
+    assert srv.stop() == 0  # the master, which replaced the worker, stops cleanly
 
 
-@pytest.mark.parametrize(("path", "code"), [("/sleep?s=10", 0), ("/block?s=10", 1)])
-def test_what_outlasts_drain_seconds_is_cut_and_the_master_exits_in_time(start: Callable[..., Server], path: str, code: int) -> None:
-    """A pool request past the grace is cut by its worker (exit 0); a worker stuck on its event loop is killed (exit 1)."""
+@pytest.mark.parametrize(("path", "code"), [("/sleep", 0), ("/block", 1)])
+def test_what_outlasts_drain_seconds_is_cut_and_the_master_exits_without_it(start: Callable[..., Server], path: str, code: int, tmp_path: Path) -> None:
+    """A pool request past the grace is cut by its worker (exit 0); a worker stuck on its event loop is killed (exit 1).
+
+    The request would take an hour: that the master exits at all is the proof it was cut.
+    """
     srv = start(workers=1, drain_seconds=2, inline_paths={"/health", "/block"})
-    with socket.create_connection(("127.0.0.1", srv.port), timeout=5) as sock:
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
-        time.sleep(0.2)
-        signalled = time.monotonic()
+    entered = tmp_path / "entered"
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=PATIENCE) as sock:
+        sock.sendall(f"GET {held(path, mark=entered, s=HOUR)} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+        wait_for(entered.exists, "the request to reach the app")
         srv.proc.send_signal(signal.SIGTERM)
-        assert srv.proc.wait(10) == code
-        assert time.monotonic() - signalled < 2.5
+        assert srv.proc.wait(PATIENCE) == code
         with pytest.raises(ConnectionError):
             read_response(sock)
+    if code == 0:
+        assert [e["cut"] >= 1 for e in srv.events("drain_finished") if "worker" in e] == [True]  # the worker cut the connection
+    else:
+        assert [e["killed"] for e in srv.events("drain_finished") if "master" in e] == [1]  # the master killed its one worker
 
 
 def test_the_metrics_folder_the_master_made_is_removed_at_exit(start: Callable[..., Server]) -> None:
@@ -687,11 +838,8 @@ def test_workers_whose_master_was_killed_drain_and_exit(start: Callable[..., Ser
     srv = start(workers=2)
     workers = srv.worker_pids()
     srv.proc.kill()
-    srv.proc.wait(5)
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
-        time.sleep(0.1)
-    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    srv.proc.wait(PATIENCE)
+    wait_for(lambda: not [pid for pid in workers if Path(f"/proc/{pid}").exists()], "the orphaned workers to exit")  # they look once a second
     assert {e["why"] for e in srv.events("drain_begun")} == {"master_gone"}
 
 
@@ -707,13 +855,18 @@ def test_workers_are_recycled_after_max_requests_without_a_failed_request(start:
     def pid(_: int) -> int:
         return int(get_json(srv.port, "/pid")["pid"])  # get_json asserts each is a 200
 
+    # A worker serves on after asking to be recycled until its replacement is ready, so how many requests
+    # 40 recyclings take depends on how fast replacements start: the clients go on until there are 40.
+    pids: list[int] = []
     with ThreadPoolExecutor(6) as pool:
-        pids = list(pool.map(pid, range(3000)))
-    # A worker serves on after asking to be recycled until its replacement is ready, so it may
-    # outlive its 12 requests; still, 3000 requests pass through dozens of workers.
-    assert len(set(pids)) >= 40
+        while len(srv.events("worker_recycled")) < 40:
+            assert len(pids) < 30_000, f"{len(pids)} requests and only {len(srv.events('worker_recycled'))} recyclings"
+            pids += pool.map(pid, range(300))
     recycled = srv.events("worker_recycled")
     assert len(recycled) >= 40 and {e["reason"] for e in recycled} == {"max_requests"}
+    assert len(set(pids)) >= 40  # each recycled worker answered its requests first
+    stopped = {e["worker"]: e["requests"] for e in srv.events("worker_stopped")}
+    assert all(stopped[e["worker"]] >= 10 for e in recycled if e["worker"] in stopped)  # none recycled before max_requests
     assert not srv.events("accept_failed")
     assert srv.stop() == 0
 
@@ -721,13 +874,10 @@ def test_workers_are_recycled_after_max_requests_without_a_failed_request(start:
 def test_a_worker_over_max_worker_rss_mb_is_recycled(start: Callable[..., Server]) -> None:
     srv = start(workers=1, max_worker_rss_mb=150)
     (old,) = srv.worker_pids()
-    with socket.create_connection(("127.0.0.1", srv.port), timeout=5) as sock:
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=PATIENCE) as sock:
         sock.sendall(b"GET /grow?mb=200 HTTP/1.1\r\nHost: t\r\n\r\n")
         assert read_response(sock)[0] == 200
-    deadline = time.monotonic() + 8
-    while time.monotonic() < deadline and old in srv.worker_pids():
-        time.sleep(0.1)
-    assert old not in srv.worker_pids()
+    wait_for(lambda: old not in srv.worker_pids(), "the master to replace the worker")  # it reads the workers' memory every tick
     assert [e["reason"] for e in srv.events("worker_recycled")] == ["max_worker_rss_mb"]
     assert get_json(srv.port, "/pid")["pid"] != old
 
@@ -737,14 +887,15 @@ def test_a_crashed_worker_is_restarted_and_the_service_answers_again(start: Call
     old = get_json(srv.port, "/pid")["pid"]
     with pytest.raises(ConnectionError):
         get(srv.port, "/crash")  # os._exit in the app: the connection dies with the worker
-    deadline = time.monotonic() + 10
-    new = None
-    while time.monotonic() < deadline and new is None:
+
+    def answer() -> int | None:
         try:
-            new = get_json(srv.port, "/pid", timeout=1)["pid"]
-        except (OSError, AssertionError):
-            time.sleep(0.05)
-    assert new is not None and new != old
+            return int(get_json(srv.port, "/pid")["pid"])  # waits in the listen backlog for the new worker
+        except OSError:
+            return None  # taken by the dying worker
+
+    new = wait_for(answer, "a new worker to answer")
+    assert new != old
     assert [e["code"] for e in srv.events("worker_exited")] == [3]
     assert srv.stop() == 0
 
@@ -752,21 +903,18 @@ def test_a_crashed_worker_is_restarted_and_the_service_answers_again(start: Call
 # -- 7. inline paths ---------------------------------------------------------------------------------
 
 
-def test_inline_paths_answer_while_every_pool_thread_is_busy(start: Callable[..., Server]) -> None:
+def test_inline_paths_answer_while_every_pool_thread_is_busy(start: Callable[..., Server], tmp_path: Path) -> None:
     srv = start(workers=1, threads=2)
+    release = tmp_path / "release"
+    marks = [tmp_path / f"entered-{n}" for n in range(2)]
     with ThreadPoolExecutor(4) as pool:
-        slow = [pool.submit(get, srv.port, "/sleep?s=1.0") for _ in range(2)]
-        time.sleep(0.3)
-        started = time.perf_counter()
-        assert get(srv.port, "/health")[0] == 200
-        inline = time.perf_counter() - started
-        queued = pool.submit(get, srv.port, "/thread")
-        started = time.perf_counter()
-        assert queued.result()[0] == 200
-        behind_the_pool = time.perf_counter() - started
-        assert all(f.result()[0] == 200 for f in slow)
-    assert inline < P99_LIMIT
-    assert behind_the_pool > 0.5  # the pool really was full: a non-inline path waited for a thread
+        busy = [pool.submit(get, srv.port, held("/sleep", mark=mark, until=release)) for mark in marks]
+        wait_for(lambda: all(mark.exists() for mark in marks), "both pool threads to be held in the app")
+        assert get(srv.port, "/health")[0] == 200  # answered with both threads held: on the event loop
+        queued = pool.submit(get_json, srv.port, "/thread")  # the pool's path: it needs a thread
+        release.touch()
+        assert all(f.result()[0] == 200 for f in busy)
+        assert queued.result()["released"] >= 1  # it ran on a thread a held request had let go
 
 
 def test_an_inline_path_answers_gets_on_the_event_loop_and_hands_over_what_the_app_sends_to_the_pool(start: Callable[..., Server]) -> None:
@@ -792,7 +940,6 @@ def test_past_max_connections_the_oldest_idle_connection_makes_room(start: Calla
             s.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
             assert read_response(s)[0] == 200
         assert get(srv.port, "/health")[0] == 200  # a fifth is served ...
-        idle[0].settimeout(1)
         assert idle[0].recv(1) == b""  # ... because the oldest idle one was closed
         for s in idle[1:]:
             s.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -802,36 +949,53 @@ def test_past_max_connections_the_oldest_idle_connection_makes_room(start: Calla
             s.close()
 
 
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of process ``pid`` so far (``/proc/PID/stat``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def listening_fd(pid: int, port: int) -> int:
+    """The descriptor by which process ``pid`` holds the socket listening on ``port`` (``/proc/net/tcp``, ``/proc/PID/fd``)."""
+    rows = (line.split() for line in Path("/proc/net/tcp").read_text().splitlines()[1:])
+    inode = next(row[9] for row in rows if int(row[1].split(":")[1], 16) == port and row[3] == "0A")  # 0A: LISTEN
+    return next(int(fd.name) for fd in Path(f"/proc/{pid}/fd").iterdir() if os.readlink(fd) == f"socket:[{inode}]")
+
+
+def watched(pid: int) -> set[int]:
+    """The descriptors the epoll instances of process ``pid`` wait on (``/proc/PID/fdinfo``): what its event loop listens to."""
+    fds: set[int] = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            if os.readlink(fd) == "anon_inode:[eventpoll]":
+                info = (Path(f"/proc/{pid}/fdinfo") / fd.name).read_text()
+                fds |= {int(line.split()[1]) for line in info.splitlines() if line.startswith("tfd:")}
+        except OSError:
+            continue  # closed meanwhile
+    return fds
 
 
 def test_out_of_file_descriptors_a_worker_pauses_accepting_and_serves_again_when_they_are_freed(start: Callable[..., Server]) -> None:
-    srv = start(workers=1, nofile=96)
+    """Connections alone cannot exhaust a worker's descriptors (its caps are fitted to the limit), so a leak does it here."""
+    srv = start(workers=1, nofile=512)
     (worker,) = srv.worker_pids()
-    held = connect(srv.port, 150)  # more than the worker can open: the rest wait in the listen backlog
+    listener = listening_fd(worker, srv.port)
+    assert listener in watched(worker)  # accepting: its event loop waits on the listening socket
+    (kept,) = connect(srv.port, 1)
+    kept.sendall(b"GET /leak HTTP/1.1\r\nHost: t\r\n\r\n")  # every descriptor the worker may still open, taken
+    assert read_response(kept)[0] == 200
+    conns = connect(srv.port, 20)  # they wait in the listen backlog: the worker cannot accept them
     try:
-        deadline = time.monotonic() + 10
-        while not srv.events("accept_paused") and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert srv.events("accept_paused")[0]["error"] == "Too many open files"
-        before = cpu_seconds(worker)
-        time.sleep(2.0)
-        assert cpu_seconds(worker) - before < 0.5  # paused, not spinning on a listening socket it cannot accept from
-        held[0].sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
-        assert read_response(held[0])[0] == 200  # a connection it had accepted is served meanwhile
+        paused = wait_for(lambda: srv.events("accept_paused"), "the worker to run out of descriptors")
+        assert paused[0]["error"] == "Too many open files"
+        # Paused, not spinning: its event loop stops waiting on a listening socket it cannot accept from (it looks
+        # again once a second, and stops again while the descriptors are still taken). Spinning, it would never stop.
+        wait_for(lambda: listener not in watched(worker), "the worker to stop watching the listening socket")
+        kept.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert read_response(kept)[0] == 200  # a connection it had accepted is served meanwhile
+        kept.sendall(b"GET /unleak HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert read_response(kept)[0] == 200
+        for s in conns:  # once the descriptors are freed, the connections that waited are accepted and answered
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            assert read_response(s)[0] == 200
     finally:
-        for s in held:
+        for s in [kept, *conns]:
             s.close()
-    deadline = time.monotonic() + 10
-    while True:  # within about a second of the descriptors being freed, new connections are accepted again
-        try:
-            assert get(srv.port, "/health", timeout=2.0)[0] == 200
-            break
-        except OSError:
-            assert time.monotonic() < deadline, "no answer after the descriptors were freed"
+    assert listener in watched(worker)
     assert srv.proc.poll() is None and srv.worker_pids() == {worker}  # the same worker, not a replacement
     assert "Traceback" not in srv.log_path.read_text()
 
@@ -842,7 +1006,7 @@ def test_past_max_connections_with_none_idle_a_new_connection_gets_503(start: Ca
     try:
         for s in busy:
             s.sendall(b"GET /health HTTP/1.1\r\n")  # half a head: busy, not idle
-        time.sleep(0.2)
+        # The worker takes connections in the order they came (its backlog is a queue): the four are its own before this one.
         response = exchange(srv.port, b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
         assert_problem(response, 503, "not-ready")
         assert response[1]["retry-after"] == "1"
@@ -858,3 +1022,54 @@ def test_plain_log_format_gives_readable_lines(start: Callable[..., Server]) -> 
     lines = [line for line in srv.log_path.read_text().splitlines() if "/health?probe=plain" in line]
     assert len(lines) == 1
     assert " INFO request method=GET path=/health?probe=plain status=200 " in lines[0]
+
+
+# -- room for everyone -------------------------------------------------------------------------------
+
+
+def test_a_full_worker_closes_its_longest_silent_connection_to_answer_a_new_one(start: Callable[..., Server]) -> None:
+    srv = start(workers=1, max_connections=8, max_client_connections=8)
+    silent = connect(srv.port, 9)  # one more than the worker takes, none of them sending anything
+    try:
+        wait_for(lambda: not unclosed(silent[0]), "the first to come to be the first to go")
+        assert all(unclosed(s) for s in silent[1:])
+        assert get(srv.port, "/health")[0] == 200  # not 503: the longest-silent connection made room again
+        wait_for(lambda: not unclosed(silent[1]), "the next longest-silent to go")
+        assert rejected(srv.port).get("evicted_silent", 0) >= 2
+    finally:
+        for s in silent:
+            s.close()
+
+
+def test_one_client_past_its_share_gives_up_its_own_longest_waiting_connection(start: Callable[..., Server]) -> None:
+    srv = start(workers=1, max_connections=100, max_client_connections=4)
+    idle = connect(srv.port, 4)
+    try:
+        for s in idle:  # each has been answered once: idle keep-alive connections
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            assert read_response(s)[0] == 200
+        assert get(srv.port, "/health")[0] == 200  # a fifth from the same address: room made from its own
+        wait_for(lambda: not unclosed(idle[0]), "its longest-idle connection to be closed")
+        assert unclosed(idle[3])
+    finally:
+        for s in idle:
+            s.close()
+
+
+def test_sighup_reloads_the_workers_and_a_request_in_flight_is_answered(start: Callable[..., Server], tmp_path: Path) -> None:
+    srv = start(workers=2, drain_seconds=30)
+    old = srv.worker_pids()
+    mark, until = tmp_path / "in", tmp_path / "go"
+    result: list[tuple[int, dict[str, str], bytes]] = []
+    request = threading.Thread(target=lambda: result.append(get(srv.port, held("/block", mark=mark, until=until, s=60))))
+    request.start()
+    wait_for(mark.exists, "the request to be in the app")
+    os.killpg(srv.proc.pid, signal.SIGHUP)  # a closed terminal hangs up the whole process group
+    wait_for(lambda: srv.events("reload"), "the master to reload")
+    wait_for(lambda: len(srv.worker_pids() - old) == 2, "two fresh workers")
+    assert get(srv.port, "/health")[0] == 200  # the service answers all along
+    until.touch()
+    request.join(PATIENCE)
+    assert result and result[0][0] == 200  # the old worker drained: its request was answered, not reset
+    wait_for(lambda: not (srv.worker_pids() & old), "the old workers to exit")
+    assert srv.proc.poll() is None and "Traceback" not in srv.log_path.read_text()

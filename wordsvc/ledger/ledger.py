@@ -39,6 +39,7 @@ from .audit import GENESIS, HOUSE, Records, make_entry, token_problems, verify, 
 from .canonical import canonical, now, sha256_of
 from .database import Writer, connect, upgrade
 from .errors import Conflict, Forbidden, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
+from .imports import check_import
 from .plays import in_order, play_document, play_from_document
 from .prepared import Prepared, Readers
 from .schema import audit, events, games, revisions, tokens
@@ -610,7 +611,7 @@ class Ledger:
     def import_event(self, actor: Principal | None, document: dict[str, Any]) -> dict[str, Any]:
         """Rebuild an exported event; refused (422) unless its chain and rows verify, 409 if the id is taken. Gives a new director token."""
         actor = require_admin(actor)
-        records = records_of(document)
+        records, _ = check_import(document, self._loaded_lexicon)  # every row as a write would have it, every problem at once
         problems = verify(records)
         if problems:
             raise InvalidRequest(f"The export does not verify: {problems[0]}.", {"audit": problems[:50]})
@@ -818,6 +819,14 @@ class Ledger:
                 self._rulesets.pop(next(iter(self._rulesets)))
             self._rulesets[event.ruleset_sha256] = ruleset
         return ruleset
+
+    def _loaded_lexicon(self, stamp: dict[str, Any]) -> Lexicon | None:
+        """The loaded lexicon with this stamp's language and sha256, else ``None``."""
+        try:
+            lexicon = self.lexicons(str(stamp["id"]))
+        except Exception:  # not a language this service has: no lexicon to score with
+            return None
+        return lexicon if lexicon.info.sha256 == stamp.get("sha256") else None
 
     def _event_lexicon(self, event: Any) -> Lexicon:
         """The loaded lexicon of the event's language, only while it is the one the event accepted (else 409 naming both)."""
