@@ -429,9 +429,14 @@ def test_a_row_edited_in_the_database_makes_audit_verify_fail(api: Api, tmp_path
     failed = wordsvc_cli(url, "audit", "verify", other)
     assert failed.returncode == 1 and "audit entry 3: expected entry 2 here" in failed.stdout, failed.stdout
 
-    exported["revisions"][0]["result"]["players"][0]["total"] = 99
+    original_total = exported["revisions"][0]["result"]["players"][0]["total"]
+    exported["revisions"][0]["result"]["players"][0]["total"] = 99  # a total its play does not score: no write could store it
     refused = api("POST", "/events/import", api.server.admin_token, expect=422, json=exported).json()
-    assert "does not verify" in refused["detail"] and "its result differs" in refused["errors"]["audit"][0]
+    assert "no write of the API" in refused["detail"] and list(refused["errors"]) == ["revisions.0.result"]
+    exported["revisions"][0]["result"]["players"][0]["total"] = original_total
+    exported["revisions"][0]["reason"] = "edited"  # a reason a write could store, but not the one the chain recorded
+    refused = api("POST", "/events/import", api.server.admin_token, expect=422, json=exported).json()
+    assert "does not verify" in refused["detail"] and "reason or actor differs" in refused["errors"]["audit"][0]
 
 
 def test_an_export_imports_into_another_ledger(api: Api, tmp_path: Any) -> None:

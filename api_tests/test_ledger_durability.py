@@ -129,8 +129,14 @@ def deal(rng: random.Random, deck: list[str], number: int) -> dict[str, Any]:
 
 
 def normalized(body: dict[str, Any]) -> dict[str, Any]:
-    """What the ledger stores of a body dealt by :func:`deal` (docs/ledger.md: cards as faces, no round number)."""
-    return {"players": body["players"], "challenges": [], "bonus_choice": None}
+    """What the ledger stores of a body dealt by :func:`deal` (docs/ledger.md: cards as faces, no round number, in the play's one
+    order: players by seat, a player's words by their cards, the unused cards by face)."""
+    seat = {name: i for i, name in enumerate(PLAYERS)}
+    players = [
+        {"name": p["name"], "words": sorted(p["words"]), "unused": sorted(p["unused"]), "went_out": p["went_out"]}
+        for p in sorted(body["players"], key=lambda p: seat[p["name"]])
+    ]
+    return {"players": players, "challenges": [], "bonus_choice": None}
 
 
 def seat_event(url: str, admin: str, event: str, tables: list[str]) -> dict[str, str]:

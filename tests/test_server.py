@@ -1000,17 +1000,22 @@ def test_out_of_file_descriptors_a_worker_pauses_accepting_and_serves_again_when
     assert "Traceback" not in srv.log_path.read_text()
 
 
-def test_past_max_connections_with_none_idle_a_new_connection_gets_503(start: Callable[..., Server]) -> None:
-    srv = start(workers=1, max_connections=4)
+def test_past_max_connections_with_none_waiting_a_new_connection_gets_503(start: Callable[..., Server], tmp_path: Path) -> None:
+    """Every connection busy with a request in the app: none silent or idle to close for room, so a new one is refused."""
+    srv = start(workers=1, threads=4, max_connections=4)
     busy = connect(srv.port, 4)
+    go = tmp_path / "go"
     try:
-        for s in busy:
-            s.sendall(b"GET /health HTTP/1.1\r\n")  # half a head: busy, not idle
-        # The worker takes connections in the order they came (its backlog is a queue): the four are its own before this one.
+        for i, s in enumerate(busy):
+            s.sendall(f"GET {held('/block', mark=tmp_path / f'in{i}', until=go, s=60)} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+        wait_for(lambda: all((tmp_path / f"in{i}").exists() for i in range(4)), "the four requests to be in the app")
         response = exchange(srv.port, b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
         assert_problem(response, 503, "not-ready")
         assert response[1]["retry-after"] == "1"
+        go.touch()
+        assert all(read_response(s)[0] == 200 for s in busy)  # the four were kept and answered
     finally:
+        go.touch()
         for s in busy:
             s.close()
 

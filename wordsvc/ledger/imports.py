@@ -149,7 +149,7 @@ def _games(rows: list[Any], ruleset: Ruleset | None, problems: Problems) -> dict
         if not is_id(gid):
             problems.add(f"{where}.id", "must be 1 to 64 lowercase letters, digits, - or _")
             continue
-        if gid in seats:
+        if gid in seats:  # an id (checked above): hashable
             problems.add(f"{where}.id", f"table {gid!r} is listed twice")
             continue
         _text(problems, f"{where}.created_at", game.get("created_at"), _TIME)
@@ -176,7 +176,7 @@ def _revisions(rows: list[Any], seats: dict[str, list[str]], ruleset: Ruleset | 
             problems.add(where, "must be an object")
             continue
         game, number, revision = row.get("game"), row.get("round"), row.get("revision")
-        if game not in seats:
+        if not isinstance(game, str) or game not in seats:
             problems.add(f"{where}.game", f"no table {game!r} in the import")
             continue
         if type(number) is not int or not 1 <= number <= max(rounds, 1):
@@ -208,7 +208,7 @@ def _play(row: dict[str, Any], where: str, game: str, number: int, seated: list[
         problems.add(f"{where}.body", "holds more than a round's play")
         return
     names = [p.name for p in play.players]
-    if sorted(names) != sorted(seated):
+    if not all(isinstance(name, str) for name in names) or sorted(names) != sorted(seated):
         problems.add(f"{where}.body.players", f"must be the table's players ({', '.join(seated)}), each once")
         return
     if ruleset is None:
@@ -255,6 +255,6 @@ def _tokens(rows: list[Any], seats: dict[str, list[str]], problems: Problems) ->
         if token.get("role") not in ROLES or token.get("role") == "admin":
             problems.add(f"{where}.role", "must be director, referee or viewer")
         table = token.get("table")
-        if table is not None and table not in seats:
+        if table is not None and (not isinstance(table, str) or table not in seats):
             problems.add(f"{where}.table", f"no table {table!r} in the import")
         _text(problems, f"{where}.label", token.get("label"), _LABEL, optional=True)

@@ -113,7 +113,7 @@ class ImportedEvent(Strict):
     private = StrictBoolean(required=True)
     ruleset_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
     ruleset = fields.Dict(required=True, metadata={"description": "The ruleset the event snapshotted, resolved."})
-    ruleset_sha256 = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
+    ruleset_sha256 = fields.String(required=True, validate=[validate.Length(equal=64), validate.Regexp(r"^[0-9a-f]{64}$")])
     lexicon = fields.Dict(required=True, metadata={"description": "The lexicon stamp the event snapshotted."})
     created_at = fields.String(required=True, validate=validate.Length(min=1, max=64))
 
