@@ -40,6 +40,10 @@ def create_app() -> Callable[[dict[str, Any], StartResponse], Iterable[bytes]]:
 
 def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
     path = environ["PATH_INFO"]
+    received = os.environ.get("SERVER_APP_RECEIVED")
+    if received and path not in ("/leak", "/unleak", "/health"):  # what the app is given, as the client wrote its target
+        with open(received, "a") as noted:
+            noted.write(environ["RAW_URI"] + "\n")
     query = {k: v[0] for k, v in parse_qs(environ["QUERY_STRING"]).items()}
     draining = environ["wordsvc.server.draining"]
     status, data = "200 OK", {"pid": os.getpid()}

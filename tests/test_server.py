@@ -80,6 +80,8 @@ class Server:
                 args += ["--" + name.replace("_", "-"), str(value)]
         env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
         env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(ROOT)])
+        self.received = log_path.with_name(log_path.stem + ".received")  # tests/server_app.py notes every request it is given
+        env["SERVER_APP_RECEIVED"] = str(self.received)
         self.log_path = log_path
         self._log = open(log_path, "wb")
         limit = None if nofile is None else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
@@ -734,6 +736,7 @@ def test_sigterm_drains_every_accepted_request_and_exits_0(start: Callable[..., 
     def client(index: int) -> None:
         for n in itertools.count(index):
             path = paths[n % len(paths)]
+            path += f"{'&' if '?' in path else '?'}client={index}-{n}"  # named, to find it in the access log
             try:
                 sock = socket.create_connection(("127.0.0.1", srv.port), timeout=PATIENCE)
             except ConnectionRefusedError:
@@ -745,7 +748,7 @@ def test_sigterm_drains_every_accepted_request_and_exits_0(start: Callable[..., 
                     status = read_response(sock)[0]
                 results.append("ok" if status == 200 else f"status {status}")
             except OSError as err:
-                results.append(f"failed: {err!r}")  # accepted, then reset or no answer
+                results.append(f"failed: {err!r} {path}")  # reset or no answer: accepted by the server, or only by the kernel?
             if stop.is_set():
                 return
 
@@ -771,7 +774,12 @@ def test_sigterm_drains_every_accepted_request_and_exits_0(start: Callable[..., 
     stop.set()
     for t in threads:
         t.join(PATIENCE)
-    failures = [r for r in results if r not in ("ok", "refused")]
+    # A connection the kernel queued in the instant between the last worker's last accept and the listener's close is
+    # reset by the kernel (TCP has no way to close a listener and keep its queue): the app never saw it. Such a reset
+    # is the client's "refused"; a request the app was given and the client got no answer to is a failure.
+    given = set(srv.received.read_text().splitlines()) if srv.received.exists() else set()
+    failures = [r for r in results if r not in ("ok", "refused") and r.rsplit(" ", 1)[-1] in given]
+    assert sum(r.startswith("failed") for r in results) <= 2, results  # the race is an instant wide: a flood of resets is not it
     assert failures == []
     assert code == 0
     workers = {e["worker"] for e in srv.events("worker_started")}
