@@ -26,7 +26,7 @@ from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.merkle import consistency_proof, inclusion_proof, root, verify_consistency, verify_inclusion
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets
-from wordsvc.ledger import LOCAL, Ledger
+from wordsvc.ledger import LOCAL, Conflict, Ledger
 from wordsvc.ledger.audit import GENESIS, make_entry
 from wordsvc.ledger.canonical import canonical
 from wordsvc.ledger.checkpoints import KeyFileError, Signer, checkpoint_problems, create_key, message, public_key_from_pem, public_pem
@@ -161,6 +161,24 @@ def test_a_log_cut_back_under_the_running_service_is_rebuilt_not_believed(ledger
     after = ledger.checkpoint(None, event_id)
     assert after["tree_size"] == before["tree_size"] - 1 and after["root"] == log_root(ledger, event_id)
     assert check(before, event_id, ledger.log(event_id))[0].startswith(f"the log holds {after['tree_size']} entries, fewer than the {before['tree_size']}")
+
+
+def test_a_chain_with_a_gap_has_no_tree_and_takes_no_write(ledger: Ledger, event, database_url: str) -> None:
+    event_id, director = event
+    before = ledger.checkpoint(None, event_id)
+    with ledger.engine.begin() as conn:  # an entry deleted from the middle: audit verify names it; the service will not build on it
+        conn.execute(delete(audit).where(audit.c.chain == event_id, audit.c.seq == 2))
+    # the process that holds the tree checks only the newest entry: it goes on signing the tree it holds, which the edited log fails
+    assert ledger.checkpoint(None, event_id)["root"] == before["root"]
+    assert "found where entry 2 belongs" in check(before, event_id, ledger.log(event_id))[0]
+    fresh = Ledger.open(database_url, lambda lang: LEXICON, signer=Signer(KEY))  # another process reads the chain afresh
+    try:
+        for attempt in (lambda: fresh.checkpoint(None, event_id), lambda: fresh.judge(director, event_id, "t1", 1, ["cat"])):
+            with pytest.raises(Conflict, match="has a gap before entry 3"):
+                attempt()
+    finally:
+        fresh.close()
+    assert len(ledger.log(event_id)) == 2
 
 
 # --- proofs, as a client checks them ------------------------------------------------------------------------

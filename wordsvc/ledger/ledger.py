@@ -849,11 +849,11 @@ class Ledger:
 
     def _append(self, conn: Connection, chain: str, actor: Principal, action: str, payload: dict[str, Any]) -> Appended:
         """Append an audit entry to ``chain``, in the write's own transaction (which holds the chain's lock); the entry and the tree after it."""
-        last = _LAST_ENTRY.first(conn, {"chain": chain})
-        seq, prev = (last.seq + 1, last.hash) if last else (1, GENESIS)
-        entry = make_entry(chain, seq, prev, actor.actor(), action, payload, now())
+        before = self.receipts.trees.current(conn, chain)  # the newest entry, read with what the event's tree needs
+        prev = before.last.hex() if before.size else GENESIS
+        entry = make_entry(chain, before.size + 1, prev, actor.actor(), action, payload, now())
         _INSERT_ENTRY.execute(conn, _audit_row(entry))
-        return self.receipts.appended(conn, chain, seq, prev, entry["hash"])
+        return self.receipts.appended(chain, before, entry["hash"])
 
     def _deals_view(self, event: Any) -> dict[str, Any]:
         seed = None

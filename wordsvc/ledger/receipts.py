@@ -42,10 +42,10 @@ __all__ = ["Appended", "Head", "Receipts", "Trees", "entry_leaf", "tree_root"]
 
 #: Events whose frontier a process keeps (a few hundred bytes each); past it the oldest kept is dropped and rebuilt when next used.
 KEPT_CHAINS = 4096
+_MAX_SEQ = 2**31 - 1
 
 _b = bindparam
-_LAST = Prepared(select(audit.c.seq, audit.c.hash).where(audit.c.chain == _b("chain")).order_by(audit.c.seq.desc()).limit(1))
-_SINCE = Prepared(select(audit.c.seq, audit.c.hash, audit.c.prev_hash).where(audit.c.chain == _b("chain"), audit.c.seq > _b("after")).order_by(audit.c.seq))
+_FROM = Prepared(select(audit.c.seq, audit.c.hash, audit.c.prev_hash).where(audit.c.chain == _b("chain"), audit.c.seq >= _b("first")).order_by(audit.c.seq))
 _UPTO = Prepared(select(audit.c.seq, audit.c.hash).where(audit.c.chain == _b("chain"), audit.c.seq <= _b("upto")).order_by(audit.c.seq))
 
 
@@ -69,47 +69,52 @@ class Trees:
         self._kept: dict[str, Frontier] = {}
         self._lock = threading.Lock()
 
-    def appended(self, conn: Connection, chain: str, seq: int, prev: str, entry_hash: str) -> Head:
-        """The head once entry ``seq`` (whose ``prev`` is the hash before it) is appended, in the write's own transaction."""
-        frontier = self._fresh(conn, chain, seq - 1, prev).append(bytes.fromhex(entry_hash))
+    def current(self, conn: Connection, chain: str) -> Frontier:
+        """The frontier of every entry of ``chain`` as ``conn`` reads it now: the newest entry is ``last``, ``size`` its seq.
+
+        One query while the kept frontier is current or a few entries behind
+        (another process wrote meanwhile): the kept newest entry, to check it
+        is still there and the same, and any appended after it, each linked
+        to the one before by ``prev``. Anything else (nothing kept, the kept
+        entry gone or changed, a link broken) reads every entry again. A
+        write calls this instead of reading the newest entry, so keeping the
+        tree costs it no query of its own.
+        """
+        with self._lock:
+            kept = self._kept.get(chain)
+        if kept is not None and kept.size:
+            rows = _FROM.all(conn, {"chain": chain, "first": kept.size})
+            if rows and rows[0].seq == kept.size and rows[0].hash == kept.last.hex():
+                frontier = kept
+                for row in rows[1:]:
+                    if row.seq != frontier.size + 1 or row.prev_hash != frontier.last.hex():
+                        break
+                    frontier = frontier.append(bytes.fromhex(row.hash))
+                else:
+                    self._keep(chain, frontier)
+                    return frontier
+        frontier = Frontier()
+        for row in _UPTO.all(conn, {"chain": chain, "upto": _MAX_SEQ}):
+            if row.seq != frontier.size + 1:
+                raise Conflict(f"The audit chain of {chain} has a gap before entry {row.seq}: run wordsvc audit verify.", {"audit": ["has a gap"]})
+            frontier = frontier.append(bytes.fromhex(row.hash))
+        self._keep(chain, frontier)
+        return frontier
+
+    def appended(self, chain: str, before: Frontier, entry_hash: str) -> Head:
+        """The head once an entry with ``entry_hash`` is appended to the log whose frontier was ``before``, in the write's own transaction.
+
+        Kept at once: if the write is then undone, the next use finds the kept
+        newest entry missing or different and reads every entry again.
+        """
+        frontier = before.append(bytes.fromhex(entry_hash))
         self._keep(chain, frontier)
         return Head(frontier.size, frontier.root().hex())
 
     def head(self, conn: Connection, chain: str) -> Head:
         """The head of ``chain`` as ``conn`` reads it now (size 0 and the empty root when it has no entry)."""
-        last = _LAST.first(conn, {"chain": chain})
-        frontier = self._fresh(conn, chain, last.seq, last.hash) if last is not None else Frontier()
-        self._keep(chain, frontier)
+        frontier = self.current(conn, chain)
         return Head(frontier.size, frontier.root().hex())
-
-    def forget(self) -> None:
-        with self._lock:
-            self._kept.clear()
-
-    def _fresh(self, conn: Connection, chain: str, size: int, last_hash: str) -> Frontier:
-        """The frontier of the first ``size`` entries, the last of which has ``last_hash``: the kept one if it is that, else brought up to it."""
-        with self._lock:
-            kept = self._kept.get(chain, Frontier())
-        if size == 0:
-            return Frontier()
-        if kept.size == size and kept.last.hex() == last_hash:
-            return kept
-        if 0 < kept.size < size:
-            rows = _SINCE.all(conn, {"chain": chain, "after": kept.size})
-            if rows and rows[0].seq == kept.size + 1 and rows[0].prev_hash == kept.last.hex():
-                frontier = kept
-                for row in rows:
-                    if row.seq > size:
-                        break
-                    frontier = frontier.append(bytes.fromhex(row.hash))
-                if frontier.size == size and frontier.last.hex() == last_hash:
-                    return frontier
-        frontier = Frontier()  # nothing kept, or what was kept is not this log's start: every entry again
-        for row in _UPTO.all(conn, {"chain": chain, "upto": size}):
-            frontier = frontier.append(bytes.fromhex(row.hash))
-        if frontier.size != size:
-            raise Conflict(f"The audit chain of {chain} has a gap before entry {size}: run wordsvc audit verify.", {"audit": ["has a gap"]})
-        return frontier
 
     def _keep(self, chain: str, frontier: Frontier) -> None:
         with self._lock:
@@ -141,9 +146,9 @@ class Receipts:
         self.signer = signer
         self.trees = Trees()
 
-    def appended(self, conn: Connection, chain: str, seq: int, prev: str, entry_hash: str) -> Appended:
-        """Record in the write's transaction that entry ``seq`` was appended (:meth:`Trees.appended`)."""
-        return Appended(seq, entry_hash, self.trees.appended(conn, chain, seq, prev, entry_hash))
+    def appended(self, chain: str, before: Frontier, entry_hash: str) -> Appended:
+        """Record in the write's transaction that an entry was appended to the log of frontier ``before`` (:meth:`Trees.appended`)."""
+        return Appended(before.size + 1, entry_hash, self.trees.appended(chain, before, entry_hash))
 
     def of_write(self, event: str, appended: Appended) -> dict[str, Any]:
         """A write's receipt: its entry in the tree right after it, that head signed now."""
