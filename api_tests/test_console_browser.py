@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -78,6 +79,15 @@ def test_a_round_from_the_slip_is_judged_as_typed_previewed_stored_once_and_echo
             assert cell.endswith(f"→ {total['total']}"), (cell, total)
         entries = server.api("GET", f"/events/{server.event}/audit", server.tokens.director).json()["entries"]
         assert sum(e["action"] == "round.submitted" and e["payload"]["game"] == "t1" for e in entries) == 1
+        # The round's receipt, short (its entry and the root's first 12 hex digits), the whole of it on opening.
+        stored_entry = next(e for e in entries if e["action"] == "round.submitted" and e["payload"]["game"] == "t1")
+        receipt = page.locator("#stored-table tbody tr[data-round='1'] td.receipt")
+        summary = receipt.locator("summary").inner_text()
+        assert summary.startswith(f"entry {stored_entry['seq']} · root "), summary
+        receipt.locator("summary").click()
+        shown = json.loads(receipt.locator("pre").inner_text())
+        assert (shown["seq"], shown["entry_hash"]) == (stored_entry["seq"], stored_entry["hash"]) == (game["rounds"][0]["receipt"]["seq"], game["rounds"][0]["receipt"]["entry_hash"])
+        assert summary.startswith(f"entry {shown['seq']} · root {shown['root'][:12]}") and shown["checkpoint"]["root"] == shown["root"]
         # The console has moved on to the next round, and a referee cannot correct.
         assert "Round 2: 4 cards each" in page.inner_text("#entry-heading")
         assert page.locator("button[data-correct]").count() == 0

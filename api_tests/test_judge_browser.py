@@ -86,7 +86,7 @@ def test_an_unacceptable_play_never_names_the_failing_word_on_the_page_or_on_the
         assert len(traffic.sent(page, "POST", f"/events/{pages_server.event}/judge")) == 1
         judged = traffic.answered(page, "POST", f"/events/{pages_server.event}/judge")  # the last call: every answer is in
         assert len(judged) == 1 and json.loads(judged[0]["sent"])["words"] == words
-        assert set(json.loads(judged[0]["answer"])) == {"acceptable", "count", "ruleset", "lexicon", "table", "round", "audit_seq"}
+        assert set(json.loads(judged[0]["answer"])) == {"acceptable", "count", "ruleset", "lexicon", "table", "round", "audit_seq", "receipt"}  # a receipt holds hashes only
         called = {re.sub(r"^https?://[^/]+", "", c["url"]).split("?")[0] for c in traffic.requests}
         assert called <= {"/judge", "/whoami", f"/events/{pages_server.event}", f"/events/{pages_server.event}/judge"} | {f"/assets/{a}" for a in ASSETS}, called
         for call in traffic.requests:

@@ -282,7 +282,10 @@ def check_survivors(url: str, wave: Wave) -> int:
     for key, answer in wave.acked.items():
         view = stored[key]
         assert view["result"] == answer["result"], f"{context}: round {key} differs from what was acknowledged"
-        assert {k: v for k, v in view.items() if k != "history"} == answer, f"{context}: round {key}'s view (etag, totals) differs from what was acknowledged"
+        same = {k: v for k, v in view.items() if k not in ("history", "receipt")} == {k: v for k, v in answer.items() if k != "receipt"}
+        assert same, f"{context}: round {key}'s view (etag, totals) differs from what was acknowledged"
+        kept, now = answer["receipt"], view["receipt"]  # the same entry, in the tree as it is now (as large or larger)
+        assert (now["seq"], now["entry_hash"]) == (kept["seq"], kept["entry_hash"]) and now["tree_size"] >= kept["tree_size"], f"{context}: round {key}'s receipt"
     for key, view in stored.items():
         assert (view["revision"], view["revisions"], len(view["history"])) == (1, 1, 1), f"{context}: round {key}: {view}"
         assert view["history"][0]["body"] == normalized(wave.sent[key]), f"{context}: round {key} holds a play that was not sent"

@@ -25,6 +25,7 @@ def test_the_readme_walkthrough_runs_a_whole_event(ledger_server: LedgerServer, 
     done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "event club-dec: ok" in done.stdout
+    assert re.search(r"^round1\.json \(receipt of entry \d+ in \d+\): ok: the log of \d+ entries extends it; unsigned$", done.stdout, flags=re.M), done.stdout
     assert "rank,player,table,rounds,total\n1,Ann,t1,1," in done.stdout  # text mode reads CRLF as one newline
     outputs = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     corrected = next(o for o in outputs if o.get("revision") == 2)

@@ -363,7 +363,9 @@ def test_export_then_import_rebuilds_the_event(ledger: Ledger, event: dict, data
         elsewhere.import_event(event["director"], document)
     imported = elsewhere.import_event(LOCAL, document)
     assert imported["director_token"]["token"].startswith("wsv_")
-    assert elsewhere.standings(None, ev) == ledger.standings(None, ev)
+    here, there = ledger.standings(None, ev), elsewhere.standings(None, ev)
+    assert there["standings"] == here["standings"]
+    assert there["checkpoint"]["tree_size"] > here["checkpoint"]["tree_size"]  # the import's own entries extend the same log
     assert elsewhere.round(None, ev, "t1", 1)["result"] == ledger.round(None, ev, "t1", 1)["result"]
     assert elsewhere.verify(ev) == []
     with pytest.raises(Conflict):

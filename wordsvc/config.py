@@ -48,6 +48,10 @@ SETTINGS: dict[str, tuple[str, str]] = {
         "`sqlite:///` + var/ledger.sqlite3 of the source tree",
         "The ledger's database: `sqlite:///PATH` (WAL, synchronous=FULL) or `postgresql+psycopg://USER:PASSWORD@HOST/DB` for several replicas (docs/ledger.md).",
     ),
+    "WORDSVC_LEDGER_KEY_FILE": (
+        "none: checkpoints unsigned",
+        "Ed25519 private key (PEM, made by `wordsvc key create`) that signs each event's checkpoints; kept outside the database, mode 0600 (docs/ledger.md).",
+    ),
     "WORDSVC_JUDGE_RESULT_SECONDS": ("10", "The judge kiosk (/judge): seconds a ruling stays on the screen."),
     "WORDSVC_JUDGE_KEY_DELAY": ("0.5", "The judge kiosk: seconds after a ruling before a key clears it (a key held from typing does not)."),
     "WORDSVC_JUDGE_IDLE_SECONDS": ("15", "The judge kiosk: seconds without a key before unfinished input is cleared."),
@@ -79,6 +83,7 @@ class Settings:
     body_timeout: float
     keepalive_timeout: float
     database_url: str
+    ledger_key_file: Path | None
     judge_result_seconds: float
     judge_key_delay: float
     judge_idle_seconds: float
@@ -112,6 +117,7 @@ class Settings:
             body_timeout=read.seconds("WORDSVC_BODY_TIMEOUT", 10.0),
             keepalive_timeout=read.seconds("WORDSVC_KEEPALIVE_TIMEOUT", 5.0),
             database_url=read.text("WORDSVC_DATABASE_URL", "") or default_database_url(),
+            ledger_key_file=Path(read.text("WORDSVC_LEDGER_KEY_FILE", "")) if read.text("WORDSVC_LEDGER_KEY_FILE", "") else None,
             judge_result_seconds=read.seconds("WORDSVC_JUDGE_RESULT_SECONDS", 10.0),
             judge_key_delay=read.seconds("WORDSVC_JUDGE_KEY_DELAY", 0.5),
             judge_idle_seconds=read.seconds("WORDSVC_JUDGE_IDLE_SECONDS", 15.0),

@@ -37,11 +37,13 @@ from ..data.rulesets import ruleset_document, ruleset_from_document
 from .access import require_admin, require_director, require_read, require_referee
 from .audit import GENESIS, HOUSE, Records, make_entry, token_problems, verify, verify_chain
 from .canonical import canonical, now, sha256_of
+from .checkpoints import Signer
 from .database import Writer, connect, upgrade
 from .errors import Conflict, Forbidden, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
 from .imports import check_import
 from .plays import in_order, play_document, play_from_document
 from .prepared import Prepared, Readers
+from .receipts import Appended, Receipts, tree_root
 from .schema import audit, events, games, revisions, tokens
 from .tokens import Principal, hash_token, matches, new_token, token_id
 
@@ -65,26 +67,38 @@ class Ledger:
     """The ledger on one database. ``lexicons(lang)`` gives the loaded lexicon of a language."""
 
     def __init__(
-        self, engine: Engine, lexicons: Callable[[str], Lexicon], budget: MemoryBudget | None = None, on_commit: Callable[[int, float], None] | None = None
+        self,
+        engine: Engine,
+        lexicons: Callable[[str], Lexicon],
+        budget: MemoryBudget | None = None,
+        on_commit: Callable[[int, float], None] | None = None,
+        signer: Signer | None = None,
     ):
         self.engine = engine
         self.writer = Writer(engine, on_commit)
         self.readers = Readers(engine)
         self.lexicons = lexicons
         self.budget = budget
+        self.receipts = Receipts(engine, signer or Signer())
         self._rulesets: dict[str, Ruleset] = {}
 
     @classmethod
     def open(
-        cls, url: str, lexicons: Callable[[str], Lexicon], budget: MemoryBudget | None = None, on_commit: Callable[[int, float], None] | None = None
+        cls,
+        url: str,
+        lexicons: Callable[[str], Lexicon],
+        budget: MemoryBudget | None = None,
+        on_commit: Callable[[int, float], None] | None = None,
+        signer: Signer | None = None,
     ) -> Ledger:
         """Connect, bring the schema up to date, and close the connections (a pre-fork master must not share them).
 
-        ``on_commit(writes, seconds)`` hears of every write transaction (:class:`~wordsvc.ledger.database.Writer`)."""
+        ``on_commit(writes, seconds)`` hears of every write transaction (:class:`~wordsvc.ledger.database.Writer`);
+        ``signer`` signs the checkpoints (unsigned without one: :mod:`.checkpoints`)."""
         engine = connect(url)
         upgrade(engine)
         engine.dispose()
-        return cls(engine, lexicons, budget, on_commit)
+        return cls(engine, lexicons, budget, on_commit, signer)
 
     def close(self) -> None:
         """Close the ledger's connections (its threads' readers and the pool)."""
@@ -118,30 +132,31 @@ class Ledger:
         self._event_row(event_id)
         actor = require_director(actor, event_id)
 
-        def work(conn: Connection) -> tuple[str, str]:
+        def work(conn: Connection) -> tuple[str, str, Appended]:
             if table is not None and self._game_row(conn, event_id, table) is None:
                 raise InvalidRequest(f"Event {event_id} has no table {table!r}.", {"table": [f"no table {table!r} in event {event_id}"]})
             tid, token = self._insert_token(conn, role, event_id, table, label)
-            self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": role, "table": table})
-            return tid, token
+            return tid, token, self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": role, "table": table})
 
-        tid, token = self.writer.run(event_id, work)
-        return {"id": tid, "token": token, "role": role, "event": event_id, "table": table, "label": label}
+        tid, token, appended = self.writer.run(event_id, work)
+        issued = {"id": tid, "token": token, "role": role, "event": event_id, "table": table, "label": label}
+        return {**issued, "receipt": self.receipts.of_write(event_id, appended)}
 
     def revoke_token(self, actor: Principal | None, event_id: str, tid: str) -> dict[str, Any]:
         self._event_row(event_id)
         actor = require_director(actor, event_id)
 
-        def work(conn: Connection) -> None:
+        def work(conn: Connection) -> Appended | tuple[int, str] | None:
             row = conn.execute(select(tokens).where(tokens.c.id == tid, tokens.c.event_id == event_id)).first()
             if row is None:
                 raise NotFound(f"Event {event_id} has no token {tid!r}.", {"token": [f"no token {tid!r} in event {event_id}"]})
             if row.revoked_at is None:
                 conn.execute(update(tokens).where(tokens.c.id == tid).values(revoked_at=now()))
-                self._append(conn, event_id, actor, "token.revoked", {"id": tid})
+                return self._append(conn, event_id, actor, "token.revoked", {"id": tid})
+            return self.receipts.find(conn, event_id, ("token.revoked",), lambda p: p.get("id") == tid)  # revoked before: that entry's receipt
 
-        self.writer.run(event_id, work)
-        return self._token_view(self._token_row(tid))
+        receipt = self._receipt(event_id, self.writer.run(event_id, work))
+        return {**self._token_view(self._token_row(tid)), "receipt": receipt}
 
     def list_tokens(self, actor: Principal | None, event_id: str) -> list[dict[str, Any]]:
         self._event_row(event_id)
@@ -210,7 +225,7 @@ class Ledger:
             "status": "open",
         }
 
-        def work(conn: Connection) -> tuple[str, str]:
+        def work(conn: Connection) -> tuple[str, str, Appended]:
             if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is not None:
                 raise Conflict(f"There is already an event {event_id!r}.", {"id": ["taken"]})
             conn.execute(insert(events).values(row))
@@ -246,14 +261,15 @@ class Ledger:
         self._event_row(event_id)
         actor = require_director(actor, event_id, "close the event")
 
-        def work(conn: Connection) -> None:
+        def work(conn: Connection) -> Appended | tuple[int, str] | None:
             row = conn.execute(select(events.c.status, events.c.deal_seed).where(events.c.id == event_id)).one()
             if row.status != "closed":
                 conn.execute(update(events).where(events.c.id == event_id).values(status="closed", closed_at=now()))
-                self._append(conn, event_id, actor, "event.closed", {"seed": row.deal_seed})
+                return self._append(conn, event_id, actor, "event.closed", {"seed": row.deal_seed})
+            return self.receipts.find(conn, event_id, ("event.closed",), lambda p: True)  # closed before: that entry's receipt
 
-        self.writer.run(event_id, work)
-        return self.event(actor, event_id)
+        receipt = self._receipt(event_id, self.writer.run(event_id, work))
+        return {**self.event(actor, event_id), "receipt": receipt}
 
     def round_deal(self, actor: Principal | None, event_id: str, game_id: str, number: int) -> dict[str, Any]:
         """The cards a seeded event deals a table in round ``number`` (docs/deals.md).
@@ -305,15 +321,17 @@ class Ledger:
         actor = require_director(actor, event_id)
         new = self.lexicons(json.loads(row.lexicon_json)["id"]).info.stamp()
 
-        def work(conn: Connection) -> None:
+        def work(conn: Connection) -> Appended | tuple[int, str] | None:
             old = json.loads(conn.execute(select(events.c.lexicon_json).where(events.c.id == event_id)).scalar_one())
             if new != old:
                 _refuse_if_closed(conn, event_id, "its rounds stay scored under the lexicon it had")
                 conn.execute(update(events).where(events.c.id == event_id).values(lexicon_json=canonical(new)))
-                self._append(conn, event_id, actor, "lexicon.accepted", {"from": old, "to": new})
+                return self._append(conn, event_id, actor, "lexicon.accepted", {"from": old, "to": new})
+            # the lexicon it has already: the receipt of the entry that gave it (the last acceptance, else the creation)
+            return self.receipts.find(conn, event_id, ("lexicon.accepted", "event.created"), lambda p: p.get("to", p.get("lexicon")) == new)
 
-        self.writer.run(event_id, work)
-        return self.event(actor, event_id)
+        receipt = self._receipt(event_id, self.writer.run(event_id, work))
+        return {**self.event(actor, event_id), "receipt": receipt}
 
     # --- games ------------------------------------------------------------------------------------
 
@@ -340,7 +358,7 @@ class Ledger:
                 problems.add(f"players.{j}", f"{players[j]!r} looks like {players[i]!r} (seat {i}): give players names people can tell apart")
         problems.raise_if_any("The table cannot be seated; see errors.")
 
-        def work(conn: Connection) -> bool:
+        def work(conn: Connection) -> Appended | tuple[int, str] | None:
             row = self._game_row(conn, event_id, game_id)
             if row is None and event.duplicate:
                 seated = {len(json.loads(text)) for (text,) in conn.execute(select(games.c.players_json).where(games.c.event_id == event_id))}
@@ -352,17 +370,16 @@ class Ledger:
             if row is None:
                 _refuse_if_closed(conn, event_id, "no more tables can be seated")
                 conn.execute(insert(games).values(event_id=event_id, id=game_id, players_json=canonical(list(players)), created_at=now()))
-                self._append(conn, event_id, actor, "game.created", {"game": game_id, "players": list(players)})
-                return True
+                return self._append(conn, event_id, actor, "game.created", {"game": game_id, "players": list(players)})
             if json.loads(row.players_json) != list(players):
                 raise Conflict(
                     f"Table {game_id} of event {event_id} is seated with other players: {', '.join(json.loads(row.players_json))}.",
                     {"players": ["differ from the stored seating"]},
                 )
-            return False
+            return self.receipts.find(conn, event_id, ("game.created",), lambda p: p.get("game") == game_id)  # seated before: that entry's receipt
 
-        created = self.writer.run(event_id, work)
-        return created, self.game(actor, event_id, game_id)
+        done = self.writer.run(event_id, work)
+        return isinstance(done, Appended), {**self.game(actor, event_id, game_id), "receipt": self._receipt(event_id, done)}
 
     def game(self, actor: Principal | None, event_id: str, game_id: str) -> dict[str, Any]:
         event = self._event_row(event_id)
@@ -374,7 +391,8 @@ class Ledger:
             history = self._history(conn, event_id, game_id)
         players = json.loads(row.players_json)
         totals = _current_totals(history)
-        rounds = [self._round_view(event_id, game_id, players, history[n], totals, n) for n in sorted(history)]
+        receipts = self.receipts.round_receipts(event_id, game_id)
+        rounds = [self._round_view(event_id, game_id, players, history[n], totals, n, receipts) for n in sorted(history)]
         return {"event": event_id, "id": game_id, "players": players, "rounds": rounds, "totals": _running(players, totals, None)}
 
     # --- rounds -----------------------------------------------------------------------------------
@@ -422,7 +440,7 @@ class Ledger:
         totals_text = canonical(totals)
         dealt = self._deal(event, game_id, len(players), number) if event.deals == "seeded" else None
 
-        def work(conn: Connection) -> tuple[int, int, Sequence[Any]]:
+        def work(conn: Connection) -> tuple[int, int, Sequence[Any], Appended | None]:
             """What another process stored meanwhile decides: store the next revision, or answer as the stored one.
 
             A table's revisions are only ever added to, so the same count as
@@ -438,7 +456,7 @@ class Ledger:
             if correction is None and latest is not None:
                 if latest.body_sha256 != body_sha:
                     raise _differs(game_id, number, latest)
-                return 200, 0, seen
+                return 200, 0, seen, None
             if correction is not None:
                 _check_correction(latest, if_match, body_sha, game_id, number)
             revision = 1 if latest is None else latest.revision + 1
@@ -465,11 +483,11 @@ class Ledger:
                 payload["deal_digest"] = dealt.digest()
             if correction is not None:
                 payload["reason"] = correction
-            self._append(conn, event_id, actor, "round.corrected" if correction is not None else "round.submitted", payload)
-            return (201 if correction is None else 200), revision, seen
+            appended = self._append(conn, event_id, actor, "round.corrected" if correction is not None else "round.submitted", payload)
+            return (201 if correction is None else 200), revision, seen, appended
 
         try:
-            status, revision, seen = self.writer.run(event_id, work)
+            status, revision, seen, appended = self.writer.run(event_id, work)
         except (IntegrityError, self.engine.dialect.dbapi.IntegrityError):  # type: ignore[union-attr]  # only if a writer bypassed the chain lock; the key keeps one revision anyway
             raise Conflict(f"Round {number} of table {game_id} was stored by another request just now; read it and retry.") from None
         if not revision:  # another request stored this very play first
@@ -484,6 +502,7 @@ class Ledger:
             "result": result,
             "running_totals": _running(players, {**_round_totals(seen), number: totals}, number),
             "deal_digest": dealt.digest() if dealt else None,
+            "receipt": self.receipts.of_write(event_id, appended),
         }
         return Submitted(status, view)
 
@@ -524,7 +543,8 @@ class Ledger:
             history = self._history(conn, event_id, game_id)
         if number not in history:
             raise NotFound(f"Round {number} of table {game_id} has not been submitted.", {"round": ["not submitted"]})
-        view = self._round_view(event_id, game_id, json.loads(row.players_json), history[number], _current_totals(history), number)
+        receipts = self.receipts.round_receipts(event_id, game_id)
+        view = self._round_view(event_id, game_id, json.loads(row.players_json), history[number], _current_totals(history), number, receipts)
         view["history"] = [
             {"revision": r.revision, "at": r.created_at, "actor": r.actor, "reason": r.reason, "body": json.loads(r.body_json), "result": json.loads(r.result_json)}
             for r in history[number]
@@ -550,6 +570,7 @@ class Ledger:
         answer: dict[str, Any] = {"event": event_id, "standings": _ranked(lines, "total")}
         if event.duplicate:
             answer["duplicate"] = _ranked(_matchpoints(game_rows, current), "matchpoints")
+        answer["checkpoint"] = self.receipts.checkpoint(event_id)
         return answer
 
     def scoring_context(self, actor: Principal | None, event_id: str) -> tuple[Ruleset, Lexicon]:
@@ -577,12 +598,12 @@ class Ledger:
         ruling = {"acceptable": acceptable, "count": len(words), "ruleset": event.ruleset_id, "lexicon": lexicon.info.stamp()}
         payload = {"table": table, "round": round_number, "words": list(words), **ruling}
 
-        def work(conn: Connection) -> dict[str, Any]:
+        def work(conn: Connection) -> Appended:
             _refuse_if_closed(conn, event_id, "its play, and its rulings, are over")
             return self._append(conn, event_id, actor, "judge.ruling", payload)
 
-        entry = self.writer.run(event_id, work)
-        return {**ruling, "table": table, "round": round_number, "audit_seq": entry["seq"]}
+        appended = self.writer.run(event_id, work)
+        return {**ruling, "table": table, "round": round_number, "audit_seq": appended.seq, "receipt": self.receipts.of_write(event_id, appended)}
 
     # --- audit, export, import, verify ------------------------------------------------------------
 
@@ -594,11 +615,31 @@ class Ledger:
             head = _LAST_ENTRY.first(conn, {"chain": event_id})
         return {"event": event_id, "head": {"seq": head.seq, "hash": head.hash} if head else None, "entries": [_entry(row) for row in rows]}
 
+    def checkpoint(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
+        """The event's signed tree head now: how many audit entries its log holds and their Merkle root (:mod:`.checkpoints`)."""
+        event = self._event_row(event_id)
+        require_read(actor, event_id, event.private)
+        return self.receipts.checkpoint(event_id)
+
+    def inclusion_proof(self, actor: Principal | None, event_id: str, seq: int, tree_size: int | None = None) -> dict[str, Any]:
+        """That audit entry ``seq`` is in the event's tree of ``tree_size`` entries (default: all), as RFC 9162 proves it."""
+        event = self._event_row(event_id)
+        require_read(actor, event_id, event.private)
+        return self.receipts.inclusion(event_id, seq, tree_size)
+
+    def consistency_proof(self, actor: Principal | None, event_id: str, first: int, second: int | None = None) -> dict[str, Any]:
+        """That the event's tree of ``first`` entries is the start of its tree of ``second`` (default: all), as RFC 9162 proves it."""
+        event = self._event_row(event_id)
+        require_read(actor, event_id, event.private)
+        return self.receipts.consistency(event_id, first, second)
+
     def export(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
-        """Everything needed to rebuild the event elsewhere, as one JSON document (no token secrets or hashes)."""
+        """Everything needed to rebuild the event elsewhere, as one JSON document (no token secrets or hashes), with the signed head of
+        the entries it holds (a closed event's is its final checkpoint, or one that extends it if tokens changed since)."""
         self._event_row(event_id)
         require_director(actor, event_id, "export the event")
         records = self._records(event_id)
+        root = tree_root([entry["hash"] for entry in records.audit])
         return {
             "format": EXPORT_FORMAT,
             "event": records.event,
@@ -606,6 +647,7 @@ class Ledger:
             "revisions": records.revisions,
             "tokens": records.tokens,
             "audit": records.audit,
+            "checkpoint": self.receipts.signer.checkpoint(event_id, len(records.audit), root),
         }
 
     def import_event(self, actor: Principal | None, document: dict[str, Any]) -> dict[str, Any]:
@@ -619,7 +661,7 @@ class Ledger:
         event_id = event["id"]
         _check_id(event_id, "event.id")
 
-        def work(conn: Connection) -> tuple[str, str]:
+        def work(conn: Connection) -> tuple[str, str, Appended]:
             if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is not None:
                 raise Conflict(f"There is already an event {event_id!r}.", {"event.id": ["taken"]})
             conn.execute(insert(events).values(_event_row_of(event)))
@@ -665,6 +707,11 @@ class Ledger:
         if not entries:
             return [f"token {admin.id}: no audit entry issued it" for admin in admins]
         return verify_chain(HOUSE, entries) or token_problems(entries, [self._token_view(admin) for admin in admins])
+
+    def log(self, event_id: str) -> list[dict[str, Any]]:
+        """Every audit entry of the event, in order (the command line's: it acts as the machine's administrator)."""
+        with self.engine.connect() as conn:
+            return [_entry(row) for row in conn.execute(select(audit).where(audit.c.chain == event_id).order_by(audit.c.seq))]
 
     def event_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -744,9 +791,19 @@ class Ledger:
     def _stored_round(self, event_id: str, game_id: str, players: list[str], number: int) -> dict[str, Any]:
         with self.engine.connect() as conn:
             history = self._history(conn, event_id, game_id)
-        return self._round_view(event_id, game_id, players, history[number], _current_totals(history), number)
+        return self._round_view(event_id, game_id, players, history[number], _current_totals(history), number, self.receipts.round_receipts(event_id, game_id))
 
-    def _round_view(self, event_id: str, game_id: str, players: list[str], revs: list[Any], totals: dict[int, dict[str, int]], number: int) -> dict[str, Any]:
+    def _round_view(
+        self,
+        event_id: str,
+        game_id: str,
+        players: list[str],
+        revs: list[Any],
+        totals: dict[int, dict[str, int]],
+        number: int,
+        receipts: Callable[[int, int], dict[str, Any] | None],
+    ) -> dict[str, Any]:
+        """A round's current revision as answered, with the receipt of the entry that stored it."""
         current = revs[-1]
         return {
             "event": event_id,
@@ -758,19 +815,24 @@ class Ledger:
             "result": json.loads(current.result_json),
             "running_totals": _running(players, totals, number),
             "deal_digest": current.deal_digest,
+            "receipt": receipts(number, current.revision),
         }
 
-    def _issue_director(self, conn: Connection, event_id: str, actor: Principal) -> tuple[str, str]:
-        """A new event's director token (created or imported), audited; ``(id, token)``."""
+    def _issue_director(self, conn: Connection, event_id: str, actor: Principal) -> tuple[str, str, Appended]:
+        """A new event's director token (created or imported), audited; ``(id, token, its entry)``."""
         tid, token = self._insert_token(conn, "director", event_id, None, "director")
-        self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": "director", "table": None})
-        return tid, token
+        return tid, token, self._append(conn, event_id, actor, "token.issued", {"id": tid, "role": "director", "table": None})
 
-    def _with_director(self, actor: Principal, event_id: str, issued: tuple[str, str]) -> dict[str, Any]:
-        """The event as answered to the one who made it: with its director token, shown this once."""
+    def _with_director(self, actor: Principal, event_id: str, issued: tuple[str, str, Appended]) -> dict[str, Any]:
+        """The event as answered to the one who made it: with its director token, shown this once, and the write's receipt."""
         view = self.event(actor, event_id)
         view["director_token"] = {"id": issued[0], "token": issued[1]}
+        view["receipt"] = self.receipts.of_write(event_id, issued[2])
         return view
+
+    def _receipt(self, event_id: str, done: Appended | tuple[int, str] | None) -> dict[str, Any] | None:
+        """The receipt of what a write appended, or of the earlier entry ``(seq, hash)`` a repeat found (``None`` if none)."""
+        return self.receipts.of_write(event_id, done) if isinstance(done, Appended) else self.receipts.of_entry(event_id, done)
 
     def _insert_token(self, conn: Connection, role: str, event_id: str | None, table: str | None, label: str | None) -> tuple[str, str]:
         while True:
@@ -785,13 +847,13 @@ class Ledger:
     def _token_view(self, row: Any) -> dict[str, Any]:
         return {"id": row.id, "role": row.role, "event": row.event_id, "table": row.table_id, "label": row.label, "created_at": row.created_at, "revoked_at": row.revoked_at}
 
-    def _append(self, conn: Connection, chain: str, actor: Principal, action: str, payload: dict[str, Any]) -> dict[str, Any]:
-        """Append an audit entry to ``chain``, in the write's own transaction (which holds the chain's lock)."""
-        last = _LAST_ENTRY.first(conn, {"chain": chain})
-        seq, prev = (last.seq + 1, last.hash) if last else (1, GENESIS)
-        entry = make_entry(chain, seq, prev, actor.actor(), action, payload, now())
+    def _append(self, conn: Connection, chain: str, actor: Principal, action: str, payload: dict[str, Any]) -> Appended:
+        """Append an audit entry to ``chain``, in the write's own transaction (which holds the chain's lock); the entry and the tree after it."""
+        before = self.receipts.trees.current(conn, chain)  # the newest entry, read with what the event's tree needs
+        prev = before.last.hex() if before.size else GENESIS
+        entry = make_entry(chain, before.size + 1, prev, actor.actor(), action, payload, now())
         _INSERT_ENTRY.execute(conn, _audit_row(entry))
-        return entry
+        return self.receipts.appended(chain, before, entry["hash"])
 
     def _deals_view(self, event: Any) -> dict[str, Any]:
         seed = None

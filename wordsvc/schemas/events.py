@@ -127,6 +127,9 @@ class ImportBody(Strict):
     revisions = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_ROWS))
     tokens = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_ROWS))
     audit = BoundedList(fields.Dict(), required=True, validate=validate.Length(min=1, max=MAX_IMPORT_ROWS))
+    checkpoint = fields.Dict(
+        load_default=None, metadata={"description": "The export's checkpoint, as exported: not kept (the importing ledger's own checkpoints extend the same tree)."}
+    )
 
 
 class AuditQuery(Strict):
@@ -134,11 +137,75 @@ class AuditQuery(Strict):
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
 
 
+class ProofQuery(Strict):
+    seq = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_SEQ), metadata={"description": "The audit entry to prove, 1 first."})
+    tree_size = fields.Integer(
+        load_default=None, validate=validate.Range(min=1, max=MAX_SEQ), metadata={"description": "The tree to prove it in: its first this many entries (default: all)."}
+    )
+
+
+class ConsistencyQuery(Strict):
+    first = fields.Integer(
+        data_key="from", required=True, validate=validate.Range(min=1, max=MAX_SEQ), metadata={"description": "The older tree's size (a checkpoint's tree_size)."}
+    )
+    second = fields.Integer(data_key="to", load_default=None, validate=validate.Range(min=1, max=MAX_SEQ), metadata={"description": "The newer tree's size (default: all)."})
+
+
 class StandingsQuery(Strict):
     format = fields.String(load_default=None, validate=validate.OneOf(("json", "csv")), metadata={"description": "`csv`, or send Accept: text/csv."})
 
 
 # --- answers -------------------------------------------------------------------------------------------
+
+_HEX = {"description": "SHA-256, 64 lowercase hex digits."}
+
+
+class CheckpointOut(Strict):
+    """An event's signed tree head (docs/ledger.md, "Receipts and checkpoints")."""
+
+    event = fields.String(required=True)
+    tree_size = fields.Integer(required=True, metadata={"description": "How many audit entries the tree covers (entries 1 to tree_size)."})
+    root = fields.String(required=True, metadata={"description": "The RFC 9162 Merkle root of those entries' hashes, hex."})
+    timestamp = fields.String(required=True, metadata={"description": "When the service signed it, ISO 8601 UTC."})
+    key_id = fields.String(allow_none=True, required=True, metadata={"description": "First 16 hex digits of SHA-256 of the raw public key; null when unsigned."})
+    signature = fields.String(
+        allow_none=True, required=True, metadata={"description": "Ed25519 over the checkpoint's message, base64; null when the service has no key (WORDSVC_LEDGER_KEY_FILE)."}
+    )
+
+
+class ReceiptOut(Strict):
+    """That an audit entry is in the event's tree, and the signed head of that tree."""
+
+    event = fields.String(required=True)
+    seq = fields.Integer(required=True, metadata={"description": "The audit entry the write made (its last one, if it made several)."})
+    entry_hash = fields.String(required=True, metadata=_HEX)
+    tree_size = fields.Integer(required=True, metadata={"description": "The tree the entry is in: right after the write in a write's answer, the current one elsewhere."})
+    root = fields.String(required=True, metadata=_HEX)
+    checkpoint = fields.Nested(CheckpointOut, required=True)
+
+
+def receipt_field(required: bool = True) -> fields.Nested:
+    return fields.Nested(
+        ReceiptOut, allow_none=True, required=required, metadata={"description": "The receipt of the audit entry behind this answer; keep it to check the log later."}
+    )
+
+
+class InclusionProofOut(Strict):
+    event = fields.String(required=True)
+    seq = fields.Integer(required=True)
+    entry_hash = fields.String(required=True, metadata=_HEX)
+    tree_size = fields.Integer(required=True)
+    root = fields.String(required=True, metadata={"description": "The root of the tree of the first tree_size entries."})
+    proof = fields.List(fields.String(), required=True, metadata={"description": "RFC 9162 inclusion proof of leaf seq - 1, hex, nearest the leaf first."})
+
+
+class ConsistencyProofOut(Strict):
+    event = fields.String(required=True)
+    first = fields.Integer(data_key="from", required=True, metadata={"description": "The older tree's size."})
+    second = fields.Integer(data_key="to", required=True, metadata={"description": "The newer tree's size."})
+    from_root = fields.String(required=True, metadata=_HEX)
+    to_root = fields.String(required=True, metadata=_HEX)
+    proof = fields.List(fields.String(), required=True, metadata={"description": "RFC 9162 consistency proof, hex."})
 
 
 class TotalOut(Strict):
@@ -182,6 +249,11 @@ class EventOut(Strict):
     games = fields.List(fields.Nested(EventGameOut), required=True)
     deals = fields.Nested(DealsOut, required=True)
     director_token = fields.Nested(SecretTokenOut, metadata={"description": "Only in the answer that created (or imported) the event."})
+    receipt = fields.Nested(
+        ReceiptOut,
+        allow_none=True,
+        metadata={"description": "In the answer to a write (create, import, close, lexicon): its entry's receipt; a close's checkpoint is the event's final one."},
+    )
 
 
 class RoundOut(Strict):
@@ -194,6 +266,7 @@ class RoundOut(Strict):
     result = fields.Nested(RoundResultOut, required=True)
     running_totals = fields.List(fields.Nested(TotalOut), required=True, metadata={"description": "Each seated player's total through this round."})
     deal_digest = fields.String(allow_none=True, required=True, metadata={"description": "In a seeded event: the digest of the deal the round was played from."})
+    receipt = receipt_field()
 
 
 class PreviewOut(Strict):
@@ -231,6 +304,7 @@ class GameOut(Strict):
     players = fields.List(fields.String(), required=True)
     rounds = fields.List(fields.Nested(RoundOut), required=True)
     totals = fields.List(fields.Nested(TotalOut), required=True)
+    receipt = receipt_field(required=False)
 
 
 class StandingOut(Strict):
@@ -254,6 +328,7 @@ class StandingsOut(Strict):
     event = fields.String(required=True)
     standings = fields.List(fields.Nested(StandingOut), required=True)
     duplicate = fields.List(fields.Nested(MatchpointOut), metadata={"description": "A duplicate event's ranking by matchpoints, beside the totals."})
+    checkpoint = fields.Nested(CheckpointOut, required=True, metadata={"description": "The event's signed head when the standings were read."})
 
 
 class SeatDealOut(Strict):
@@ -281,6 +356,7 @@ class TokenOut(Strict):
     label = fields.String(allow_none=True, required=True)
     created_at = fields.String(required=True)
     revoked_at = fields.String(allow_none=True, required=True)
+    receipt = receipt_field(required=False)
 
 
 class IssuedTokenOut(Strict):
@@ -290,6 +366,7 @@ class IssuedTokenOut(Strict):
     event = fields.String(required=True)
     table = fields.String(allow_none=True, required=True)
     label = fields.String(allow_none=True, required=True)
+    receipt = receipt_field()
 
 
 class TokenListOut(Strict):
@@ -304,6 +381,7 @@ class JudgeRulingOut(Strict):
     table = fields.String(required=True)
     round = fields.Integer(required=True)
     audit_seq = fields.Integer(required=True, metadata={"description": "The audit entry that records the ruling."})
+    receipt = receipt_field()
 
 
 class ActorOut(Strict):
@@ -340,3 +418,4 @@ class ExportOut(Strict):
     revisions = fields.List(fields.Dict(), required=True)
     tokens = fields.List(fields.Dict(), required=True)
     audit = fields.List(fields.Nested(AuditEntryOut), required=True)
+    checkpoint = fields.Nested(CheckpointOut, required=True, metadata={"description": "The signed head of exactly the entries in `audit`."})

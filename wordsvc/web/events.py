@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import threading
 from typing import Any
 
@@ -21,7 +22,21 @@ from werkzeug.routing import BaseConverter
 from ..core.errors import InvalidRequest
 from ..core.ids import RESERVED_IDS
 from ..ledger import Ledger, Principal, Unauthorized, require_admin, require_director, require_referee
-from ..schemas.events import AuditQuery, EventBody, GameBody, ImportBody, JudgeBody, RoundSubmission, StandingsQuery, TokenBody, load_round_submission
+from ..ledger.canonical import canonical
+from ..ledger.checkpoints import Signer
+from ..schemas.events import (
+    AuditQuery,
+    ConsistencyQuery,
+    EventBody,
+    GameBody,
+    ImportBody,
+    JudgeBody,
+    ProofQuery,
+    RoundSubmission,
+    StandingsQuery,
+    TokenBody,
+    load_round_submission,
+)
 from .metrics import observe_commit
 from .requests import query_args, read_json, service
 
@@ -39,8 +54,11 @@ class EventId(BaseConverter):
 bp.record_once(lambda state: state.app.url_map.converters.setdefault("event", EventId))  # before the routes below are added
 
 EVENT_BODY, GAME_BODY, ROUND_BODY, TOKEN_BODY, JUDGE_BODY = EventBody(), GameBody(), RoundSubmission(), TokenBody(), JudgeBody()
-AUDIT_QUERY, STANDINGS_QUERY, IMPORT_BODY = AuditQuery(), StandingsQuery(), ImportBody()
+AUDIT_QUERY, STANDINGS_QUERY, IMPORT_BODY, PROOF_QUERY, CONSISTENCY_QUERY = AuditQuery(), StandingsQuery(), ImportBody(), ProofQuery(), ConsistencyQuery()
+#: The header of the CSV standings that carries the event's checkpoint (its canonical JSON), leaving the CSV itself as it was.
+CHECKPOINT_HEADER = "Wordsvc-Checkpoint"
 _OPENING = threading.Lock()
+log = logging.getLogger(__name__)
 
 
 def ledger() -> Ledger:
@@ -50,7 +68,11 @@ def ledger() -> Ledger:
         with _OPENING:
             if "wordsvc.ledger" not in extensions:
                 svc = service()
-                extensions["wordsvc.ledger"] = Ledger.open(extensions["wordsvc.settings"].database_url, svc.languages.get, svc.budget, observe_commit)
+                settings = extensions["wordsvc.settings"]
+                signer = Signer.from_file(settings.ledger_key_file)
+                if not signer.signs:
+                    log.warning("no WORDSVC_LEDGER_KEY_FILE: checkpoints and receipts are unsigned (docs/ledger.md)")
+                extensions["wordsvc.ledger"] = Ledger.open(settings.database_url, svc.languages.get, svc.budget, observe_commit, signer)
     return extensions["wordsvc.ledger"]  # type: ignore[no-any-return]
 
 
@@ -185,6 +207,7 @@ def standings(event: str) -> Response:
         writer.writerow([line["rank"], spreadsheet_text(line["player"]), line["table"], line["rounds"], line["total"]])
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{event}-standings.csv"'
+    response.headers[CHECKPOINT_HEADER] = canonical(table["checkpoint"])  # ASCII: an event id, digits, hex, a time and base64
     return response
 
 
@@ -216,6 +239,23 @@ def judge_play(event: str) -> Response:
 def audit_log(event: str) -> Response:
     query = AUDIT_QUERY.load(query_args())
     return jsonify(ledger().audit_entries(principal(), event, query["after"], query["limit"]))
+
+
+@bp.get("/events/<event:event>/checkpoint")
+def checkpoint(event: str) -> Response:
+    return jsonify(ledger().checkpoint(principal(), event))
+
+
+@bp.get("/events/<event:event>/proof")
+def inclusion_proof(event: str) -> Response:
+    query = PROOF_QUERY.load(query_args())
+    return jsonify(ledger().inclusion_proof(principal(), event, query["seq"], query["tree_size"]))
+
+
+@bp.get("/events/<event:event>/consistency")
+def consistency_proof(event: str) -> Response:
+    query = CONSISTENCY_QUERY.load(query_args())
+    return jsonify(ledger().consistency_proof(principal(), event, query["first"], query["second"]))
 
 
 @bp.post("/events/<event:event>/lexicon")

@@ -306,6 +306,18 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
      [EVENT], "JudgeBody", {200: "JudgeRuling"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
     ("get", "/events/{event}/audit", "The audit trail", "Append-only, hash-chained entries of every write; `wordsvc audit verify` recomputes the chain.",
      [EVENT], None, {200: "Audit"}, (400, 401, 403, 404, 422), PUBLIC),
+    ("get", "/events/{event}/checkpoint", "The event's signed head",
+     "How many audit entries the event's log holds, their RFC 9162 Merkle root and the time, signed with the service's Ed25519 key (unsigned, "
+     "`signature` null, without WORDSVC_LEDGER_KEY_FILE). Keep it: a later log must extend it (docs/ledger.md). 409 if the chain has a gap.",
+     [EVENT], None, {200: "Checkpoint"}, (401, 403, 404, 409), PUBLIC),
+    ("get", "/events/{event}/proof", "An entry's inclusion proof",
+     "That audit entry `seq` is in the tree of the log's first `tree_size` entries (default: all): the entry's hash, that tree's root and the "
+     "RFC 9162 audit path. 422 for a seq past tree_size or a tree_size past the log (a log shorter than a receipt's tree lost entries).",
+     [EVENT], None, {200: "InclusionProof"}, (400, 401, 403, 404, 409, 422), PUBLIC),
+    ("get", "/events/{event}/consistency", "A consistency proof",
+     "That the tree of the log's first `from` entries (a checkpoint's tree_size) is the start of the tree of its first `to` (default: all): "
+     "both roots and the RFC 9162 proof. 422 for from past to or to past the log.",
+     [EVENT], None, {200: "ConsistencyProof"}, (400, 401, 403, 404, 409, 422), PUBLIC),
     ("post", "/events/{event}/lexicon", "Accept the loaded lexicon", "Director token. Moves the event to the lexicon the service has loaded now (audited); 409 if the event is closed.",
      [EVENT], None, {200: "Event"}, (401, 403, 404, 409), TOKEN),
     ("post", "/events/{event}/tokens", "Issue a token", "Director token. A director, referee (optionally for one table) or viewer token, shown once.",
@@ -360,6 +372,9 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("get", "/events/{event}/export"): ("exportEvent", "ledger"),
     ("post", "/events/{event}/judge"): ("recordJudgeRuling", "ledger"),
     ("get", "/events/{event}/audit"): ("getAudit", "ledger"),
+    ("get", "/events/{event}/checkpoint"): ("getCheckpoint", "ledger"),
+    ("get", "/events/{event}/proof"): ("getInclusionProof", "ledger"),
+    ("get", "/events/{event}/consistency"): ("getConsistencyProof", "ledger"),
     ("post", "/events/{event}/lexicon"): ("acceptLexicon", "ledger"),
     ("post", "/events/{event}/tokens"): ("issueToken", "ledger"),
     ("get", "/events/{event}/tokens"): ("listTokens", "ledger"),
@@ -367,7 +382,12 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
 }
 
 #: The ledger's query schemas, as QUERY_SCHEMAS.
-LEDGER_QUERIES: dict[str, type[Schema]] = {"/events/{event}/standings": ledger_schemas.StandingsQuery, "/events/{event}/audit": ledger_schemas.AuditQuery}
+LEDGER_QUERIES: dict[str, type[Schema]] = {
+    "/events/{event}/standings": ledger_schemas.StandingsQuery,
+    "/events/{event}/audit": ledger_schemas.AuditQuery,
+    "/events/{event}/proof": ledger_schemas.ProofQuery,
+    "/events/{event}/consistency": ledger_schemas.ConsistencyQuery,
+}
 
 EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
     "VerdictsOrJudge": {"oneOf": [{"$ref": "#/components/schemas/Verdicts"}, {"$ref": "#/components/schemas/Judge"}]},
@@ -564,6 +584,8 @@ def spec() -> dict[str, Any]:
         ("RoundSubmission", ledger_schemas.RoundSubmission),
         ("TokenBody", ledger_schemas.TokenBody),
         ("JudgeBody", ledger_schemas.JudgeBody),
+        ("Checkpoint", ledger_schemas.CheckpointOut),
+        ("Receipt", ledger_schemas.ReceiptOut),
         ("Event", ledger_schemas.EventOut),
         ("Round", ledger_schemas.RoundOut),
         ("RoundPreview", ledger_schemas.PreviewOut),
@@ -576,6 +598,8 @@ def spec() -> dict[str, Any]:
         ("TokenList", ledger_schemas.TokenListOut),
         ("JudgeRuling", ledger_schemas.JudgeRulingOut),
         ("Audit", ledger_schemas.AuditOut),
+        ("InclusionProof", ledger_schemas.InclusionProofOut),
+        ("ConsistencyProof", ledger_schemas.ConsistencyProofOut),
         ("ExportDocument", ledger_schemas.ExportOut),
         ("ImportBody", ledger_schemas.ImportBody),
         ("RoundDeal", ledger_schemas.RoundDealOut),
@@ -613,9 +637,12 @@ def spec() -> dict[str, Any]:
         responses: dict[str, Any] = {}
         for status, schema in answers.items():
             content = _json(schema)
+            responses[str(status)] = {"description": "Created" if status == 201 else "OK", "content": content}
             if path.endswith("/standings"):
                 content["text/csv"] = {"schema": {"type": "string", "description": "rank,player,table,rounds,total"}}
-            responses[str(status)] = {"description": "Created" if status == 201 else "OK", "content": content}
+                responses[str(status)]["headers"] = {
+                    "Wordsvc-Checkpoint": {"description": "With text/csv: the event's checkpoint (as in the JSON standings), canonical JSON.", "schema": {"type": "string"}}
+                }
         operation["responses"] = {**responses, **_errors(*sorted({*errors, *ANY_OPERATION}))}
         paths.setdefault(path, {})[method] = operation
     for path, operations in paths.items():

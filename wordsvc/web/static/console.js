@@ -330,7 +330,14 @@ async function submit() {
 function renderStored() {
   if (!game) return;
   $("stored").hidden = game.rounds.length === 0;
-  const head = el("tr", {}, el("th", { scope: "col", class: "n" }, t("page.round")), ...game.players.map((p) => el("th", { scope: "col", class: "n" }, p)), el("th", { scope: "col" }, ""));
+  const head = el(
+    "tr",
+    {},
+    el("th", { scope: "col", class: "n" }, t("page.round")),
+    ...game.players.map((p) => el("th", { scope: "col", class: "n" }, p)),
+    el("th", { scope: "col" }, t("console.receipt")),
+    el("th", { scope: "col" }, ""),
+  );
   $("stored-table").tHead.replaceChildren(head);
   $("stored-table").tBodies[0].replaceChildren(
     ...game.rounds.map((r) => {
@@ -347,11 +354,25 @@ function renderStored() {
         { "data-round": r.round },
         el("th", { scope: "row", class: "n" }, String(r.round)),
         ...game.players.map((p) => el("td", { class: "n" }, `${scores[p]} → ${running[p]}`)),
+        receiptCell(r.receipt),
         actions,
       );
     }),
   );
   renderHistory();
+}
+
+// A stored round's receipt (docs/ledger.md): its audit entry and the first 12 hex digits of the tree's root, the whole JSON on opening.
+// Kept, it lets anyone check later that the ledger still holds the round: wordsvc audit verify --receipt FILE.
+function receiptCell(receipt) {
+  if (!receipt) return el("td", {}, "");
+  const short = t("console.receipt_short", { seq: receipt.seq, root: receipt.root.slice(0, 12) });
+  const unsigned = receipt.checkpoint.signature === null ? ` · ${t("console.receipt_unsigned")}` : "";
+  return el(
+    "td",
+    { class: "receipt" },
+    el("details", {}, el("summary", {}, short + unsigned), el("pre", { class: "receipt-json" }, JSON.stringify(receipt, null, 2))),
+  );
 }
 
 async function showHistory(number) {
