@@ -236,6 +236,8 @@ def _play(row: dict[str, Any], where: str, game: str, number: int, seated: list[
         return
     if lexicon is not None and canonical(score_round(play, ruleset, lexicon).to_dict()) != canonical(result):
         problems.add(f"{where}.result", "is not the score of its play under the event's ruleset and lexicon")
+    if "totals" in row and canonical(row["totals"]) != canonical({p["name"]: p["total"] for p in lines}):
+        problems.add(f"{where}.totals", "must be its result's totals, player by player")
 
 
 def _document(body: dict[str, Any]) -> dict[str, Any]:
