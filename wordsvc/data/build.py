@@ -22,7 +22,7 @@ from .anagram_index import FORMAT as ANAGRAM_FORMAT
 from .anagram_index import Limits, build_anagram_index, deck_limits
 from .estonian_candidates import build_estonian_anagrams
 from .languages import BUILDING_FILE, LANGUAGES, Language, default_data_dir, wordlists_dir
-from .lexicons import COMPILER, compile_lexicon, read_wordlist
+from .lexicons import COMPILER, compile_lexicon, read_wordlist_columns
 from .rulesets import load_rulesets
 from .search_index import build_search_index
 
@@ -119,7 +119,7 @@ def build_language(lang: Language, data_dir: Path, force: bool = False, log=prin
             log(f"{lang.id}: up to date ({meta['entries']} forms, sha256 {meta['sha256'][:12]})")
             return out
     started = time.perf_counter()
-    header, rows = read_wordlist(source)
+    header, rows = read_wordlist_columns(source)
     info = compile_lexicon(
         rows,
         out,
