@@ -774,6 +774,19 @@ def test_unmunch_expands_the_hunspell_list_into_normalized_forms():
     assert all(form and form == normalize(form) for form in forms)
 
 
+def test_unmunch_batches_cut_at_any_size_give_the_same_forms():
+    import itertools
+    import shutil
+
+    from wordsvc.data.estonian_candidates import AFF, DIC, unmunch_batches
+
+    if shutil.which("unmunch") is None or not DIC.is_file() or not AFF.is_file():
+        pytest.skip("myspell-et or hunspell-tools not installed")
+    whole = list(itertools.islice(itertools.chain.from_iterable(unmunch_batches()), 100_000))
+    small = list(itertools.islice(itertools.chain.from_iterable(unmunch_batches(size=997)), 100_000))
+    assert small == whole and len(whole) == 100_000
+
+
 def test_a_small_estonian_hand_is_exact_with_no_proposals(rulesets):
     lexicon = _vabamorf()
     result = Solver(rulesets.get("eesti"), lexicon, MemoryCandidates([])).solve("kassid")

@@ -141,22 +141,19 @@ def build_anagram_index_from_forms(
     """
     started = time.perf_counter()
     max_cards, multi = limits if limits is not None else _default_limits()
-    keys: dict[str, str | list[str]] = {}
-    for letters in _kept(forms, fold, max_letters, max_cards, multi):
-        key = "".join(sorted(letters))  # letter_key(letters), without the call
-        known = keys.get(key)
-        if known is None:
-            keys[key] = letters
-        elif isinstance(known, str):
+    first_spelling: dict[str, str] = {}  # each key's first spelling
+    several: dict[str, set[str]] = {}  # every spelling of a key that has more than one
+    for batch in _kept(forms, fold, max_letters, max_cards, multi):
+        for key, letters in zip(map("".join, map(sorted, batch)), batch, strict=True):  # letter_key(letters), without the call
+            known = first_spelling.setdefault(key, letters)
             if known != letters:
-                keys[key] = [known, letters]
-        elif letters not in known:
-            known.append(letters)
-    ordered = sorted(keys)
-    prefixes = list(_prefixes(ordered))
+                several.setdefault(key, {known}).add(letters)
+    keys, count = len(first_spelling), len(first_spelling) + sum(len(found) - 1 for found in several.values())
+    prefixes = list(_prefixes(sorted(first_spelling)))
     trie = marisa_trie.Trie(prefixes)
-    spelled = {key: f"{found}\n" if isinstance(found, str) else "".join(f"{s}\n" for s in sorted(found)) for key, found in keys.items()}
-    count = sum(map(str.count, spelled.values(), repeat("\n")))
+    spelled = dict(zip(first_spelling, map(add, first_spelling.values(), repeat("\n")), strict=True))
+    spelled.update((key, "".join(f"{s}\n" for s in sorted(found))) for key, found in several.items())
+    del several
     # each prefix's entry (the letters that follow it, then its spellings), in the order of `prefixes`, then by key id
     entries = map(str.encode, map(add, map(add, _following(prefixes), repeat("\n")), map(spelled.get, prefixes, repeat(""))))
     del spelled
@@ -189,7 +186,7 @@ def build_anagram_index_from_forms(
         "max_letters": max_letters,
         "max_cards": max_cards,
         "multi": multi,
-        "keys": len(keys),
+        "keys": keys,
         "prefixes": len(trie),
         "first": first,
         "spellings": count,
@@ -204,8 +201,8 @@ def build_anagram_index_from_forms(
 BATCH = 1 << 20
 
 
-def _kept(forms: Iterable[str], fold: bool, max_letters: int, max_cards: int, multi: dict[str, int]) -> Iterator[str]:
-    """The deck letters of each form the index keeps (see :func:`build_anagram_index_from_forms`), repeats and all.
+def _kept(forms: Iterable[str], fold: bool, max_letters: int, max_cards: int, multi: dict[str, int]) -> Iterator[list[str]]:
+    """The deck letters of each form the index keeps (see :func:`build_anagram_index_from_forms`), repeats and all, in lists.
 
     A batch at a time, in C loops (``map``, ``compress``), rather than a
     Python statement a form: letters only (``isalpha``, or
@@ -221,10 +218,10 @@ def _kept(forms: Iterable[str], fold: bool, max_letters: int, max_cards: int, mu
         laid = list(compress(letters, alpha))
         laid += [word for word in compress(letters, map(not_, alpha)) if layable(word)]  # "" is neither
         sizes = list(map(len, laid))
-        yield from compress(laid, map(max_cards.__ge__, sizes))
+        yield list(compress(laid, map(min(max_cards, max_letters).__ge__, sizes)))
         longer = [word for word, size in zip(laid, sizes, strict=True) if max_cards < size <= max_letters]
         need = [len(word) - max_cards for word in longer]
-        yield from compress(longer, map(int.__ge__, card_savings(longer, multi), need))
+        yield list(compress(longer, map(int.__ge__, card_savings(longer, multi), need)))
 
 
 def _following(prefixes: list[str]) -> list[str]:

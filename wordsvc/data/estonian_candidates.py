@@ -77,8 +77,9 @@ def unmunch_batches(dic: Path = DIC, aff: Path = AFF, size: int = 1 << 24) -> It
 
     Each line is decoded, stripped, dropped when empty or when it holds a
     ``/`` (an affix flag ``unmunch`` left), and normalized, as always; but a
-    batch is decoded and split at once and its lines go through ``map``,
-    not a Python loop a line: 15 million lines take a third less time.
+    batch is read, decoded and split at once and its lines go through
+    ``map``, not a Python loop a line: 15 million lines in less than half
+    the time.
     """
     exe = shutil.which("unmunch")
     if exe is None:
@@ -88,11 +89,22 @@ def unmunch_batches(dic: Path = DIC, aff: Path = AFF, size: int = 1 << 24) -> It
             raise FileNotFoundError(f"{path} not found: apt-get install myspell-et")
     with subprocess.Popen([exe, str(dic), str(aff)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as proc:
         assert proc.stdout is not None
-        while raw := proc.stdout.readlines(size):  # streamed: 15 million lines, 230 MB
-            forms = [form for form in map(str.strip, b"".join(raw).decode(ENCODING).split("\n")) if form and "/" not in form]
-            yield list(map(normalize, forms))
+        rest = b""
+        while chunk := proc.stdout.read(size):  # streamed: 15 million lines, 230 MB
+            chunk = rest + chunk
+            cut = chunk.rfind(b"\n") + 1  # the whole lines now, the rest with the next chunk
+            rest = chunk[cut:]
+            if cut:
+                yield _forms(chunk[:cut])
+        if rest:
+            yield _forms(rest)
     if proc.returncode:
         raise subprocess.CalledProcessError(proc.returncode, exe)
+
+
+def _forms(lines: bytes) -> list[str]:
+    """The normalized forms of whole lines of ``unmunch``'s output: each stripped, none empty or holding a ``/``."""
+    return list(map(normalize, (form for form in map(str.strip, lines.decode(ENCODING).split("\n")) if form and "/" not in form)))
 
 
 def short_forms(max_letters: int = SHORT_LETTERS, alphabet: str = ALPHABETS["et"], processes: int | None = None) -> list[str]:
