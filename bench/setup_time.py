@@ -196,9 +196,13 @@ def print_setup(phases: list[tuple[str, Timed]], total: float) -> None:
     print("  " + ", ".join(debian_packages()))
     print(f"\n| {'phase (recipe line)':<66} | {'wall s':>7} | {'CPU s':>7} |")
     print(f"|{'-' * 68}|{'-' * 8}:|{'-' * 8}:|")
+    short = [timed for _, timed in phases if timed.wall < 0.05]
     for name, timed in phases:
         if timed.wall >= 0.05:
             print(f"| {name:<66} | {timed.wall:>7.1f} | {timed.cpu:>7.1f} |")
+    if short:
+        name = f"{len(short)} lines under 0.05 s each (package checks, stamps)"
+        print(f"| {name:<66} | {sum(t.wall for t in short):>7.1f} | {sum(t.cpu for t in short):>7.1f} |")
     print(f"| {'**make setup, all told**':<66} | {total:>7.1f} | {sum(t.cpu for _, t in phases):>7.1f} |")
 
 
