@@ -184,6 +184,8 @@ def setup_phases(scratch: Path) -> tuple[list[tuple[str, Timed]], float]:
 
 def debian_packages() -> list[str]:
     """Each package ``make setup`` may install, and whether the machine has it."""
+    if shutil.which("dpkg-query") is None:
+        return ["(no dpkg-query: not a Debian system)"]
     found = []
     for package in DEBIAN_PACKAGES:
         status = subprocess.run(["dpkg-query", "-W", "-f", "${Status} ${Version}", package], capture_output=True, text=True, check=False).stdout
