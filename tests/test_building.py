@@ -1,4 +1,5 @@
-"""Languages come online while the service runs: a language still being built answers 503, then serves once built."""
+"""Building: a lexicon's two indexes built side by side are the files built one after the other; and languages come
+online while the service runs (a language still being built answers 503, then serves once built)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,13 @@ import pytest
 
 from wordsvc.config import Settings
 from wordsvc.core.errors import LanguageBuilding, UnknownLanguage
+from wordsvc.data import build as build_module
 from wordsvc.data import languages as languages_module
-from wordsvc.data.build import build_all
+from wordsvc.data.anagram_index import deck_limits
+from wordsvc.data.build import build_all, build_indexes
 from wordsvc.data.languages import BUILDING_FILE, Languages, building_languages
-from wordsvc.data.lexicons import compile_lexicon
+from wordsvc.data.lexicons import compile_lexicon, read_wordlist_columns
+from wordsvc.data.rulesets import load_rulesets
 from wordsvc.service import Service
 from wordsvc.web.app import create_app
 
@@ -96,3 +100,19 @@ def test_http_503_with_retry_after_names_the_language_and_ready_lists_it(data_di
     (data_dir / BUILDING_FILE).unlink()
     assert client.get("/validate?word=hestur&lang=is&ruleset=islenska").status_code == 200
     assert client.get("/ready").get_json()["building"] == []
+
+
+def test_indexes_built_side_by_side_are_the_files_built_one_after_the_other(tmp_path, monkeypatch):
+    header, rows = read_wordlist_columns(Path(__file__).parents[1] / "wordlists" / "en" / "en-US-common.tsv")
+    meta = {"id": "en-US", "lang": "en-US", "version": header["version"], "fold_diacritics": True}
+    limits = deck_limits(load_rulesets())
+    files = {}
+    for cpus in (2, 1):
+        folder = tmp_path / str(cpus)
+        compile_lexicon(rows, folder, meta)
+        monkeypatch.setattr(build_module, "usable_cpus", lambda cpus=cpus: cpus)
+        lines: list[str] = []
+        build_indexes(folder, limits, force=True, log=lines.append)
+        assert [line.split(":")[1].split(" of ")[0].strip() for line in lines] == ["anagram index", "search index"]
+        files[cpus] = {path.relative_to(folder): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+    assert files[2] == files[1] and len(files[2]) == 11  # the lexicon, its anagram index and its search index

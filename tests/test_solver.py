@@ -524,6 +524,38 @@ def test_the_index_leaves_out_forms_no_deck_can_lay_in_one_word(tmp_path, standa
     ]
 
 
+@pytest.mark.parametrize("fold", [False, True])
+def test_the_index_keeps_exactly_the_forms_the_one_form_rule_keeps(tmp_path, fold, monkeypatch):
+    """Filtered a batch at a time, the index holds what testing each form by the documented rule keeps, whatever the order."""
+    import random
+
+    from wordsvc.core.solver.candidates import deck_letters, layable, letter_key
+    from wordsvc.data import anagram_index
+    from wordsvc.data.anagram_index import AnagramIndex, build_anagram_index_from_forms
+
+    rng = random.Random(5)
+    letters = "qunierstchlaoé'-ð"
+    forms = ["".join(rng.choice(letters) for _ in range(rng.randint(0, 16))) for _ in range(6_000)]
+    forms += forms[:500]  # repeats change nothing
+    multi = {"qu": 2, "in": 2, "er": 1, "th": 2, "st": 1, "nn": 2}
+
+    def kept(form: str) -> bool:
+        word = deck_letters(form, fold)
+        if not 0 < len(word) <= 14 or not layable(word):
+            return False
+        return len(word) <= 8 or sum(min(word.count(face), n) * (len(face) - 1) for face, n in multi.items()) >= len(word) - 8
+
+    expected = {deck_letters(form, fold) for form in forms if kept(form)}
+    for name, batch in (("one", anagram_index.BATCH), ("many", 1_000)):
+        monkeypatch.setattr(anagram_index, "BATCH", batch)  # several batches: what one keeps never depends on another
+        meta = build_anagram_index_from_forms(reversed(forms), tmp_path / name, fold=fold, source={}, limits=(8, multi), max_letters=14)
+        index = AnagramIndex(tmp_path / name)
+        assert set(index.words()) == expected and meta["spellings"] == len(expected)
+        assert meta["keys"] == len({letter_key(word) for word in expected})
+    for name in ("anagrams.marisa", "anagrams.offsets", "anagrams.words"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "many" / name).read_bytes()
+
+
 def test_a_compiled_lexicon_gets_its_index_beside_it(tmp_path, standard):
     from wordsvc.data.anagram_index import AnagramIndexes, build_anagram_index, deck_limits
     from wordsvc.data.lexicons import CompiledLexicon, compile_lexicon
@@ -740,6 +772,19 @@ def test_unmunch_expands_the_hunspell_list_into_normalized_forms():
     forms = list(itertools.islice(unmunch_forms(), 2000))
     assert len(forms) == 2000
     assert all(form and form == normalize(form) for form in forms)
+
+
+def test_unmunch_batches_cut_at_any_size_give_the_same_forms():
+    import itertools
+    import shutil
+
+    from wordsvc.data.estonian_candidates import AFF, DIC, unmunch_batches
+
+    if shutil.which("unmunch") is None or not DIC.is_file() or not AFF.is_file():
+        pytest.skip("myspell-et or hunspell-tools not installed")
+    whole = list(itertools.islice(itertools.chain.from_iterable(unmunch_batches()), 100_000))
+    small = list(itertools.islice(itertools.chain.from_iterable(unmunch_batches(size=997)), 100_000))
+    assert small == whole and len(whole) == 100_000
 
 
 def test_a_small_estonian_hand_is_exact_with_no_proposals(rulesets):

@@ -51,6 +51,7 @@ import unicodedata
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from importlib.metadata import version
+from operator import add
 
 from islenska import Bin
 
@@ -123,27 +124,54 @@ def _scan(ids: range) -> dict[str, int]:
     return best
 
 
-def iter_rows(jobs: int | None = None) -> Iterator[tuple[str, str, int | None]]:
-    """Yield ``(form, classes, rank)`` for all of BÍN, sorted by form, then classes.
+def best_ranks(jobs: int | None = None) -> dict[str, int]:
+    """The best (smallest) rank of each ``form<TAB>classes`` of all of BÍN, by :func:`_scan` over ``jobs`` processes.
 
-    ``classes`` is the comma-separated string ("" for an ordinary word),
-    ``rank`` 1 (core) or 2, or None if a lemma has an unknown ``birting``.
     BÍN's own ids are those below ``begin_greynir_utg``, where the Miðeind
-    additions start; ``Bin`` uses the same bound to hide them. Sorting the
-    ``form<TAB>classes`` keys sorts by (form, classes): a tab sorts before
-    every character of a form.
+    additions start; ``Bin`` uses the same bound to hide them. The parts are
+    merged a dict at a time: only the keys two parts share (a form with the
+    same classes in lemmas of both) are compared one by one.
     """
     end = Bin(only_bin=True)._bc.begin_greynir_utg
     chunks = [range(start, min(start + CHUNK, end)) for start in range(0, end, CHUNK)]
     best: dict[str, int] = {}
     with ProcessPoolExecutor(max_workers=jobs or os.cpu_count()) as pool:
         for part in pool.map(_scan, chunks):
-            for key, rank in part.items():
-                _keep_best(best, key, rank)
+            for key in part.keys() & best.keys():
+                part[key] = min(part[key], best[key])
+            best.update(part)
+    return best
+
+
+def iter_rows(jobs: int | None = None) -> Iterator[tuple[str, str, int | None]]:
+    """Yield ``(form, classes, rank)`` for all of BÍN, sorted by form, then classes.
+
+    ``classes`` is the comma-separated string ("" for an ordinary word),
+    ``rank`` 1 (core) or 2, or None if a lemma has an unknown ``birting``.
+    Sorting the ``form<TAB>classes`` keys sorts by (form, classes): a tab
+    sorts before every character of a form.
+    """
+    best = best_ranks(jobs)
     for key in sorted(best):
         form, classes = key.split("\t")
         rank = best[key]
         yield form, classes, None if rank == NO_RANK else rank
+
+
+def rows_text(best: dict[str, int], rows: int = 1 << 19) -> Iterator[str]:
+    """The lines :func:`iter_rows` gives, as the word list writes them (``form<TAB>classes<TAB>rank``), ``rows`` at a time.
+
+    Each piece made by ``str.join`` over the sorted keys rather than a
+    write a row: 3.7 million rows, a few seconds less of the set-up.
+    """
+    keys = sorted(best)
+    rank_text = {rank: f"\t{'' if rank == NO_RANK else rank}\n" for rank in set(best.values())}
+    for start in range(0, len(keys), rows):
+        part = keys[start : start + rows]
+        text = "".join(map(add, part, map(rank_text.__getitem__, map(best.__getitem__, part))))
+        if text.count("\t") != 2 * len(part):  # a key is form<TAB>classes, and neither holds a tab
+            raise ValueError("a form or classes field holds a tab")
+        yield text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,15 +179,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="output path; gzip-compressed if it ends in .gz")
     parser.add_argument("--jobs", type=int, default=None, help="processes (default: all CPUs)")
     args = parser.parse_args(argv)
+    best = best_ranks(args.jobs)
     with contextlib.ExitStack() as stack:
         raw = stack.enter_context(open(args.out, "wb"))
         if args.out.endswith(".gz"):
             # mtime=0, no file name: same input, same bytes. Level 6: 3 s, not 15 s, for 3% more
             raw = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=6, mtime=0))
+        # through a text wrapper, as ever: closing it flushes the gzip stream (Z_SYNC_FLUSH) before its end, and
+        # those bytes are part of the file's sha256
         out = stack.enter_context(io.TextIOWrapper(raw, encoding="utf-8", newline="\n"))
         out.write(HEADER.format(version=f"bin-islenska-{version('islenska')}-data-{version('islenska-data')}", source=source()))
-        for form, classes, rank in iter_rows(args.jobs):
-            out.write(f"{form}\t{classes}\t{'' if rank is None else rank}\n")
+        out.writelines(rows_text(best))
     return 0
 
 

@@ -37,6 +37,8 @@ import sys
 import time
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import accumulate, compress, islice, repeat
+from operator import add, not_
 from pathlib import Path
 
 import marisa_trie
@@ -44,7 +46,9 @@ import marisa_trie
 from ..core.errors import out_of_descriptors
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
-from ..core.solver.candidates import deck_letters, layable, letter_key
+from ..core.solver.candidates import layable
+from ..core.text import fold_diacritics
+from .card_savings import card_savings
 from .lexicons import CompiledLexicon, map_file
 from .rulesets import load_rulesets
 
@@ -126,53 +130,44 @@ def build_anagram_index_from_forms(
     A form is kept when its deck letters are letters only, at most
     ``max_letters``, and few enough for ``limits``: a word of more letters
     than the most cards a word may hold needs multi-letter cards, and a form
-    whose multi-letter faces (counted generously: overlaps allowed) cannot
-    save enough cards is dropped. ``source`` goes into the meta; its
+    whose multi-letter faces (counted generously: overlaps allowed,
+    :func:`~.card_savings.card_savings_of`) cannot save enough cards is
+    dropped. ``source`` goes into the meta; its
     ``lexicon_sha256``, if any, is what the loader checks. Files are written
     under temporary names, then renamed. Returns the meta plus ``seconds``.
+
+    The forms are filtered by :func:`_kept`, a million at a time, in bulk;
+    what is kept is indexed as before. The files depend on the set of
+    spellings kept and nothing else, not on the order of ``forms``.
     """
     started = time.perf_counter()
     max_cards, multi = limits if limits is not None else _default_limits()
-    keys: dict[str, str | list[str]] = {}
-    for form in forms:
-        letters = deck_letters(form, fold)
-        size = len(letters)
-        if not 0 < size <= max_letters or not layable(letters):
-            continue
-        if size > max_cards and sum(min(letters.count(face), n) * (len(face) - 1) for face, n in multi.items()) < size - max_cards:
-            continue
-        key = letter_key(letters)
-        known = keys.get(key)
-        if known is None:
-            keys[key] = letters
-        elif isinstance(known, str):
+    first_spelling: dict[str, str] = {}  # each key's first spelling
+    several: dict[str, set[str]] = {}  # every spelling of a key that has more than one
+    for batch in _kept(forms, fold, max_letters, max_cards, multi):
+        for key, letters in zip(map("".join, map(sorted, batch)), batch, strict=True):  # letter_key(letters), without the call
+            known = first_spelling.setdefault(key, letters)
             if known != letters:
-                keys[key] = [known, letters]
-        elif letters not in known:
-            known.append(letters)
-    ordered = sorted(keys)
-    trie = marisa_trie.Trie(_prefixes(ordered))
-    following = [""] * len(trie)
-    first = ""
-    for prefix, letters in _children(ordered):
-        following[trie[prefix]] = letters
-        if len(prefix) == 1:
-            first += prefix
-    spelled: list[str | None] = [None] * len(trie)
-    for key in ordered:
-        spelled[trie[key]] = key
-    offsets = array("I", [0])
-    blob = bytearray()
-    count = 0
-    for key_id, key in enumerate(spelled):
-        found = keys[key] if key is not None else ()
-        spellings = [found] if isinstance(found, str) else sorted(found)
-        count += len(spellings)
-        blob += "".join((following[key_id], "\n", *(f"{s}\n" for s in spellings))).encode("utf-8")
-        offsets.append(len(blob))
-    del spelled, following
-    if len(blob) >= 1 << 32:
+                several.setdefault(key, {known}).add(letters)
+    keys, count = len(first_spelling), len(first_spelling) + sum(len(found) - 1 for found in several.values())
+    prefixes = list(_prefixes(sorted(first_spelling)))
+    trie = marisa_trie.Trie(prefixes)
+    spelled = dict(zip(first_spelling, map(add, first_spelling.values(), repeat("\n")), strict=True))
+    spelled.update((key, "".join(f"{s}\n" for s in sorted(found))) for key, found in several.items())
+    del several
+    # each prefix's entry (the letters that follow it, then its spellings), in the order of `prefixes`, then by key id
+    entries = map(str.encode, map(add, map(add, _following(prefixes), repeat("\n")), map(spelled.get, prefixes, repeat(""))))
+    del spelled
+    by_id = [b""] * len(trie)
+    for key_id, entry in zip(map(trie.__getitem__, prefixes), entries, strict=True):
+        by_id[key_id] = entry
+    first = "".join(prefix for prefix in prefixes if len(prefix) == 1)
+    del prefixes
+    ends = list(accumulate(map(len, by_id), initial=0))
+    if ends[-1] >= 1 << 32:
         raise AnagramIndexError("more than 4 GB of spellings")
+    offsets = array("I", ends)
+    del ends
     if sys.byteorder != "little":  # pragma: no cover - the file is little-endian everywhere
         offsets.byteswap()
     out = Path(out_dir)
@@ -180,7 +175,8 @@ def build_anagram_index_from_forms(
     partial = {name: out / f"{name}.partial" for name in _FILES}
     trie.save(str(partial["anagrams.marisa"]))
     partial["anagrams.offsets"].write_bytes(offsets.tobytes())
-    partial["anagrams.words"].write_bytes(bytes(blob))
+    with partial["anagrams.words"].open("wb") as handle:
+        handle.writelines(by_id)
     (out / _META).unlink(missing_ok=True)  # no meta, no index: a reader never pairs old meta with new files
     for name, path in partial.items():
         path.replace(out / name)
@@ -191,7 +187,7 @@ def build_anagram_index_from_forms(
         "max_letters": max_letters,
         "max_cards": max_cards,
         "multi": multi,
-        "keys": len(keys),
+        "keys": keys,
         "prefixes": len(trie),
         "first": first,
         "spellings": count,
@@ -202,23 +198,48 @@ def build_anagram_index_from_forms(
     return {**meta, "seconds": round(time.perf_counter() - started, 2)}
 
 
-def _children(keys: list[str]) -> Iterator[tuple[str, str]]:
-    """``(prefix, letters that can follow it)`` for every prefix of the sorted ``keys``.
+#: Forms filtered at a time: a stream of millions is never held whole, and each bulk step stays long.
+BATCH = 1 << 20
 
-    :func:`_prefixes` yields a node's children after it and before its next
-    sibling, so a stack of the current path collects each node's letters.
+
+def _kept(forms: Iterable[str], fold: bool, max_letters: int, max_cards: int, multi: dict[str, int]) -> Iterator[list[str]]:
+    """The deck letters of each form the index keeps (see :func:`build_anagram_index_from_forms`), repeats and all, in lists.
+
+    A batch at a time, in C loops (``map``, ``compress``), rather than a
+    Python statement a form: letters only (``isalpha``, or
+    :func:`~wordsvc.core.solver.candidates.layable` for the few others), at
+    most ``max_letters``, and the forms longer than ``max_cards`` whose
+    multi-letter faces save enough cards (:func:`~.card_savings.card_savings`,
+    the sum this used to take form by form).
     """
-    stack: list[tuple[str, list[str]]] = []
-    for prefix in _prefixes(keys):
-        while stack and len(stack[-1][0]) >= len(prefix):
-            done, letters = stack.pop()
-            yield done, "".join(letters)
-        if stack:
-            stack[-1][1].append(prefix[-1])
-        stack.append((prefix, []))
-    while stack:
-        done, letters = stack.pop()
-        yield done, "".join(letters)
+    stream = iter(forms)
+    while batch := list(islice(stream, BATCH)):
+        letters = list(map(fold_diacritics, batch)) if fold else batch
+        alpha = list(map(str.isalpha, letters))
+        laid = list(compress(letters, alpha))
+        laid += [word for word in compress(letters, map(not_, alpha)) if layable(word)]  # "" is neither
+        sizes = list(map(len, laid))
+        yield list(compress(laid, map(min(max_cards, max_letters).__ge__, sizes)))
+        longer = [word for word, size in zip(laid, sizes, strict=True) if max_cards < size <= max_letters]
+        need = [len(word) - max_cards for word in longer]
+        yield list(compress(longer, map(int.__ge__, card_savings(longer, multi), need)))
+
+
+def _following(prefixes: list[str]) -> list[str]:
+    """The letters that can follow each of ``prefixes`` (:func:`_prefixes` of sorted keys), in its place.
+
+    :func:`_prefixes` lists a node's children after it and before its next
+    sibling, so a stack of the current path finds each one's parent.
+    """
+    following = [""] * len(prefixes)
+    path: list[int] = []  # places of the current path's prefixes
+    for place, prefix in enumerate(prefixes):
+        while path and len(prefixes[path[-1]]) >= len(prefix):
+            path.pop()
+        if path:
+            following[path[-1]] += prefix[-1]
+        path.append(place)
+    return following
 
 
 def _prefixes(keys: list[str]) -> Iterator[str]:

@@ -41,6 +41,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from itertools import chain, product
 from pathlib import Path
 
@@ -49,7 +50,7 @@ from .anagram_index import FORMAT, Limits, build_anagram_index_from_forms
 from .decks import ALPHABETS
 from .estonian import NAME_CLASSES, VabamorfLexicon
 
-__all__ = ["AFF", "DIC", "SHORT_LETTERS", "build_estonian_anagrams", "build_estonian_index", "short_forms", "unmunch_forms"]
+__all__ = ["AFF", "DIC", "SHORT_LETTERS", "build_estonian_anagrams", "build_estonian_index", "short_forms", "unmunch_batches", "unmunch_forms"]
 
 DIC = Path("/usr/share/hunspell/et_EE.dic")
 AFF = Path("/usr/share/hunspell/et_EE.aff")
@@ -63,7 +64,23 @@ SHORT_LETTERS = 5
 
 
 def unmunch_forms(dic: Path = DIC, aff: Path = AFF) -> Iterator[str]:
-    """Every form ``unmunch`` expands from the word list, normalized (NFC, case-folded), duplicates included."""
+    """Every form ``unmunch`` expands from the word list, normalized (NFC, case-folded), duplicates included.
+
+    Read in batches of lines (:func:`unmunch_batches`); the forms come in
+    the order ``unmunch`` writes them.
+    """
+    return chain.from_iterable(unmunch_batches(dic, aff))
+
+
+def unmunch_batches(dic: Path = DIC, aff: Path = AFF, size: int = 1 << 24) -> Iterator[list[str]]:
+    """:func:`unmunch_forms` as lists, about ``size`` bytes of ``unmunch``'s output each (a million lines).
+
+    Each line is decoded, stripped, dropped when empty or when it holds a
+    ``/`` (an affix flag ``unmunch`` left), and normalized, as always; but a
+    batch is read, decoded and split at once and its lines go through
+    ``map``, not a Python loop a line: 15 million lines in less than half
+    the time.
+    """
     exe = shutil.which("unmunch")
     if exe is None:
         raise FileNotFoundError("unmunch not found: apt-get install hunspell-tools")
@@ -72,12 +89,22 @@ def unmunch_forms(dic: Path = DIC, aff: Path = AFF) -> Iterator[str]:
             raise FileNotFoundError(f"{path} not found: apt-get install myspell-et")
     with subprocess.Popen([exe, str(dic), str(aff)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as proc:
         assert proc.stdout is not None
-        for raw in proc.stdout:  # streamed: 15 million lines, 230 MB
-            form = raw.decode(ENCODING).strip()
-            if form and "/" not in form:
-                yield normalize(form)
+        rest = b""
+        while chunk := proc.stdout.read(size):  # streamed: 15 million lines, 230 MB
+            chunk = rest + chunk
+            cut = chunk.rfind(b"\n") + 1  # the whole lines now, the rest with the next chunk
+            rest = chunk[cut:]
+            if cut:
+                yield _forms(chunk[:cut])
+        if rest:
+            yield _forms(rest)
     if proc.returncode:
         raise subprocess.CalledProcessError(proc.returncode, exe)
+
+
+def _forms(lines: bytes) -> list[str]:
+    """The normalized forms of whole lines of ``unmunch``'s output: each stripped, none empty or holding a ``/``."""
+    return list(map(normalize, (form for form in map(str.strip, lines.decode(ENCODING).split("\n")) if form and "/" not in form)))
 
 
 def short_forms(max_letters: int = SHORT_LETTERS, alphabet: str = ALPHABETS["et"], processes: int | None = None) -> list[str]:
@@ -91,9 +118,25 @@ def short_forms(max_letters: int = SHORT_LETTERS, alphabet: str = ALPHABETS["et"
     list has it; split by first letter over ``processes`` worker processes
     (default: one a CPU), each with its own analyser.
     """
+    with short_forms_started(max_letters, alphabet, processes) as found:
+        return found()
+
+
+@contextmanager
+def short_forms_started(max_letters: int = SHORT_LETTERS, alphabet: str = ALPHABETS["et"], processes: int | None = None) -> Iterator[Callable[[], list[str]]]:
+    """:func:`short_forms` started in its worker processes; the function yielded waits for them and returns the list.
+
+    So the caller can do other work meanwhile (the index reads the hunspell
+    forms while the analysers run). Leaving the block early cancels what
+    has not started.
+    """
     jobs = [(first, alphabet, max_letters) for first in alphabet]
-    with ProcessPoolExecutor(max_workers=processes or os.cpu_count(), initializer=_open_analyser) as pool:
-        return sorted(chain.from_iterable(pool.map(_read_starting_with, jobs)))
+    pool = ProcessPoolExecutor(max_workers=processes or os.cpu_count(), initializer=_open_analyser)
+    try:
+        futures = [pool.submit(_read_starting_with, job) for job in jobs]
+        yield lambda: sorted(chain.from_iterable(future.result() for future in futures))
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 _analyser = None  # one VabamorfLexicon a worker process of short_forms()
@@ -112,9 +155,15 @@ def _read_starting_with(job: tuple[str, str, int]) -> list[str]:
 
 
 def build_estonian_index(out_dir: str | Path, lexicon_sha256: str | None = None, limits: Limits | None = None) -> dict[str, object]:
-    """The anagram index of the hunspell forms and the short words, in ``out_dir`` (``build/lexicons/et``)."""
+    """The anagram index of the hunspell forms and the short words, in ``out_dir`` (``build/lexicons/et``).
+
+    The short words are found by the analysers in worker processes
+    (:func:`short_forms_started`) while this process reads and filters the
+    15 million hunspell forms: on two CPUs the two take about as long as the
+    analysers alone. ``short_seconds`` in the meta is how long the short
+    words took to come in, from the start.
+    """
     started = time.perf_counter()
-    short = short_forms()
     source: dict[str, object] = {
         "lexicon": "et",
         "candidates": (
@@ -123,12 +172,19 @@ def build_estonian_index(out_dir: str | Path, lexicon_sha256: str | None = None,
         ),
         "candidates_sha256": _candidates_sha256(),
         "short_letters": SHORT_LETTERS,
-        "short_forms": len(short),
-        "short_seconds": round(time.perf_counter() - started, 1),
+        "short_forms": 0,  # filled in, in place, when the short words come in: the index writes its meta after
+        "short_seconds": 0.0,
     }
     if lexicon_sha256 is not None:
         source["lexicon_sha256"] = lexicon_sha256
-    return build_anagram_index_from_forms(chain(unmunch_forms(), short), out_dir, fold=False, source=source, limits=limits)
+    with short_forms_started() as found:
+
+        def short() -> Iterator[str]:
+            words = found()
+            source["short_forms"], source["short_seconds"] = len(words), round(time.perf_counter() - started, 1)
+            yield from words
+
+        return build_anagram_index_from_forms(chain(unmunch_forms(), short()), out_dir, fold=False, source=source, limits=limits)
 
 
 def _candidates_sha256() -> str:
@@ -159,5 +215,5 @@ def build_estonian_anagrams(data_dir: str | Path, limits: Limits, force: bool = 
             return out
     log(f"et: building the anagram index from myspell-et and every Vabamorf word of up to {SHORT_LETTERS} letters (a few minutes) ...")
     meta = build_estonian_index(out, lexicon_sha256, limits)
-    log(f"et: anagram index of {meta['keys']} keys ({meta['spellings']} forms) in {meta['seconds']:.0f} s, after {meta['short_forms']} short words in {meta['short_seconds']:.0f} s")
+    log(f"et: anagram index of {meta['keys']} keys ({meta['spellings']} forms) in {meta['seconds']:.0f} s, its {meta['short_forms']} short words found alongside in {meta['short_seconds']:.0f} s")
     return out
