@@ -25,7 +25,8 @@ from wordsvc.data.rulesets import load_rulesets
 from wordsvc.ledger import LOCAL, Conflict, Ledger
 from wordsvc.ledger.audit import entry_hash
 from wordsvc.ledger.canonical import canonical, sha256_of
-from wordsvc.ledger.ledger import _event_payload, _event_row_of
+from wordsvc.ledger.events import event_payload as _event_payload
+from wordsvc.ledger.transfer import event_row_of as _event_row_of
 
 LEXICON = MemoryLexicon({w: [()] for w in ("cat", "do", "dog", "tea", "eat", "at", "an", "rain", "tart")}, LexiconInfo(
     id="en-US", lang="en-US", version="1", sha256="1" * 64, fold_diacritics=True

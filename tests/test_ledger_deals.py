@@ -110,9 +110,9 @@ def test_a_seeded_event_commits_deals_each_round_when_due_and_reveals_on_close(l
 
 
 def _secret(ledger: Ledger, event: str) -> str:
-    from wordsvc.ledger.ledger import _SEED
+    from wordsvc.ledger.deals import SEED
 
-    return ledger.readers.read(lambda reader: _SEED.first(reader, {"event": event}))[0]
+    return ledger.readers.read(lambda reader: SEED.first(reader, {"event": event}))[0]
 
 
 def _wordsvc(*args: str) -> subprocess.CompletedProcess[str]:
