@@ -23,8 +23,8 @@ def crosstable(entrants: Sequence[Entrant], games: Sequence[Game], through: int 
     meeting appears twice, once from each side; players who never met have
     no entry for each other.
     """
+    check_games(games)
     counted = in_sessions(games, through)
-    check_games(counted)
     players = [entrant.id for entrant in entrants]
     known = set(players)
     players += sorted({player for game in counted for player, _ in game.scores} - known)

@@ -50,8 +50,8 @@ def standings(fmt: Format, entrants: Sequence[Entrant], games: Sequence[Game], t
     table even if they are not entrants (their lines are simply not listed).
     Withdrawn players keep their lines and their games.
     """
+    check_games(games)
     counted = in_sessions(games, through)
-    check_games(counted)
     sessions = {game.session for game in counted}
     lines = {entrant.id: _Line(entrant) for entrant in entrants}
     for game in counted:
