@@ -14,6 +14,7 @@ import re
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .cards import Deck
 from .ruleset import Ruleset
@@ -24,6 +25,7 @@ SPEC = "q1"
 _STREAM = b"wordsvc-deal-q1\x00"
 _TABLE = b"wordsvc-table-q1\x00"
 _SEED = re.compile(r"^[0-9a-f]{64}$")
+T = TypeVar("T")
 
 
 class DealError(ValueError):
@@ -106,7 +108,7 @@ def below(stream: Iterator[int], n: int) -> int:
 _below = below
 
 
-def fisher_yates(items: list[str], stream: Iterator[int]) -> list[str]:
+def fisher_yates(items: list[T], stream: Iterator[int]) -> list[T]:
     """A copy of ``items`` shuffled from the end by section 5's rule, each index drawn from ``stream`` by :func:`below`."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
