@@ -4,13 +4,16 @@ The cost of a seating, compared lexicographically (docs/seating.md, "The cost of
 
 1. **repeats**: pairs at a table that have met before (:func:`~.cost.repeat_meetings`);
 2. **weight**: the sum, over pairs at a table, of how often they have met (a third meeting costs more than a second);
-3. **drift**: the sum, over players, of the square of the distance between a player's table and their *home
-   table*, the one King of the Hill gives them (:func:`~.standings.standings_seating`).
+3. **drift**: the sum, over players, of the square of how many places in the standings a player is from the
+   band of places their table has under King of the Hill (:func:`~.standings.standings_seating`): 0 for a
+   player at their King of the Hill table; the player in 2nd place at the table of places 5 to 8 drifts 3.
 
 The search starts from the King of the Hill seating and makes only swaps of two players at different tables
 that lower the cost, so the result never has more repeat meetings than King of the Hill on the same input:
-that is the bound. Players are visited in standing order, and each takes the best swap of all (the earliest
-partner in standing order among equals), until a whole pass finds none; the same input gives the same tables.
+that is the bound. It goes in passes: each player's best swap is found (the earliest partner in standing
+order among equals), the swaps are taken best first (then by the first player's place), each only if
+neither player has moved yet in the pass and it still lowers the cost; passes go on until one takes no swap.
+The same input gives the same tables.
 """
 
 from __future__ import annotations
@@ -26,17 +29,31 @@ __all__ = ["swiss_cost", "swiss_seating"]
 MAX_PASSES = 64
 
 
+def _bands(sizes: list[int]) -> tuple[list[int], list[int]]:
+    """The first and last place (from 0) of each table's band under King of the Hill."""
+    lo, hi, start = [], [], 0
+    for size in sizes:
+        lo.append(start)
+        hi.append(start + size - 1)
+        start += size
+    return lo, hi
+
+
+def _drift(rank: int, lo: int, hi: int) -> int:
+    return (lo - rank) ** 2 if rank < lo else (rank - hi) ** 2 if rank > hi else 0
+
+
 def swiss_cost(tables: Sequence[Sequence[str]], ranked: Sequence[str], sizes: Sequence[int], met: Mapping[frozenset[str], int]) -> tuple[int, int, int]:
-    """(repeats, weight, drift) of ``tables`` for players ``ranked`` best first and the King of the Hill ``sizes``; lower is better."""
+    """(repeats, weight, drift) of ``tables`` (table t in King of the Hill's band t) for players ``ranked`` best first; lower is better."""
     field = check_players(ranked, "ranked")
-    home = [t for t, s in enumerate(check_sizes(sizes, len(field))) for _ in range(s)]
+    lo, hi = _bands(check_sizes(sizes, len(field)))
     index = {p: i for i, p in enumerate(field)}
     adj = adjacency(field, met)
     repeats = weight = drift = 0
     for t, table in enumerate(tables):
         members = [index[p] for p in table]
         for k, a in enumerate(members):
-            drift += (t - home[a]) ** 2
+            drift += _drift(a, lo[t], hi[t])
             for b in members[k + 1 :]:
                 count = adj[a].get(b, 0)
                 repeats += count > 0
@@ -48,67 +65,93 @@ def swiss_seating(ranked: Sequence[str], sizes: Sequence[int], met: Mapping[froz
     """Tables of ``sizes`` for ``ranked`` (best first): the lowest cost the swap search reaches from King of the Hill; each table in standing order."""
     field = check_players(ranked, "ranked")
     table_sizes = check_sizes(sizes, len(field))
-    adj = adjacency(field, met)
-    home = [t for t, s in enumerate(table_sizes) for _ in range(s)]
-    where = list(home)
-    _search(adj, home, where, len(table_sizes))
+    where = [t for t, s in enumerate(table_sizes) for _ in range(s)]
+    _Search(adjacency(field, met), where, table_sizes).run()
     tables: list[list[str]] = [[] for _ in table_sizes]
     for i, t in enumerate(where):
         tables[t].append(field[i])
     return tables
 
 
-def _search(adj: list[dict[int, int]], home: list[int], where: list[int], count: int) -> None:
-    """Best-improvement swaps, in place on ``where`` (player -> table), until none lowers (repeats, weight, drift).
+class _Search:
+    """Swaps in place on ``where`` (player, by place in the standings -> table).
 
     ``met_at[p][t]`` is how many players at table t player p has met, ``weight_at[p][t]`` how often in all,
     kept up to date on each swap, so that a swap's change of cost is a handful of look-ups.
     """
-    n = len(where)
-    met_at = [[0] * count for _ in range(n)]
-    weight_at = [[0] * count for _ in range(n)]
-    for p in range(n):
-        for q, c in adj[p].items():
-            met_at[p][where[q]] += 1
-            weight_at[p][where[q]] += c
-    for _ in range(MAX_PASSES):
-        moved = False
-        for a in range(n):
-            A = where[a]
-            ra, wa, ha = met_at[a], weight_at[a], home[a]
-            adj_a = adj[a]
-            stay_r, stay_w = ra[A], wa[A]
-            da = (A - ha) ** 2
-            best = (0, 0, 0)
-            partner = -1
-            for b in range(n):
-                B = where[b]
-                if B == A:
-                    continue
-                rb, wb = met_at[b], weight_at[b]
-                c = adj_a.get(b, 0)
-                dr = ra[B] + rb[A] - stay_r - rb[B] - 2 * (c > 0)
-                if dr > 0:
-                    continue
-                dw = wa[B] + wb[A] - stay_w - wb[B] - 2 * c
-                hb = home[b]
-                dd = (B - ha) ** 2 - da + (A - hb) ** 2 - (B - hb) ** 2
-                delta = (dr, dw, dd)
-                if delta < best:
-                    best, partner = delta, b
-            if partner >= 0:
-                _swap(adj, met_at, weight_at, where, a, partner)
-                moved = True
-        if not moved:
-            return
 
+    def __init__(self, adj: list[dict[int, int]], where: list[int], sizes: list[int]):
+        self.adj, self.where = adj, where
+        self.lo, self.hi = _bands(sizes)
+        n, count = len(where), len(sizes)
+        self.met_at = [[0] * count for _ in range(n)]
+        self.weight_at = [[0] * count for _ in range(n)]
+        for p in range(n):
+            for q, c in adj[p].items():
+                self.met_at[p][where[q]] += 1
+                self.weight_at[p][where[q]] += c
 
-def _swap(adj: list[dict[int, int]], met_at: list[list[int]], weight_at: list[list[int]], where: list[int], a: int, b: int) -> None:
-    A, B = where[a], where[b]
-    for p, src, dst in ((a, A, B), (b, B, A)):
-        for q, c in adj[p].items():
-            met_at[q][src] -= 1
-            met_at[q][dst] += 1
-            weight_at[q][src] -= c
-            weight_at[q][dst] += c
-        where[p] = dst
+    def delta(self, a: int, b: int) -> tuple[int, int, int]:
+        """The change of (repeats, weight, drift) if a and b (at different tables) swap."""
+        A, B = self.where[a], self.where[b]
+        ra, rb, wa, wb = self.met_at[a], self.met_at[b], self.weight_at[a], self.weight_at[b]
+        c = self.adj[a].get(b, 0)
+        lo, hi = self.lo, self.hi
+        dr = ra[B] + rb[A] - ra[A] - rb[B] - 2 * (c > 0)
+        dw = wa[B] + wb[A] - wa[A] - wb[B] - 2 * c
+        dd = _drift(a, lo[B], hi[B]) + _drift(b, lo[A], hi[A]) - _drift(a, lo[A], hi[A]) - _drift(b, lo[B], hi[B])
+        return dr, dw, dd
+
+    def best_for(self, a: int) -> tuple[tuple[int, int, int], int]:
+        """a's best improving swap and its partner (-1 for none); the earliest partner among equals."""
+        where, adj_a, lo, hi = self.where, self.adj[a], self.lo, self.hi
+        A = where[a]
+        ra, wa = self.met_at[a], self.weight_at[a]
+        stay_r, stay_w = ra[A], wa[A]
+        stay_d = _drift(a, lo[A], hi[A])
+        lo_a, hi_a = lo[A], hi[A]
+        best, partner = (0, 0, 0), -1
+        for b, B in enumerate(where):
+            if B == A:
+                continue
+            rb = self.met_at[b]
+            c = adj_a.get(b, 0)
+            dr = ra[B] + rb[A] - stay_r - rb[B] - 2 * (c > 0)
+            if dr > best[0]:
+                continue
+            wb = self.weight_at[b]
+            dw = wa[B] + wb[A] - stay_w - wb[B] - 2 * c
+            if dr == best[0] and dw > best[1]:
+                continue
+            dd = _drift(a, lo[B], hi[B]) + _drift(b, lo_a, hi_a) - stay_d - _drift(b, lo[B], hi[B])
+            if (dr, dw, dd) < best:
+                best, partner = (dr, dw, dd), b
+        return best, partner
+
+    def run(self) -> None:
+        n = len(self.where)
+        for _ in range(MAX_PASSES):
+            proposals = []
+            for a in range(n):
+                delta, b = self.best_for(a)
+                if b >= 0:
+                    proposals.append((delta, a, b))
+            proposals.sort()
+            moved: set[int] = set()
+            for _, a, b in proposals:
+                if a in moved or b in moved or self.where[a] == self.where[b] or self.delta(a, b) >= (0, 0, 0):
+                    continue
+                self.swap(a, b)
+                moved.update((a, b))
+            if not moved:
+                return
+
+    def swap(self, a: int, b: int) -> None:
+        A, B = self.where[a], self.where[b]
+        for p, src, dst in ((a, A, B), (b, B, A)):
+            for q, c in self.adj[p].items():
+                self.met_at[q][src] -= 1
+                self.met_at[q][dst] += 1
+                self.weight_at[q][src] -= c
+                self.weight_at[q][dst] += c
+            self.where[p] = dst
