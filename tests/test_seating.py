@@ -225,6 +225,7 @@ def test_swiss_never_has_more_repeats_than_king_of_the_hill_nor_fewer_than_the_b
     sizes = table_sizes(len(players), SizePolicy(min(target, len(players) // 2)), 2, 8)
     swiss = swiss_seating(ranked, sizes, met)
     assert sorted(p for t in swiss for p in t) == sorted(players) and [len(t) for t in swiss] == sizes
+    assert swiss_cost(swiss, ranked, sizes, met) <= swiss_cost(standings_seating(ranked, sizes), ranked, sizes, met)
     bound = repeat_lower_bound(sizes, met, players)
     assert bound <= repeat_meetings(swiss, met) <= repeat_meetings(standings_seating(ranked, sizes), met)
     assert bound <= repeat_meetings(random_seating(players, sizes, SEED, 1), met)
