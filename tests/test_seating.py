@@ -330,6 +330,12 @@ def test_a_field_too_large_for_the_planned_tables_opens_another():
     assert follow_schedule(PLAN, active, 4, 4, {}) == [*PLAN, ["max", "ned", "oli", "pat"]]
 
 
+def test_a_plan_that_seats_a_player_twice_is_refused():
+    with pytest.raises(SeatingError) as caught:
+        follow_schedule([["ann", "bob"], ["ann", "cy"]], ["ann", "bob", "cy"], 1, 3, {})
+    assert caught.value.field == "planned"
+
+
 def test_a_field_that_no_tables_fit_is_refused():
     with pytest.raises(SeatingError) as caught:
         follow_schedule(PLAN, ["ann", "bob", "cy"], 4, 5, {})

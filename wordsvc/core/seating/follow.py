@@ -28,6 +28,9 @@ __all__ = ["follow_schedule"]
 def follow_schedule(planned: Sequence[Sequence[str]], active: Sequence[str], smallest: int, largest: int, met: Mapping[frozenset[str], int]) -> list[list[str]]:
     """The planned tables adjusted to the ``active`` players, every table within ``smallest``..``largest``; :class:`SeatingError` on ``players`` when no split fits."""
     field = check_players(active, "active")
+    check_players((p for table in planned for p in table), "planned")
+    if not isinstance(smallest, int) or not isinstance(largest, int) or not 1 <= smallest <= largest:
+        raise SeatingError("sizes", f"a table seats {smallest} to {largest} players: not a range of table sizes")
     n = len(field)
     fewest, most = -(-n // largest), n // smallest
     if n < smallest or fewest > most:

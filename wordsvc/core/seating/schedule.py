@@ -63,6 +63,7 @@ def round_robin_schedule(players: Sequence[str], sizes: Sequence[int], sessions:
                 best = (score, plan)
             if score[0] <= 1:
                 break
+        assert best is not None  # tries >= 1
         plan = best[1]
     return [[[order[i] for i in table] for table in session] for session in plan]
 
