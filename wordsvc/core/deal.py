@@ -14,16 +14,18 @@ import re
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .cards import Deck
 from .ruleset import Ruleset
 
-__all__ = ["SPEC", "Deal", "DealError", "canonical_deck", "commitment", "deal", "deal_digest", "fingerprint", "new_seed", "parse_seed", "shuffled", "table_seed"]
+__all__ = ["SPEC", "Deal", "DealError", "below", "canonical_deck", "commitment", "counter_stream", "deal", "deal_digest", "fingerprint", "fisher_yates", "new_seed", "parse_seed", "shuffled", "table_seed"]
 
 SPEC = "q1"
 _STREAM = b"wordsvc-deal-q1\x00"
 _TABLE = b"wordsvc-table-q1\x00"
 _SEED = re.compile(r"^[0-9a-f]{64}$")
+T = TypeVar("T")
 
 
 class DealError(ValueError):
@@ -74,9 +76,13 @@ def parse_seed(seed: str) -> bytes:
     return bytes.fromhex(seed)
 
 
-def _stream(seed: bytes, round_number: int) -> Iterator[int]:
-    """The round's 4-byte groups as unsigned big-endian integers (section 3)."""
-    prefix = _STREAM + seed + round_number.to_bytes(4, "big")
+def counter_stream(domain: bytes, seed: bytes, number: int) -> Iterator[int]:
+    """Section 3's stream under any domain: the 4-byte groups, as unsigned big-endian integers, of SHA-256(domain || seed || number || k) for k = 0, 1, ...
+
+    ``domain`` ends with its zero byte, ``number`` is 4 bytes and ``k`` 8, both big-endian. Deals use
+    ``wordsvc-deal-q1``; seatings (docs/seating.md) their own domain with the same construction.
+    """
+    prefix = domain + seed + number.to_bytes(4, "big")
     block = 0
     while True:
         digest = hashlib.sha256(prefix + block.to_bytes(8, "big")).digest()
@@ -85,7 +91,12 @@ def _stream(seed: bytes, round_number: int) -> Iterator[int]:
         block += 1
 
 
-def _below(stream: Iterator[int], n: int) -> int:
+def _stream(seed: bytes, round_number: int) -> Iterator[int]:
+    """The round's 4-byte groups as unsigned big-endian integers (section 3)."""
+    return counter_stream(_STREAM, seed, round_number)
+
+
+def below(stream: Iterator[int], n: int) -> int:
     """A uniform integer in 0..n-1 by rejection (section 4)."""
     limit = (1 << 32) - (1 << 32) % n
     for x in stream:
@@ -94,14 +105,21 @@ def _below(stream: Iterator[int], n: int) -> int:
     raise AssertionError("the stream is endless")
 
 
-def shuffled(cards: list[str], seed: bytes, round_number: int) -> list[str]:
-    """Fisher-Yates from the end with the round's stream (section 5)."""
-    out = list(cards)
-    stream = _stream(seed, round_number)
+_below = below
+
+
+def fisher_yates(items: list[T], stream: Iterator[int]) -> list[T]:
+    """A copy of ``items`` shuffled from the end by section 5's rule, each index drawn from ``stream`` by :func:`below`."""
+    out = list(items)
     for i in range(len(out) - 1, 0, -1):
-        j = _below(stream, i + 1)
+        j = below(stream, i + 1)
         out[i], out[j] = out[j], out[i]
     return out
+
+
+def shuffled(cards: list[str], seed: bytes, round_number: int) -> list[str]:
+    """Fisher-Yates from the end with the round's stream (section 5)."""
+    return fisher_yates(cards, _stream(seed, round_number))
 
 
 def deal(ruleset: Ruleset, players: int, round_number: int, seed: str) -> Deal:
