@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .canonical import sha256_of
+from .tournament_trail import tournament_problems
 
 __all__ = ["GENESIS", "HOUSE", "Records", "entry_hash", "make_entry", "token_problems", "verify", "verify_chain"]
 
@@ -43,6 +44,11 @@ class Records:
     revisions: list[dict[str, Any]] = field(default_factory=list)
     tokens: list[dict[str, Any]] = field(default_factory=list)
     audit: list[dict[str, Any]] = field(default_factory=list)
+    # a tournament's (docs/tournaments.md); an export of an event without players has none
+    players: list[dict[str, Any]] = field(default_factory=list)
+    sessions: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    schedule: dict[str, Any] | None = None
 
 
 def verify(records: Records) -> list[str]:
@@ -104,7 +110,8 @@ def _row_problems(records: Records) -> list[str]:
         elif hashlib.sha256(bytes.fromhex(event["deal_seed"])).hexdigest() != event.get("deal_commitment"):
             problems.append(f"event {event['id']}: the revealed seed does not match the commitment published at creation")
 
-    games = {entry["payload"]["game"]: entry for entry in by_action.get("game.created", [])}
+    seated = sorted(by_action.get("game.created", []) + by_action.get("game.reseated", []), key=lambda entry: entry["seq"])
+    games = {entry["payload"]["game"]: entry for entry in seated}  # a session's table may be reseated before it starts: the last entry says
     seen_games = set()
     for game in records.games:
         entry = games.get(game["id"])
@@ -143,6 +150,7 @@ def _row_problems(records: Records) -> list[str]:
         if key not in seen_rounds:
             problems.append(f"revision {key[2]} of game {key[0]} round {key[1]}: stored in audit entry {entry['seq']} but missing")
 
+    problems += tournament_problems(records.event, records.audit, records.players, records.sessions, records.seats, records.schedule)
     imported = max((entry["seq"] for entry in by_action.get("event.imported", [])), default=0)
     return problems + token_problems(records.audit, records.tokens, imported)
 

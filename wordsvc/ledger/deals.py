@@ -91,9 +91,9 @@ class Deals:
         return deal(self.store.ruleset(event), players, number, table_seed(seed, None if event.duplicate else game_id))
 
     def view(self, event: Any) -> dict[str, Any]:
-        """An event's deals as its view shows them: the seed only once a seeded event is closed."""
+        """An event's deals as its view shows them: the seed (of its deals and its random seatings) only once the event is closed."""
         seed = None
-        if event.deals == "seeded" and event.status == "closed":
+        if event.status == "closed":
             seed = self.store.readers.read(lambda reader: SEED.first(reader, {"event": event.id}))[0]
         return {"mode": event.deals, "duplicate": bool(event.duplicate), "commitment": event.deal_commitment, "seed": seed}
 

@@ -51,19 +51,23 @@ class Events:
         private: bool = False,
         deals: str = "none",
         duplicate: bool = False,
+        tournament_format: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """A new event under a snapshot of ``ruleset`` and ``lexicon``'s stamp; the answer carries the director token, once.
 
-        With ``deals="seeded"`` the service draws the event's secret seed and
-        publishes its commitment (docs/deals.md, section 8); a ``duplicate``
-        event deals every table the same cards.
+        Every event draws a secret seed and publishes its commitment (docs/deals.md,
+        section 8): with ``deals="seeded"`` the service deals every round from
+        it, and the random seating of a tournament's sessions draws from it
+        (docs/seating.md); a ``duplicate`` event deals every table the same
+        cards. ``tournament_format``: the snapshot of the format its players
+        are ranked by across sessions (docs/standings.md; none: the default).
         """
         actor = require_admin(actor)
         event_id = event_id or f"e{secrets.token_hex(4)}"
         check_id(event_id, "id")
         if duplicate and deals != "seeded":
             raise InvalidRequest('A duplicate event needs the service\'s deals: send "deals": "seeded".', {"duplicate": ['needs "deals": "seeded"']})
-        seed = new_seed() if deals == "seeded" else None
+        seed = new_seed()
         document = ruleset_document(ruleset)
         row = {
             "id": event_id,
@@ -77,8 +81,9 @@ class Events:
             "deals": deals,
             "duplicate": duplicate,
             "deal_seed": seed,
-            "deal_commitment": commitment(seed) if seed else None,
+            "deal_commitment": commitment(seed),
             "status": "open",
+            "format_json": canonical(tournament_format) if tournament_format is not None else None,
         }
 
         def work(conn: Connection) -> tuple[str, str, Appended]:
@@ -109,6 +114,8 @@ class Events:
             "ruleset": {"id": row.ruleset_id, "sha256": row.ruleset_sha256, "rounds": snapshot["rounds"], "snapshot": snapshot},
             "lexicon": json.loads(row.lexicon_json),
             "deals": self.deals.view(row),
+            "format": json.loads(row.format_json) if row.format_json else None,
+            "rated": bool(row.rated),
             "games": [{"id": g.id, "players": json.loads(g.players_json), "rounds_played": played.get(g.id, 0)} for g in game_rows],
         }
 
@@ -178,4 +185,5 @@ def event_payload(row: dict[str, Any]) -> dict[str, Any]:
         "deals": row["deals"],
         "duplicate": row["duplicate"],
         "deal_commitment": row["deal_commitment"],
+        **({"format": json.loads(row["format_json"])} if row.get("format_json") else {}),
     }

@@ -33,6 +33,7 @@ from .audit import Records
 from .canonical import canonical, sha256_of
 from .plays import play_from_document
 from .tokens import ROLES
+from .tournament_imports import check_tournament
 
 __all__ = ["check_import"]
 
@@ -60,6 +61,7 @@ def check_import(document: Any, lexicon_of: Callable[[dict[str, Any]], Lexicon |
     event = document["event"]
     ruleset = _event(event, problems)
     seats = _games(document["games"], ruleset, problems)
+    check_tournament(document, seats, ruleset, problems)
     lexicon = lexicon_of(event["lexicon"]) if isinstance(event.get("lexicon"), dict) else None
     _revisions(document["revisions"], seats, ruleset, lexicon, problems)
     _tokens(document["tokens"], seats, problems)
@@ -68,7 +70,11 @@ def check_import(document: Any, lexicon_of: Callable[[dict[str, Any]], Lexicon |
             problems.add(f"audit.{i}", "must be an object")
     problems.raise_if_any("The import holds what no write of the API could have stored; see errors.")
     assert ruleset is not None
-    return Records(event, document["games"], document["revisions"], document["tokens"], document["audit"]), ruleset
+    records = Records(
+        event, document["games"], document["revisions"], document["tokens"], document["audit"],
+        document.get("players") or [], document.get("sessions") or [], document.get("seats") or [], document.get("schedule"),
+    )
+    return records, ruleset
 
 
 def _text(problems: Problems, where: str, value: Any, most: int, optional: bool = False) -> bool:

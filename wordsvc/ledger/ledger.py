@@ -43,13 +43,17 @@ from .database import connect, upgrade
 from .deals import Deals
 from .events import Events
 from .games import Games
+from .players import Players
+from .ratings import Ratings
 from .receipts import Appended
 from .rounds import Rounds, Submitted
 from .rulings import Rulings
+from .sessions import Sessions
 from .standings import Standings
 from .store import Store
 from .token_ops import Tokens
 from .tokens import LOCAL, Principal
+from .tournament_standings import TournamentStandings
 from .trail import Trail
 from .transfer import Transfer, records_of
 
@@ -80,7 +84,11 @@ class Ledger:
         self.games = Games(store)
         self.rounds = Rounds(store, self.deals)
         self.rulings = Rulings(store)
-        self.standings_ = Standings(store)
+        self.tournament = TournamentStandings(store)
+        self.standings_ = Standings(store, self.tournament)
+        self.players_ = Players(store)
+        self.sessions_ = Sessions(store, self.tournament.ranking)
+        self.ratings_ = Ratings(store)
         self.transfer = Transfer(store, self.tokens, self.events)
         self.trail = Trail(store, self.transfer)
 
@@ -141,8 +149,9 @@ class Ledger:
         private: bool = False,
         deals: str = "none",
         duplicate: bool = False,
+        tournament_format: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        return self.events.create_event(actor, ruleset, lexicon, name, event_id, private, deals, duplicate)
+        return self.events.create_event(actor, ruleset, lexicon, name, event_id, private, deals, duplicate, tournament_format)
 
     def event(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
         return self.events.event(actor, event_id)
@@ -191,8 +200,57 @@ class Ledger:
     def judge(self, actor: Principal | None, event_id: str, table: str, round_number: int, words: Sequence[str]) -> dict[str, Any]:
         return self.rulings.judge(actor, event_id, table, round_number, words)
 
-    def standings(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
-        return self.standings_.standings(actor, event_id)
+    def standings(self, actor: Principal | None, event_id: str, session: int | None = None) -> dict[str, Any]:
+        return self.standings_.standings(actor, event_id, session)
+
+    # --- tournaments (:mod:`.players`, :mod:`.sessions`, :mod:`.tournament_standings`, :mod:`.ratings`) ---
+
+    def register_player(
+        self, actor: Principal | None, event_id: str, player_id: str, name: str, club: str | None = None, rating_id: str | None = None, checked_in: bool = False
+    ) -> tuple[bool, dict[str, Any]]:
+        return self.players_.register(actor, event_id, player_id, name, club, rating_id, checked_in)
+
+    def check_in(self, actor: Principal | None, event_id: str, player_id: str) -> dict[str, Any]:
+        return self.players_.check_in(actor, event_id, player_id)
+
+    def withdraw(self, actor: Principal | None, event_id: str, player_id: str) -> dict[str, Any]:
+        return self.players_.withdraw(actor, event_id, player_id)
+
+    def players(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
+        return self.players_.players(actor, event_id)
+
+    def create_session(self, actor: Principal | None, event_id: str, body: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+        return self.sessions_.create(actor, event_id, body)
+
+    def session(self, actor: Principal | None, event_id: str, number: int) -> dict[str, Any]:
+        return self.sessions_.session(actor, event_id, number)
+
+    def sessions(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
+        return self.sessions_.sessions(actor, event_id)
+
+    def swap(self, actor: Principal | None, event_id: str, number: int, first: str, second: str) -> dict[str, Any]:
+        return self.sessions_.swap(actor, event_id, number, first, second)
+
+    def redraw(self, actor: Principal | None, event_id: str, number: int) -> dict[str, Any]:
+        return self.sessions_.redraw(actor, event_id, number)
+
+    def publish_schedule(self, actor: Principal | None, event_id: str, count: int, size: dict[str, Any] | None = None) -> tuple[bool, dict[str, Any]]:
+        return self.sessions_.publish_schedule(actor, event_id, count, size)
+
+    def schedule(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
+        return self.sessions_.schedule(actor, event_id)
+
+    def crosstable(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
+        return self.tournament.crosstable(actor, event_id)
+
+    def set_rated(self, actor: Principal | None, event_id: str, rated: bool, reason: str) -> dict[str, Any]:
+        return self.ratings_.set_rated(actor, event_id, rated, reason)
+
+    def ratings(self) -> dict[str, Any]:
+        return self.ratings_.ratings()
+
+    def rating(self, rating_id: str) -> dict[str, Any]:
+        return self.ratings_.rating(rating_id)
 
     # --- audit, export, import, verify (:mod:`.trail`, :mod:`.transfer`) ---------------------------
 

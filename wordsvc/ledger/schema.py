@@ -8,9 +8,9 @@ test compares the two.
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, ForeignKeyConstraint, Index, Integer, MetaData, String, Table, Text, false
+from sqlalchemy import Boolean, Column, ForeignKeyConstraint, Index, Integer, MetaData, String, Table, Text, UniqueConstraint, false, true
 
-__all__ = ["audit", "events", "games", "metadata", "revisions", "tokens"]
+__all__ = ["audit", "events", "games", "metadata", "players", "revisions", "schedules", "seats", "sessions", "tokens"]
 
 metadata = MetaData()
 
@@ -32,6 +32,9 @@ events = Table(
     Column("deal_commitment", String(64), nullable=True),
     Column("status", String(16), nullable=False, server_default="open"),
     Column("closed_at", String(32), nullable=True),
+    # 0003: tournaments (docs/tournaments.md)
+    Column("format_json", Text, nullable=True),  # the tournament format's snapshot; none: the default format
+    Column("rated", Boolean, nullable=False, server_default=true()),  # false: left out of the ratings by a director
 )
 
 games = Table(
@@ -41,6 +44,7 @@ games = Table(
     Column("id", String(64), primary_key=True),
     Column("players_json", Text, nullable=False),
     Column("created_at", String(32), nullable=False),
+    Column("session", Integer, nullable=True),  # 0003: the session a table belongs to; none for a table seated by name
     ForeignKeyConstraint(["event_id"], ["events.id"], name="games_event_fk"),
 )
 
@@ -89,4 +93,56 @@ audit = Table(
     Column("payload_json", Text, nullable=False),
     Column("prev_hash", String(64), nullable=False),
     Column("hash", String(64), nullable=False),
+)
+
+# 0003: tournaments (docs/tournaments.md)
+players = Table(
+    "players",
+    metadata,
+    Column("event_id", String(64), primary_key=True),
+    Column("id", String(64), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("club", String(200), nullable=True),
+    Column("rating_id", String(64), nullable=True),
+    Column("checked_in", Boolean, nullable=False),
+    Column("joined", Integer, nullable=False),  # the first session the player may be seated in
+    Column("withdrawn", Integer, nullable=True),  # the first session the player is no longer seated in
+    Column("created_at", String(32), nullable=False),
+    ForeignKeyConstraint(["event_id"], ["events.id"], name="players_event_fk"),
+    Index("players_rating", "rating_id"),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("event_id", String(64), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("request_json", Text, nullable=False),  # the method and size policy asked for, canonical JSON
+    Column("draws", Integer, nullable=False),  # 1, then one more for each redraw
+    Column("unfinished", Boolean, nullable=False),  # the director let it start with the session before unfinished
+    Column("created_at", String(32), nullable=False),
+    ForeignKeyConstraint(["event_id"], ["events.id"], name="sessions_event_fk"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("event_id", String(64), primary_key=True),
+    Column("session", Integer, primary_key=True, autoincrement=False),
+    Column("player_id", String(64), primary_key=True),  # the key: one seat per player per session, whatever the code does
+    Column("game_id", String(64), nullable=False),
+    Column("seat", Integer, nullable=False),
+    UniqueConstraint("event_id", "game_id", "seat", name="seats_one_player_a_seat"),
+    ForeignKeyConstraint(["event_id", "session"], ["sessions.event_id", "sessions.number"], name="seats_session_fk"),
+    ForeignKeyConstraint(["event_id", "player_id"], ["players.event_id", "players.id"], name="seats_player_fk"),
+    ForeignKeyConstraint(["event_id", "game_id"], ["games.event_id", "games.id"], name="seats_game_fk"),
+)
+
+schedules = Table(
+    "schedules",
+    metadata,
+    Column("event_id", String(64), primary_key=True),
+    Column("document_json", Text, nullable=False),  # the request and the whole schedule, canonical JSON
+    Column("created_at", String(32), nullable=False),
+    ForeignKeyConstraint(["event_id"], ["events.id"], name="schedules_event_fk"),
 )

@@ -19,6 +19,7 @@ from .prepared import Prepared
 from .schema import games, revisions
 from .store import Store
 from .tokens import Principal
+from .tournament_standings import TournamentStandings
 
 __all__ = ["Standings"]
 
@@ -26,17 +27,24 @@ __all__ = ["Standings"]
 class Standings:
     """An event's standings."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, tournament: TournamentStandings):
         self.store = store
+        self.tournament = tournament
 
-    def standings(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
-        """Every seated player by total, highest first; equal totals share a rank (1, 2, 2, 4)."""
+    def standings(self, actor: Principal | None, event_id: str, session: int | None = None) -> dict[str, Any]:
+        """Every seated player by total, highest first; equal totals share a rank (1, 2, 2, 4).
+
+        A tournament (an event with registered players) adds ``overall``: every
+        player ranked across sessions by the event's format, after session
+        ``session`` when one is named (docs/standings.md).
+        """
         store = self.store
         event = store.event_row(event_id)
         require_read(actor, event_id, event.private)
         with store.engine.connect() as conn:
             game_rows = conn.execute(select(games).where(games.c.event_id == event_id).order_by(games.c.created_at, games.c.id)).all()
             rows = _EVENT_TOTALS.all(conn, {"event": event_id})
+            overall = self.tournament.overall(conn, event_id, session)
         current: dict[tuple[str, int], str] = {(r.game_id, r.round): r.totals_json for r in rows}  # ordered by revision: the last one wins
         per_game: dict[str, list[dict[str, int]]] = {}
         for (gid, _), text in current.items():
@@ -47,6 +55,8 @@ class Standings:
             for name in json.loads(game.players_json):
                 lines.append({"player": name, "table": game.id, "rounds": len(results), "total": sum(totals.get(name, 0) for totals in results)})
         answer: dict[str, Any] = {"event": event_id, "standings": _ranked(lines, "total")}
+        if overall is not None:
+            answer["overall"] = overall
         if event.duplicate:
             answer["duplicate"] = _ranked(_matchpoints(game_rows, current), "matchpoints")
         answer["checkpoint"] = store.receipts.checkpoint(event_id)

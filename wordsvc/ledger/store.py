@@ -190,6 +190,8 @@ EVENT_COLUMNS = (
     events.c.duplicate,
     events.c.deal_commitment,
     events.c.status,
+    events.c.format_json,
+    events.c.rated,
 )
 EVENT = Prepared(select(*EVENT_COLUMNS).where(events.c.id == _b("event")))
 RULESET_JSON = Prepared(select(events.c.ruleset_json).where(events.c.id == _b("event")))

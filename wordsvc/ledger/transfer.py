@@ -27,7 +27,7 @@ from .events import Events
 from .imports import check_import
 from .plays import play_from_document
 from .receipts import Appended, tree_root
-from .schema import audit, events, games, revisions, tokens
+from .schema import audit, events, games, players, revisions, schedules, seats, sessions, tokens
 from .store import INSERT_REVISION, Store, audit_row, check_id, entry_of
 from .token_ops import Tokens, token_view
 from .tokens import Principal
@@ -57,6 +57,10 @@ class Transfer:
             "revisions": records.revisions,
             "tokens": records.tokens,
             "audit": records.audit,
+            "players": records.players,
+            "sessions": records.sessions,
+            "seats": records.seats,
+            "schedule": records.schedule,
             "checkpoint": self.store.receipts.signer.checkpoint(event_id, len(records.audit), root),
         }
 
@@ -76,8 +80,24 @@ class Transfer:
             if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is not None:
                 raise Conflict(f"There is already an event {event_id!r}.", {"event.id": ["taken"]})
             conn.execute(insert(events).values(event_row_of(event)))
+            for p in records.players:
+                conn.execute(insert(players).values(event_id=event_id, **{key: p[key] for key in _PLAYER_KEYS}))
+            for k in records.sessions:
+                conn.execute(
+                    insert(sessions).values(
+                        event_id=event_id, number=k["number"], request_json=canonical(k["request"]), draws=k["draws"], unfinished=k["unfinished"], created_at=k["created_at"]
+                    )
+                )
             for game in records.games:
-                conn.execute(insert(games).values(event_id=event_id, id=game["id"], players_json=canonical(game["players"]), created_at=game["created_at"]))
+                conn.execute(
+                    insert(games).values(
+                        event_id=event_id, id=game["id"], players_json=canonical(game["players"]), created_at=game["created_at"], session=game.get("session")
+                    )
+                )
+            for seat in records.seats:
+                conn.execute(insert(seats).values(event_id=event_id, session=seat["session"], player_id=seat["player"], game_id=seat["game"], seat=seat["seat"]))
+            if records.schedule is not None:
+                conn.execute(insert(schedules).values(event_id=event_id, document_json=canonical(records.schedule), created_at=records.schedule["created_at"]))
             for r in records.revisions:
                 INSERT_REVISION.execute(
                     conn,
@@ -113,6 +133,10 @@ class Transfer:
                 select(revisions).where(revisions.c.event_id == event_id).order_by(revisions.c.game_id, revisions.c.round, revisions.c.revision)
             ).all()
             token_rows = conn.execute(select(tokens).where(tokens.c.event_id == event_id).order_by(tokens.c.created_at, tokens.c.id)).all()
+            player_rows = conn.execute(select(players).where(players.c.event_id == event_id).order_by(players.c.id)).all()
+            session_rows = conn.execute(select(sessions).where(sessions.c.event_id == event_id).order_by(sessions.c.number)).all()
+            seat_rows = conn.execute(select(seats).where(seats.c.event_id == event_id).order_by(seats.c.session, seats.c.game_id, seats.c.seat)).all()
+            schedule_row = conn.execute(select(schedules).where(schedules.c.event_id == event_id)).first()
             audit_rows = conn.execute(select(audit).where(audit.c.chain == event_id).order_by(audit.c.seq)).all()
         return Records(
             event={
@@ -129,8 +153,10 @@ class Transfer:
                 "deal_commitment": row.deal_commitment,
                 "status": row.status,
                 "deal_seed": row.deal_seed if row.status == "closed" or reveal else None,
+                **({"format": json.loads(row.format_json)} if row.format_json else {}),
+                "rated": bool(row.rated),
             },
-            games=[{"id": g.id, "players": json.loads(g.players_json), "created_at": g.created_at} for g in game_rows],
+            games=[{"id": g.id, "players": json.loads(g.players_json), "created_at": g.created_at, "session": g.session} for g in game_rows],
             revisions=[
                 {
                     "game": r.game_id,
@@ -150,6 +176,13 @@ class Transfer:
             ],
             tokens=[token_view(t) for t in token_rows],
             audit=[entry_of(a) for a in audit_rows],
+            players=[{key: getattr(p, key) for key in _PLAYER_KEYS} | {"checked_in": bool(p.checked_in)} for p in player_rows],
+            sessions=[
+                {"number": k.number, "request": json.loads(k.request_json), "draws": k.draws, "unfinished": bool(k.unfinished), "created_at": k.created_at}
+                for k in session_rows
+            ],
+            seats=[{"session": t.session, "player": t.player_id, "game": t.game_id, "seat": t.seat} for t in seat_rows],
+            schedule={**json.loads(schedule_row.document_json), "created_at": schedule_row.created_at} if schedule_row else None,
         )
 
 
@@ -169,7 +202,13 @@ def event_row_of(event: dict[str, Any]) -> dict[str, Any]:
         "deal_seed": event.get("deal_seed"),
         "deal_commitment": event.get("deal_commitment"),
         "status": event.get("status", "open"),
+        "format_json": canonical(event["format"]) if event.get("format") is not None else None,
+        "rated": event.get("rated", True),
     }
+
+
+#: A player row's columns as an export names them.
+_PLAYER_KEYS = ("id", "name", "club", "rating_id", "checked_in", "joined", "withdrawn", "created_at")
 
 
 def records_of(document: Any) -> Records:
@@ -184,7 +223,10 @@ def records_of(document: Any) -> Records:
             problems.add(key, f"must be {'an object' if kind is dict else 'a list'}")
     problems.raise_if_any("The import is not an export document; see errors.")
     try:
-        records = Records(document["event"], document["games"], document["revisions"], document["tokens"], document["audit"])
+        records = Records(
+            document["event"], document["games"], document["revisions"], document["tokens"], document["audit"],
+            document.get("players") or [], document.get("sessions") or [], document.get("seats") or [], document.get("schedule"),
+        )
         for row in records.revisions:
             play_from_document(row["body"], row["round"])  # a body must read back as a play
         _ = [records.event[k] for k in ("id", "name", "private", "ruleset_id", "ruleset", "ruleset_sha256", "lexicon", "created_at")]

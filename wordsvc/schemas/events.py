@@ -47,6 +47,10 @@ class EventBody(Strict):
         metadata={"description": "`seeded`: the service deals every round from a secret seed it commits to now and reveals on close (docs/deals.md)."},
     )
     duplicate = StrictBoolean(load_default=False, metadata={"description": "Every table gets the same deal, seat for seat (needs seeded deals); standings add matchpoints."})
+    format = fields.String(
+        load_default=None, validate=validate.Length(min=1, max=64),
+        metadata={"description": "A tournament format of formats/ (GET /formats) its players are ranked by across sessions; default `total`."},
+    )
 
 
 class GameBody(Strict):
@@ -130,6 +134,10 @@ class ImportBody(Strict):
     checkpoint = fields.Dict(
         load_default=None, metadata={"description": "The export's checkpoint, as exported: not kept (the importing ledger's own checkpoints extend the same tree)."}
     )
+    players = BoundedList(fields.Dict(), load_default=None, validate=validate.Length(max=MAX_IMPORT_ROWS), metadata={"description": "A tournament's players."})
+    sessions = BoundedList(fields.Dict(), load_default=None, validate=validate.Length(max=MAX_IMPORT_ROWS), metadata={"description": "A tournament's sessions."})
+    seats = BoundedList(fields.Dict(), load_default=None, validate=validate.Length(max=MAX_IMPORT_ROWS), metadata={"description": "Who sat where in each session."})
+    schedule = fields.Dict(load_default=None, allow_none=True, metadata={"description": "A published schedule."})
 
 
 class AuditQuery(Strict):
@@ -153,6 +161,7 @@ class ConsistencyQuery(Strict):
 
 class StandingsQuery(Strict):
     format = fields.String(load_default=None, validate=validate.OneOf(("json", "csv")), metadata={"description": "`csv`, or send Accept: text/csv."})
+    session = fields.Integer(load_default=None, validate=validate.Range(min=1, max=64), metadata={"description": "A tournament's overall standings after this session."})
 
 
 # --- answers -------------------------------------------------------------------------------------------
@@ -248,6 +257,8 @@ class EventOut(Strict):
     lexicon = fields.Nested(LexiconStamp, required=True)
     games = fields.List(fields.Nested(EventGameOut), required=True)
     deals = fields.Nested(DealsOut, required=True)
+    format = fields.Dict(required=True, allow_none=True, metadata={"description": "The tournament format its players are ranked by (docs/standings.md); null: the default."})
+    rated = fields.Boolean(required=True, metadata={"description": "Whether its games count in the ratings (docs/ratings.md)."})
     director_token = fields.Nested(SecretTokenOut, metadata={"description": "Only in the answer that created (or imported) the event."})
     receipt = fields.Nested(
         ReceiptOut,
@@ -328,6 +339,7 @@ class StandingsOut(Strict):
     event = fields.String(required=True)
     standings = fields.List(fields.Nested(StandingOut), required=True)
     duplicate = fields.List(fields.Nested(MatchpointOut), metadata={"description": "A duplicate event's ranking by matchpoints, beside the totals."})
+    overall = fields.Nested("OverallOut", metadata={"description": "A tournament's players ranked across sessions by its format (docs/standings.md)."})
     checkpoint = fields.Nested(CheckpointOut, required=True, metadata={"description": "The event's signed head when the standings were read."})
 
 
@@ -419,3 +431,7 @@ class ExportOut(Strict):
     tokens = fields.List(fields.Dict(), required=True)
     audit = fields.List(fields.Nested(AuditEntryOut), required=True)
     checkpoint = fields.Nested(CheckpointOut, required=True, metadata={"description": "The signed head of exactly the entries in `audit`."})
+    players = fields.List(fields.Dict(), required=True, metadata={"description": "A tournament's players (docs/tournaments.md); empty for an event without."})
+    sessions = fields.List(fields.Dict(), required=True)
+    seats = fields.List(fields.Dict(), required=True)
+    schedule = fields.Dict(required=True, allow_none=True)

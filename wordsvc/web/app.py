@@ -28,7 +28,24 @@ from ..ledger import LedgerError
 from ..schemas.common import cap_errors, iter_errors
 from ..service import Service
 from ..service.memory import MIB, MemoryGovernor
-from . import analysis, best_meld, catalogue, deals, events, health, lexicons, metrics, pages, reference, rounds, solitaire, validate, words
+from . import (
+    analysis,
+    best_meld,
+    catalogue,
+    deals,
+    events,
+    health,
+    lexicons,
+    metrics,
+    pages,
+    ratings,
+    reference,
+    rounds,
+    solitaire,
+    tournaments,
+    validate,
+    words,
+)
 from .admission import Admission
 from .encoding import JSONProvider
 from .locale import negotiate
@@ -41,7 +58,7 @@ log = logging.getLogger("wordsvc")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 #: Every resource's blueprint, in the order their routes are registered.
-BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, deals.bp, solitaire.bp, events.bp, analysis.bp, pages.bp, health.bp, metrics.bp, reference.bp)
+BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, deals.bp, solitaire.bp, events.bp, tournaments.bp, ratings.bp, analysis.bp, pages.bp, health.bp, metrics.bp, reference.bp)
 
 
 class AsciiInt(IntegerConverter):

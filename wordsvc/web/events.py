@@ -14,6 +14,7 @@ import csv
 import io
 import logging
 import threading
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -21,6 +22,7 @@ from werkzeug.routing import BaseConverter
 
 from ..core.errors import InvalidRequest
 from ..core.ids import RESERVED_IDS
+from ..data.formats import format_document, load_formats
 from ..ledger import Ledger, Principal, Unauthorized, require_admin, require_director, require_referee
 from ..ledger.canonical import canonical
 from ..ledger.checkpoints import Signer
@@ -76,6 +78,22 @@ def ledger() -> Ledger:
     return extensions["wordsvc.ledger"]  # type: ignore[no-any-return]
 
 
+def tournament_format(format_id: str | None) -> dict[str, Any] | None:
+    """The snapshot of the format of formats/ named ``format_id`` (``None``: none named, the default applies); 422 for an unknown one."""
+    if format_id is None:
+        return None
+    known = known_formats()
+    if format_id not in known:
+        raise InvalidRequest(f"No tournament format {format_id!r}; formats/ has {', '.join(sorted(known))}.", {"format": [f"one of {', '.join(sorted(known))}"]})
+    return format_document(known[format_id])
+
+
+@lru_cache(maxsize=1)
+def known_formats() -> dict[str, Any]:
+    """The formats of formats/, read once per process."""
+    return load_formats()
+
+
 def principal() -> Principal | None:
     """Who the request acts as: ``None`` without an Authorization header, 401 for one that is not a live bearer token."""
     header = request.headers.get("Authorization")
@@ -113,7 +131,8 @@ def create_event() -> Response:
     actor = require_admin(writer())
     body = EVENT_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
-    event = ledger().create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"])
+    chosen = tournament_format(body["format"])
+    event = ledger().create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"], chosen)
     return _created(event, f"/events/{event['id']}")
 
 
@@ -196,19 +215,28 @@ def close_event(event: str) -> Response:
 @bp.get("/events/<event:event>/standings")
 def standings(event: str) -> Response:
     query = STANDINGS_QUERY.load(query_args())
-    table = ledger().standings(principal(), event)
+    table = ledger().standings(principal(), event, query["session"])
     wants_csv = query["format"] == "csv" or (query["format"] is None and request.accept_mimetypes.best_match(["application/json", "text/csv"]) == "text/csv")
     if not wants_csv:
         return jsonify(table)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["rank", "player", "table", "rounds", "total"])
-    for line in table["standings"]:
-        writer.writerow([line["rank"], spreadsheet_text(line["player"]), line["table"], line["rounds"], line["total"]])
+    if "overall" in table:  # a tournament: the ranking across sessions
+        writer.writerow(OVERALL_COLUMNS)
+        for line in table["overall"]["lines"]:
+            writer.writerow([spreadsheet_text(line[key]) if isinstance(line[key], str) else line[key] for key in OVERALL_COLUMNS])
+    else:
+        writer.writerow(["rank", "player", "table", "rounds", "total"])
+        for line in table["standings"]:
+            writer.writerow([line["rank"], spreadsheet_text(line["player"]), line["table"], line["rounds"], line["total"]])
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{event}-standings.csv"'
     response.headers[CHECKPOINT_HEADER] = canonical(table["checkpoint"])  # ASCII: an event id, digits, hex, a time and base64
     return response
+
+
+#: The columns of a tournament's CSV standings.
+OVERALL_COLUMNS = ("rank", "player", "name", "games", "played", "total", "average", "table_points", "wins", "best_game", "spread", "missed", "qualified", "withdrawn")
 
 
 def spreadsheet_text(text: str) -> str:

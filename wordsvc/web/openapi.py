@@ -38,6 +38,7 @@ from ..schemas.lexicons import MAX_DIFF_LIMIT, DiffQuery, LexiconDiffOut
 from ..schemas.words import AnagramsQuery, SuggestQuery, WordsQuery
 from . import pages
 from . import words as search
+from .openapi_tournaments import CSV_COLUMNS, TOURNAMENT_ENDPOINTS, TOURNAMENT_OPERATIONS, TOURNAMENT_QUERIES, TOURNAMENT_SCHEMAS
 from .problems import PROBLEM_TYPES
 
 __all__ = ["ENDPOINTS", "OPERATIONS", "QUERY_SCHEMAS", "docs_html", "spec"]
@@ -379,6 +380,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("post", "/events/{event}/tokens"): ("issueToken", "ledger"),
     ("get", "/events/{event}/tokens"): ("listTokens", "ledger"),
     ("delete", "/events/{event}/tokens/{token_id}"): ("revokeToken", "ledger"),
+    **TOURNAMENT_OPERATIONS,
 }
 
 #: The ledger's query schemas, as QUERY_SCHEMAS.
@@ -603,6 +605,7 @@ def spec() -> dict[str, Any]:
         ("ExportDocument", ledger_schemas.ExportOut),
         ("ImportBody", ledger_schemas.ImportBody),
         ("RoundDeal", ledger_schemas.RoundDealOut),
+        *TOURNAMENT_SCHEMAS,
     ]:
         api.components.schema(name, schema=schema)
     for name, body in EXTRA_SCHEMAS.items():
@@ -627,9 +630,10 @@ def spec() -> dict[str, Any]:
             ok["content"] = {"application/json": {"schema": {"type": "object", "additionalProperties": True}}}
         operation["responses"] = {"200": ok, **_errors(*sorted({*errors, *ANY_OPERATION}))}
         paths.setdefault(path, {})[method] = operation
-    for method, path, summary, description, params, request, answers, errors, access in LEDGER_ENDPOINTS:
-        if path in LEDGER_QUERIES:
-            params = [*params, *_query_parameters(plugin, LEDGER_QUERIES[path], [])]
+    queries = {**LEDGER_QUERIES, **TOURNAMENT_QUERIES}
+    for method, path, summary, description, params, request, answers, errors, access in [*LEDGER_ENDPOINTS, *TOURNAMENT_ENDPOINTS]:
+        if method == "get" and path in queries:
+            params = [*params, *_query_parameters(plugin, queries[path], [])]
         operation = {**_named(method, path), "summary": summary, "description": description, "parameters": params}
         operation["security"] = [{"bearer": []}] if access == TOKEN else [{}, {"bearer": []}]
         if request:
@@ -638,8 +642,10 @@ def spec() -> dict[str, Any]:
         for status, schema in answers.items():
             content = _json(schema)
             responses[str(status)] = {"description": "Created" if status == 201 else "OK", "content": content}
+            if path in CSV_COLUMNS:
+                content["text/csv"] = {"schema": {"type": "string", "description": CSV_COLUMNS[path]}}
             if path.endswith("/standings"):
-                content["text/csv"] = {"schema": {"type": "string", "description": "rank,player,table,rounds,total"}}
+                content["text/csv"] = {"schema": {"type": "string", "description": "rank,player,table,rounds,total (a tournament: the overall ranking's columns)"}}
                 responses[str(status)]["headers"] = {
                     "Wordsvc-Checkpoint": {"description": "With text/csv: the event's checkpoint (as in the JSON standings), canonical JSON.", "schema": {"type": "string"}}
                 }
