@@ -57,6 +57,19 @@ SERVED = {
     "/events/{event}/lexicon": {"post"},
     "/events/{event}/tokens": {"get", "post"},
     "/events/{event}/tokens/{token_id}": {"delete"},
+    "/events/{event}/players": {"get"},
+    "/events/{event}/players/{player}": {"put"},
+    "/events/{event}/players/{player}/check-in": {"post"},
+    "/events/{event}/players/{player}/withdraw": {"post"},
+    "/events/{event}/sessions": {"get", "post"},
+    "/events/{event}/sessions/{session}": {"get"},
+    "/events/{event}/sessions/{session}/swap": {"post"},
+    "/events/{event}/sessions/{session}/redraw": {"post"},
+    "/events/{event}/schedule": {"get", "post"},
+    "/events/{event}/rated": {"post"},
+    "/events/{event}/crosstable": {"get"},
+    "/ratings": {"get"},
+    "/ratings/{rating_id}": {"get"},
 }
 
 ROUND = {"round": 2, "players": [{"name": "ann", "words": [["CL", "O", "W", "N"]]}, {"name": "bob", "words": [["T", "O", "P"]], "unused": ["QU"]}]}
@@ -136,7 +149,7 @@ def test_openapi_lists_every_path_the_service_serves(doc: dict[str, Any]) -> Non
 
 def test_every_documented_path_is_really_served(base_url: str, doc: dict[str, Any]) -> None:
     for path, operations in doc["paths"].items():
-        url = base_url + path.replace("{ruleset_id}", "standard").replace("{round}", "1")
+        url = base_url + path.replace("{ruleset_id}", "standard").replace("{round}", "1").replace("{session}", "1")
         url = re.sub(r"\{[a-z_]+\}", "x", url)  # an event, table or token that does not exist: the ledger's own 404, not the router's
         for method in operations:
             response = requests.request(

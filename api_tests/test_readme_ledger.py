@@ -13,13 +13,13 @@ from .conftest import REPO, LedgerServer, _wordsvc_command
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
-def walkthrough() -> str:
-    section = README.split("\n## The ledger\n", 1)[1].split("\n## ", 1)[0]
+def walkthrough(title: str = "The ledger") -> str:
+    section = README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
     return re.search(r"```bash\n(.*?)```", section, flags=re.S).group(1)  # type: ignore[union-attr]
 
 
 def test_the_readme_walkthrough_runs_a_whole_event(ledger_server: LedgerServer, tmp_path: Path) -> None:
-    script = walkthrough().replace("http://127.0.0.1:8000", ledger_server.url).replace(".venv/bin/wordsvc", _wordsvc_command())
+    script = (walkthrough() + walkthrough("Tournaments")).replace("http://127.0.0.1:8000", ledger_server.url).replace(".venv/bin/wordsvc", _wordsvc_command())
     script = script.replace("curl -s ", "curl -s --fail-with-body ")  # a 4xx fails the script, not only the reader
     env = {**os.environ, "WORDSVC_DATABASE_URL": ledger_server.database_url}
     done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
@@ -30,5 +30,8 @@ def test_the_readme_walkthrough_runs_a_whole_event(ledger_server: LedgerServer, 
     outputs = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     corrected = next(o for o in outputs if o.get("revision") == 2)
     assert [p["total"] for p in corrected["result"]["players"]] == [35, 11]  # as /score-round scores the same play (docs/ledger.md says so)
+    session = next(o for o in outputs if o.get("method") == "random")  # the tournament's first session: 8 players at two tables of 4
+    assert session["number"] == 1 and [len(table["seats"]) for table in session["tables"]] == [4, 4]
+    assert any("overall" in o and o["overall"]["through"] == 1 for o in outputs) and any("system" in o for o in outputs)
     audit = next(o for o in outputs if "entries" in o)["entries"]
     assert [e["payload"].get("reason") for e in audit if e["action"] == "round.corrected"] == ["Bob laid TOP, not TO and P"]

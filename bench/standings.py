@@ -55,10 +55,10 @@ def bare_totals(entrants: list[Entrant], games: list[Game]) -> list[tuple[str, i
     return sorted(totals.items(), key=lambda item: (-item[1], item[0]))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=50)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     entrants, games = tournament()
     formats = load_formats()
     print(machine_line())

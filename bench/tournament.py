@@ -112,6 +112,10 @@ def main() -> int:
     print("\nschedules")
     for count, table, sessions in ((16, [4] * 4, 5), (22, [4, 4, 4, 4, 3, 3], 5), (22, [4, 4, 4, 4, 3, 3], 7), (100, [4] * 25, 8)):
         schedule_figures(count, table, sessions, args.seed)
+    print("\nstandings of 200 players over 6 sessions (bench/standings.py)")
+    import standings as standings_bench  # the same machine, the same run
+
+    standings_bench.main([])
     print(machine_line())
     return 0
 

@@ -29,6 +29,7 @@ CASES = [
     ("eesti", 6, 7, "fedcba9876543210" * 4),
     ("standard", 3, 3, table_seed("11" * 32, "t1")),
     ("standard", 3, 3, table_seed("11" * 32, None)),
+    ("standard", 4, 1, table_seed("11" * 32, "s2-t3")),  # table 3 of a tournament's session 2 (docs/tournaments.md)
     ("standard", 2, 1, "608e3861e4aa5a94f91369477792567e6c09d55d1690b92f7799cefc7aebcaa5"),  # rejects one draw (x = 4294967286 below 79)
 ]
 
@@ -63,7 +64,7 @@ def vectors(rulesets) -> dict:
     return {
         "spec": "q1",
         "stream": {"seed": "00" * 32, "round": 1, "first_uint32": first},
-        "tables": {"event_seed": "11" * 32, "commitment": commitment("11" * 32), "t1": table_seed("11" * 32, "t1"), "duplicate": table_seed("11" * 32, None)},
+        "tables": {"event_seed": "11" * 32, "commitment": commitment("11" * 32), "t1": table_seed("11" * 32, "t1"), "s2-t3": table_seed("11" * 32, "s2-t3"), "duplicate": table_seed("11" * 32, None)},
         "deals": out,
     }
 

@@ -49,7 +49,7 @@ class EventBody(Strict):
     duplicate = StrictBoolean(load_default=False, metadata={"description": "Every table gets the same deal, seat for seat (needs seeded deals); standings add matchpoints."})
     format = fields.String(
         load_default=None, validate=validate.Length(min=1, max=64),
-        metadata={"description": "A tournament format of formats/ (GET /formats) its players are ranked by across sessions; default `total`."},
+        metadata={"description": "The tournament format its players are ranked by across sessions: `total` (default), `table-points`, `wins` or `average` (formats/, docs/standings.md)."},
     )
 
 
