@@ -183,3 +183,50 @@ def test_any_value_anywhere_in_a_chain_valid_export_is_a_422_or_an_event_every_r
         for number in range(1, game["rounds_played"] + 1):
             ledger.round(None, event_id, game["id"], number)
     assert canonical(ledger.export(LOCAL, event_id)["revisions"]) == canonical(forged["revisions"])
+
+
+@pytest.fixture(scope="module")
+def tournament_export(ledger: Ledger) -> dict[str, Any]:
+    """A real tournament's export: six players, one of them withdrawn, a random session at two tables of 3, one round stored."""
+    view = ledger.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "League", "source-league")
+    director = ledger.authenticate(view["director_token"]["token"])
+    for i, name in enumerate(("ann", "bob", "cy", "dee", "eve", "fay")):
+        ledger.register_player(director, "source-league", f"p{i}", name, club="Club" if i % 2 else None, rating_id=f"r{i}", checked_in=True)
+    _, session = ledger.create_session(director, "source-league", {"method": "random", "size": {"target": 3}})
+    names = [seat["name"] for seat in session["tables"][0]["seats"]]
+    lays = [tuple("cat"), tuple("dog"), tuple("tea")]
+    ledger.submit_round(director, "source-league", "s1-t1", 1, RoundPlay(tuple(PlayerPlay(name, (lay,)) for name, lay in zip(names, lays, strict=True))))
+    ledger.withdraw(director, "source-league", "p5")
+    return ledger.export(director, "source-league")
+
+
+def test_the_untouched_tournament_export_imports_and_reads_back_the_same(ledger: Ledger, tournament_export: dict[str, Any]) -> None:
+    forged = forge(tournament_export, lambda document: None)
+    forged["event"]["id"] = "league-copy"
+    forged = forge(forged, lambda document: None)  # the chain rehashed under the new id
+    imported = ledger.import_event(LOCAL, forged)
+    again = ledger.export(LOCAL, imported["id"])
+    assert all(again[key] == forged[key] for key in ("players", "sessions", "seats", "schedule", "games"))
+    assert ledger.verify(imported["id"]) == []
+
+
+@settings(max_examples=120, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_any_value_anywhere_in_a_tournament_s_rows_is_a_422_or_an_event_every_read_can_serve(
+    ledger: Ledger, tournament_export: dict[str, Any], data: st.DataObject
+) -> None:
+    rows = [p for p in _paths({k: tournament_export[k] for k in ("players", "sessions", "seats", "games")}) if len(p) > 1 or p[0] != "games"]
+    path = data.draw(st.sampled_from(rows))
+    forged = forge(tournament_export, _set(path, data.draw(_JSON)))
+    forged["event"]["id"] = f"fuzzed-{next(_ids)}"
+    forged = forge(forged, lambda document: None)
+    try:
+        imported = ledger.import_event(LOCAL, forged)
+    except (InvalidRequest, Conflict):
+        return
+    event_id = imported["id"]
+    assert ledger.verify(event_id) == []
+    ledger.standings(None, event_id)
+    ledger.sessions(None, event_id)
+    ledger.players(None, event_id)
+    ledger.crosstable(None, event_id)

@@ -21,6 +21,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from ..core.deal import DealError, deal, table_seed
 from ..core.errors import InvalidRequest, Problems, RulesetError
 from ..core.ids import EXPORT_FORMAT, is_id
 from ..core.lexicon import Lexicon
@@ -63,7 +64,7 @@ def check_import(document: Any, lexicon_of: Callable[[dict[str, Any]], Lexicon |
     seats = _games(document["games"], ruleset, problems)
     check_tournament(document, seats, ruleset, problems)
     lexicon = lexicon_of(event["lexicon"]) if isinstance(event.get("lexicon"), dict) else None
-    _revisions(document["revisions"], seats, ruleset, lexicon, problems)
+    _revisions(document["revisions"], seats, ruleset, lexicon, problems, event)
     _tokens(document["tokens"], seats, problems)
     for i, entry in enumerate(document["audit"]):
         if not isinstance(entry, dict):
@@ -173,8 +174,22 @@ def _games(rows: list[Any], ruleset: Ruleset | None, problems: Problems) -> dict
     return seats
 
 
-def _revisions(rows: list[Any], seats: dict[str, list[str]], ruleset: Ruleset | None, lexicon: Lexicon | None, problems: Problems) -> None:
+def _revisions(
+    rows: list[Any], seats: dict[str, list[str]], ruleset: Ruleset | None, lexicon: Lexicon | None, problems: Problems, event: dict[str, Any] | None = None
+) -> None:
     counted: dict[tuple[str, int], list[int]] = {}
+    event = event or {}
+    seed = event.get("deal_seed") if event.get("deals") == "seeded" and event.get("status") == "closed" else None
+
+    def revealed(number: int, game: str, players: int) -> str | None:
+        """The id of the deal a closed seeded event's seed gives this round (what its export names), else ``None``."""
+        if seed is None or ruleset is None or not isinstance(seed, str) or not _HEX64.fullmatch(seed):
+            return None
+        try:
+            return deal(ruleset, players, number, table_seed(seed, None if event.get("duplicate") else game)).id
+        except DealError:
+            return None
+
     rounds = len(ruleset.rounds) if ruleset is not None else 0
     for i, row in enumerate(rows):
         where = f"revisions.{i}"
@@ -196,6 +211,8 @@ def _revisions(rows: list[Any], seats: dict[str, list[str]], ruleset: Ruleset | 
             _text(problems, f"{where}.{key}", row.get(key), most)
         _text(problems, f"{where}.reason", row.get("reason"), 10_000, optional=True)
         _text(problems, f"{where}.deal_id", row.get("deal_id"), _DEAL_ID, optional=True)
+        if row.get("deal_id") is not None and row["deal_id"] != revealed(number, game, len(seats[game])):
+            problems.add(f"{where}.deal_id", "must be null, or the deal the revealed seed gives: only a closed seeded event's export names its deals")
         _hex(problems, f"{where}.deal_digest", row.get("deal_digest"), optional=True)
         _hex(problems, f"{where}.body_sha256", row.get("body_sha256"))
         _play(row, where, game, number, seats[game], ruleset, lexicon, problems)
