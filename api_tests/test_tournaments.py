@@ -104,7 +104,7 @@ def test_a_tournament_of_22_players_over_5_sessions(api: Api, ledger_server: Led
         session = api("POST", f"/events/{event_id}/sessions", token, expect=201, json=body).json()
         assert api("POST", f"/events/{event_id}/sessions", token, expect=200, json=body).json()["tables"] == session["tables"]  # a retry
         if number == 1:  # the next session waits for this one's rounds
-            assert "unfinished" in api("POST", f"/events/{event_id}/sessions", token, expect=409, json={"method": "swiss"}).json()["errors"]
+            assert "unfinished" in api("POST", f"/events/{event_id}/sessions", token, expect=409, json={"method": "swiss", "number": 2}).json()["errors"]
         tables = tables_of(session)
         seated = [p for table in tables for p in table]
         assert sorted(seated) == sorted(active), f"session {number}: every active player once"
@@ -198,19 +198,20 @@ def test_tournament_writes_refuse_bad_input_with_the_field_at_fault(api: Api, le
     api("PUT", f"/events/{event_id}/players/p1", token, expect=201, json={"name": "Ann", "checked_in": True})
     assert "name" in api("PUT", f"/events/{event_id}/players/p2", token, expect=422, json={"name": "ann"}).json()["errors"]
     assert "name" in api("PUT", f"/events/{event_id}/players/p3", token, expect=422, json={"name": "\u0410nn"}).json()["errors"]
-    assert "method" in api("POST", f"/events/{event_id}/sessions", token, expect=422, json={"method": "alphabetical"}).json()["errors"]
-    api("POST", f"/events/{event_id}/sessions", token, expect=422, json={"method": "random"})  # one checked-in player cannot fill a table
+    assert "method" in api("POST", f"/events/{event_id}/sessions", token, expect=422, json={"method": "alphabetical", "number": 1}).json()["errors"]
+    assert "number" in api("POST", f"/events/{event_id}/sessions", token, expect=422, json={"method": "random"}).json()["errors"]  # retries must be safe
+    api("POST", f"/events/{event_id}/sessions", token, expect=422, json={"method": "random", "number": 1})  # one checked-in player cannot fill a table
     api("POST", f"/events/{event_id}/players/nobody/check-in", token, expect=404)
     api("GET", f"/events/{event_id}/sessions/1", expect=404)
     api("GET", f"/events/{event_id}/schedule", expect=404)
     api("PUT", f"/events/{event_id}/players/p2", token, expect=201, json={"name": "Bob", "checked_in": True})
     api("PUT", f"/events/{event_id}/players/p3", token, expect=201, json={"name": "Cy", "checked_in": True})
-    problems = api("POST", f"/events/{event_id}/sessions", token, expect=422, json={"method": "manual", "tables": [["p1", "p2", "p2"]]}).json()["errors"]
+    problems = api("POST", f"/events/{event_id}/sessions", token, expect=422, json={"method": "manual", "number": 1, "tables": [["p1", "p2", "p2"]]}).json()["errors"]
     assert any(key.startswith("tables") for key in problems)
-    api("POST", f"/events/{event_id}/sessions", token, expect=201, json={"method": "manual", "tables": [["p3", "p1", "p2"]]})
+    api("POST", f"/events/{event_id}/sessions", token, expect=201, json={"method": "manual", "number": 1, "tables": [["p3", "p1", "p2"]]})
     api("POST", f"/events/{event_id}/sessions/1/swap", token, expect=422, json={"players": ["p1", "p1"]})
     api("POST", f"/events/{event_id}/sessions/1/redraw", token, expect=422)  # a manual seating is changed by swaps
     api("POST", f"/events/{event_id}/sessions/9/swap", token, expect=404, json={"players": ["p1", "p2"]})
     api("POST", f"/events/{event_id}/close", token, expect=200)
     api("PUT", f"/events/{event_id}/players/p4", token, expect=409, json={"name": "Dee"})
-    api("POST", f"/events/{event_id}/sessions", token, expect=409, json={"method": "random", "unfinished": "allow"})
+    api("POST", f"/events/{event_id}/sessions", token, expect=409, json={"method": "random", "number": 2, "unfinished": "allow"})

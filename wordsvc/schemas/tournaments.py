@@ -44,10 +44,10 @@ class SessionBody(Strict):
         metadata={"description": "`manual` only: the tables, each a list of player ids in seat order."},
     )
     number = fields.Integer(
-        load_default=None,
+        required=True,
         strict=True,
         validate=validate.Range(min=1, max=MAX_SESSIONS),
-        metadata={"description": "The session this must be: a retry of the same request is then a 200, never a second session."},
+        metadata={"description": "The session this seats, the next one: a retry of the same request is a 200, never a second session; another number is a 409."},
     )
     unfinished = fields.String(
         load_default=None,

@@ -42,7 +42,7 @@ TOURNAMENT_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str |
      [EVENT, PLAYER], None, {200: "EventPlayer"}, (401, 403, 404, 409), "token"),
     ("post", "/events/{event}/sessions", "Seat the next session",
      "Director token. Seats every active player at tables within the ruleset's range by the method asked (docs/seating.md). 409 while the "
-     "session before has tables with rounds missing, unless `unfinished: allow`. With `number`, a retry of the same request is a 200.",
+     "session before has tables with rounds missing, unless `unfinished: allow`. `number` names the session: a retry of the same request is a 200, never a second session.",
      [EVENT], "SessionBody", {201: "Session", 200: "Session"}, _WRITE, "token"),
     ("get", "/events/{event}/sessions", "The event's sessions", "Each session's tables, seats and repeat meetings.",
      [EVENT], None, {200: "SessionList"}, (401, 403, 404), "public"),
