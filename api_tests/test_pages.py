@@ -11,7 +11,13 @@ import requests
 from .contract import assert_problem
 
 PAGE_PATHS = ("/console", "/judge")
-ASSETS = {"common.js": "text/javascript", "console.js": "text/javascript", "judge.js": "text/javascript", "pages.css": "text/css"}
+ASSETS = {
+    "common.js": "text/javascript",
+    "console.js": "text/javascript",
+    "judge.js": "text/javascript",
+    "pages.css": "text/css",
+    "tournament.js": "text/javascript",
+}
 LOCALES = {"en", "et", "is"}
 
 

@@ -1,9 +1,10 @@
 // The referee console (docs/pages.md): sign in, open a table, enter a round
 // from the slip with each word judged as it is typed and the whole round
 // previewed under the event's snapshot, store it once, read the echo back,
-// correct a round (directors), watch the standings.
+// correct a round (directors), watch the standings; a director also runs the tournament (tournament.js).
 
 import { ApiError, api, compact, config, doubleCards, el, languageSwitch, onLanguage, t } from "./common.js";
+import { hideTournament, showTournament } from "./tournament.js";
 
 const SESSION_KEY = "wordsvc.console";
 const $ = (id) => document.getElementById(id);
@@ -57,13 +58,43 @@ async function signIn(sentToken, eventId) {
     $("signin-token").value = "";
     renderHeader();
     startStandings();
+    if (mayCorrect()) showTournament({ token, event, openTable: openFromTournament, tablesChanged: reloadTables });
     if (me.table) {
       await openTable(me.table);
     } else {
-      $("table-select").replaceChildren(...event.games.map((g) => el("option", { value: g.id, text: `${g.id} · ${g.players.join(", ")}` })));
-      $("table-pick").hidden = false;
+      listTables();
       $("table-select").focus();
     }
+  } catch (error) {
+    $("signin-error").textContent = problemText(error);
+  }
+}
+
+// The table picker: every table of the event (none yet: a tournament before its first session).
+function listTables() {
+  $("table-select").replaceChildren(...event.games.map((g) => el("option", { value: g.id, text: `${g.id} · ${g.players.join(", ")}` })));
+  $("table-pick").hidden = event.games.length === 0;
+}
+
+// A session was seated or reseated: the event's tables again, for the picker.
+async function reloadTables() {
+  try {
+    event = (await api("GET", eventPath(), { token })).body;
+    listTables();
+    const now = event.games.find((g) => g.id === table);
+    if (game && now && now.players.join("\n") !== game.players.join("\n")) await openTable(table); // the open table was reseated before its first round
+  } catch {
+    // the picker keeps the tables it had; the tournament view links every new table itself
+  }
+}
+
+// "Enter rounds" on a session's table: the table opens here, as from the picker.
+async function openFromTournament(id) {
+  try {
+    correcting = notice = historyOf = null;
+    await openTable(id);
+    $("entry").scrollIntoView();
+    $("words-0").focus();
   } catch (error) {
     $("signin-error").textContent = problemText(error);
   }
@@ -72,6 +103,7 @@ async function signIn(sentToken, eventId) {
 function signOut() {
   sessionStorage.removeItem(SESSION_KEY);
   clearInterval(standingsTimer);
+  hideTournament();
   token = who = event = table = game = correcting = preview = notice = historyOf = null;
   for (const id of ["table-pick", "entry", "stored", "standings", "signin-event-field"]) $(id).hidden = true;
   $("signin").hidden = false;

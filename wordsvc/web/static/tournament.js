@@ -1,0 +1,469 @@
+// The director's tournament view in the console (docs/pages.md, "The tournament"): the players with
+// check-in and withdrawal, the next session seated by a method, each session's seating (swaps and a
+// redraw until its first round is stored, then fixed), the tables handed to the referees, and the
+// standings across sessions. Only the public API (docs/tournaments.md), with the director's token.
+
+import { ApiError, api, config, el, onLanguage, t } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const METHODS = ["random", "standings", "swiss", "schedule", "manual"];
+
+let ctx = null; // {token, event, openTable, tablesChanged} from the console
+let players = [];
+let sessions = [];
+let overall = null; // the standings' `overall`
+let through = ""; // the session the standings are asked after; "" for the latest
+let seen = ""; // what the last poll got, to render only when something changed
+let pollTimer = 0;
+let busy = false; // a write is in flight: a second click sends nothing
+let confirming = null; // the player whose withdrawal awaits a confirmation
+let picked = []; // the (at most two) players picked for a swap, in the order picked
+let unfinished = null; // {number, tables}: the last seating refused because the session before is unfinished
+let status = null; // {key, params} of the last write that went through
+const tokens = new Map(); // game -> a referee token issued for it here
+
+const path = (rest = "") => `/events/${encodeURIComponent(ctx.event.id)}${rest}`;
+const nextNumber = () => sessions.length + 1;
+const nameOf = (id) => (players.find((p) => p.id === id) || { name: id }).name;
+
+// --- problems in the page's language ------------------------------------------------------------------
+
+// The service's messages for a field, in the page's language where the page knows them (the
+// validation messages every form meets); any other one as the service wrote it.
+function fieldMessage(message) {
+  let m;
+  if (message === "Missing data for required field.") return t("tournament.problem.required");
+  if ((m = /^Length must be between (\d+) and (\d+)/.exec(message))) return t("tournament.problem.length", { min: m[1], max: m[2] });
+  if ((m = /^Must be greater than or equal to (\d+) and less than or equal to (\d+)/.exec(message))) return t("tournament.problem.range", { min: m[1], max: m[2] });
+  return message;
+}
+
+// An answer's problems, field by field: {field: [text]} ("" for the whole form), each in the page's language.
+function problems(error) {
+  if (!(error instanceof ApiError)) return { "": [t("page.error", { detail: error.message })] };
+  if (error.status === 401 || error.status === 403) return { "": [t("page.token_invalid")] };
+  if (error.status === 0) return { "": [error.message] };
+  const out = {};
+  for (const [field, messages] of Object.entries(error.problem.errors || {})) out[field] = [].concat(messages).map(fieldMessage);
+  if (!Object.keys(out).length) out[""] = [t("page.error", { detail: error.message })];
+  return out;
+}
+
+// A field the service named, as the page calls it ("players.0": the players); one the page does not know, as named.
+function fieldLabel(field) {
+  const key = `tournament.field.${field.split(".")[0]}`;
+  return t(key) === key ? field : t(key);
+}
+
+// Shows `found` ({field: [text]}) beside the form's fields (`fields`: API field -> input id), the rest in `general`.
+function showProblems(found, fields, general) {
+  for (const id of Object.values(fields)) {
+    $(id).removeAttribute("aria-invalid");
+    $(`${id}-error`).textContent = "";
+  }
+  const rest = [];
+  for (const [field, texts] of Object.entries(found)) {
+    const id = fields[field] || fields[field.split(".")[0]];
+    if (id) {
+      $(id).setAttribute("aria-invalid", "true");
+      $(`${id}-error`).textContent = texts.join(" ");
+    } else {
+      rest.push(...texts.map((text) => (field ? `${fieldLabel(field)}: ${text}` : text)));
+    }
+  }
+  $(general).textContent = rest.join(" · ");
+}
+
+// --- reading -------------------------------------------------------------------------------------------
+
+async function refresh() {
+  if (!ctx) return;
+  try {
+    const query = through ? `?session=${through}` : "";
+    const [p, s, o] = await Promise.all([
+      api("GET", path("/players"), { token: ctx.token }),
+      api("GET", path("/sessions"), { token: ctx.token }),
+      api("GET", path(`/standings${query}`), { token: ctx.token }),
+    ]);
+    const got = JSON.stringify([p.body.players, s.body.sessions, o.body.overall || null]);
+    if (got === seen) return;
+    seen = got;
+    const seating = (list) => JSON.stringify(list.map((x) => x.tables.map((table) => table.seats)));
+    const before = seating(sessions);
+    [players, sessions, overall] = [p.body.players, s.body.sessions, o.body.overall || null];
+    if (seating(sessions) !== before) ctx.tablesChanged();
+  } catch {
+    return; // the next poll tries again; what is shown stays
+  }
+  render();
+}
+
+// --- writing --------------------------------------------------------------------------------------------
+
+// One write at a time: `send` is the call, `done` what to say once it went through.
+async function write(send, done, onProblem) {
+  if (busy) return false;
+  busy = true;
+  status = null;
+  render();
+  try {
+    await send();
+    status = done;
+    seen = "";
+    await refresh();
+    return true;
+  } catch (error) {
+    onProblem(error);
+    return false;
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+const REGISTER_FIELDS = { player: "reg-id", name: "reg-name", club: "reg-club", rating_id: "reg-rating" };
+
+function register() {
+  const id = $("reg-id").value.trim();
+  const body = { name: $("reg-name").value.trim(), checked_in: $("reg-checked").checked };
+  for (const [field, input] of [["club", "reg-club"], ["rating_id", "reg-rating"]]) if ($(input).value.trim()) body[field] = $(input).value.trim();
+  if (!id) return showProblems({ player: [t("tournament.problem.required")] }, REGISTER_FIELDS, "register-error");
+  showProblems({}, REGISTER_FIELDS, "register-error");
+  write(
+    async () => {
+      await api("PUT", path(`/players/${encodeURIComponent(id)}`), { token: ctx.token, body });
+      $("register-form").reset();
+      $("reg-id").focus();
+    },
+    { key: "tournament.registered", params: { name: body.name } },
+    (error) => {
+      const found = problems(error);
+      if (error instanceof ApiError && error.status === 409 && found.player) found.player = [t("tournament.problem.registered_otherwise", { id })];
+      showProblems(found, REGISTER_FIELDS, "register-error");
+    },
+  );
+}
+
+function playerAction(id, action) {
+  const key = action === "check-in" ? "tournament.checked_in_done" : "tournament.withdrawn_done";
+  confirming = null;
+  write(
+    () => api("POST", path(`/players/${encodeURIComponent(id)}/${action}`), { token: ctx.token }),
+    { key, params: { name: nameOf(id), n: nextNumber() } },
+    (error) => showProblems(problems(error), {}, "players-error"),
+  );
+}
+
+const SESSION_FIELDS = { method: "session-method", size: "session-target", tables: "session-tables" };
+
+// The body of the next session as the form says it; `allow` sends "unfinished": "allow".
+function sessionBody(allow) {
+  const method = $("session-method").value;
+  const body = { method, number: nextNumber(), size: { target: Number($("session-target").value), remainder: $("session-remainder").value } };
+  if (method === "manual") body.tables = $("session-tables").value.split("\n").map((line) => line.trim().split(/[\s,]+/).filter(Boolean)).filter((seats) => seats.length);
+  if (allow) body.unfinished = "allow";
+  return body;
+}
+
+function seat(allow = false) {
+  const body = sessionBody(allow);
+  showProblems({}, SESSION_FIELDS, "session-error");
+  unfinished = null;
+  write(
+    () => api("POST", path("/sessions"), { token: ctx.token, body }),
+    { key: "tournament.seated", params: { n: body.number } },
+    (error) => {
+      const errors = (error instanceof ApiError && error.problem.errors) || {};
+      if (error.status === 409 && errors.unfinished) {
+        const previous = sessions.find((x) => x.number === body.number - 1);
+        const open = previous ? previous.tables.filter((table) => table.rounds_played < ctx.event.ruleset.rounds.length).map((table) => table.game) : [];
+        unfinished = { number: body.number, tables: open.length ? open.join(", ") : [].concat(errors.unfinished).join(" ") };
+        return;
+      }
+      const found = problems(error);
+      if (error.status === 409 && errors.number) {
+        delete found.number;
+        found[""] = [t("tournament.problem.seated_meanwhile", { n: body.number })];
+        seen = "";
+        refresh();
+      }
+      if (error.status === 422 && body.method === "schedule" && errors.method) found.method = [t("tournament.problem.no_schedule", { n: body.number })];
+      showProblems(found, SESSION_FIELDS, "session-error");
+    },
+  );
+}
+
+function swap(number) {
+  const [a, b] = picked;
+  write(
+    async () => {
+      await api("POST", path(`/sessions/${number}/swap`), { token: ctx.token, body: { players: [a, b] } });
+      picked = [];
+    },
+    { key: "tournament.swapped", params: { a: nameOf(a), b: nameOf(b) } },
+    (error) => showProblems(problems(error), {}, "seating-error"),
+  );
+}
+
+function redraw(number) {
+  write(
+    async () => {
+      await api("POST", path(`/sessions/${number}/redraw`), { token: ctx.token });
+      picked = [];
+    },
+    { key: "tournament.redrawn", params: { n: number } },
+    (error) => showProblems(problems(error), {}, "seating-error"),
+  );
+}
+
+async function issueToken(game) {
+  try {
+    const answer = await api("POST", path("/tokens"), { token: ctx.token, body: { role: "referee", table: game } });
+    tokens.set(game, answer.body.token);
+    $("seating-error").textContent = "";
+  } catch (error) {
+    showProblems(problems(error), {}, "seating-error");
+  }
+  render();
+}
+
+// The CSV, fetched with the token (a private event's standings need it) and handed to the browser as a file.
+async function downloadCsv(link) {
+  try {
+    const response = await fetch(link.href, { headers: { Authorization: `Bearer ${ctx.token}`, Accept: "text/csv" }, cache: "no-store" });
+    if (!response.ok) throw new ApiError(response.status, {});
+    const url = URL.createObjectURL(await response.blob());
+    const save = el("a", { href: url, download: link.getAttribute("download") });
+    document.body.append(save);
+    save.click();
+    save.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  } catch (error) {
+    showProblems(problems(error), {}, "overall-error");
+  }
+}
+
+// --- rendering -----------------------------------------------------------------------------------------
+
+function render() {
+  if (!ctx) return;
+  renderPlayers();
+  renderNext();
+  renderSessions();
+  renderOverall();
+  $("tournament-status").hidden = !status;
+  $("tournament-status").textContent = status ? t(status.key, status.params) : "";
+}
+
+const yes = (value) => (value ? t("tournament.yes") : t("tournament.no"));
+
+function renderPlayers() {
+  const active = players.filter((p) => p.checked_in && p.withdrawn === null).length;
+  $("players-count").textContent = t("tournament.players_count", { count: players.length, active });
+  $("player-table").tBodies[0].replaceChildren(
+    ...players.map((p) => {
+      const actions = el("td", { class: "actions" });
+      if (confirming === p.id) {
+        actions.append(
+          el("span", {}, t("tournament.withdraw_confirm", { name: p.name, n: nextNumber() })),
+          el("button", { type: "button", "data-withdraw-confirmed": p.id, disabled: busy }, t("tournament.withdraw")),
+          el("button", { type: "button", class: "quiet", "data-withdraw-cancel": p.id }, t("tournament.keep")),
+        );
+      } else {
+        if (!p.checked_in) actions.append(el("button", { type: "button", "data-check-in": p.id, disabled: busy, "aria-label": t("tournament.check_in_who", { name: p.name }) }, t("tournament.check_in")));
+        if (p.withdrawn === null) actions.append(el("button", { type: "button", class: "quiet", "data-withdraw": p.id, disabled: busy, "aria-label": t("tournament.withdraw_who", { name: p.name }) }, t("tournament.withdraw")));
+      }
+      return el(
+        "tr",
+        { "data-player": p.id },
+        el("td", {}, p.id),
+        el("th", { scope: "row" }, p.name),
+        el("td", {}, p.club || ""),
+        el("td", {}, p.checked_in ? `✓ ${t("tournament.yes")}` : `– ${t("tournament.no")}`),
+        el("td", { class: "n" }, String(p.joined)),
+        el("td", { class: "n" }, p.withdrawn === null ? "" : t("tournament.from_session", { n: p.withdrawn })),
+        actions,
+      );
+    }),
+  );
+}
+
+function renderNext() {
+  const n = nextNumber();
+  $("next-heading").textContent = t("tournament.next_heading", { n });
+  for (const option of $("session-method").options) option.textContent = t(`tournament.method.${option.value}`);
+  for (const option of $("session-remainder").options) option.textContent = t(`tournament.remainder.${option.value}`);
+  $("session-method-help").textContent = t(`tournament.method_help.${$("session-method").value}`);
+  $("session-tables-field").hidden = $("session-method").value !== "manual";
+  $("seat").textContent = busy ? t("tournament.seating") : t("tournament.seat", { n });
+  $("seat").disabled = busy;
+  $("unfinished").hidden = !unfinished;
+  if (unfinished) $("unfinished-text").textContent = t("tournament.unfinished", { previous: unfinished.number - 1, tables: unfinished.tables, n: unfinished.number });
+  $("seat-anyway").disabled = busy;
+}
+
+function renderSessions() {
+  const open = new Set([...document.querySelectorAll("#sessions details[open]")].map((d) => Number(d.dataset.session)));
+  const latest = sessions.length;
+  $("seating-empty").hidden = latest > 0;
+  picked = picked.filter((id) => sessions.some((s) => !s.started && s.tables.some((tb) => tb.seats.some((seat) => seat.player === id))));
+  $("sessions").replaceChildren(
+    ...[...sessions].reverse().map((s) => {
+      const box = el("details", { class: "session", "data-session": s.number, open: s.number === latest || open.has(s.number) });
+      const rounds = ctx.event.ruleset.rounds.length;
+      const state = s.started ? t(s.complete ? "tournament.state_complete" : "tournament.state_started") : t("tournament.state_open");
+      box.append(
+        el("summary", {}, t("tournament.session_summary", { n: s.number, method: t(`tournament.method.${s.method}`), tables: s.tables.length, draws: s.draws })),
+        el("p", { class: s.started ? "hint" : "notice", "data-state": s.started ? "started" : "open" }, state),
+      );
+      if (s.repeat_meetings) box.append(el("p", { class: "hint" }, t("tournament.repeats", { count: s.repeat_meetings })));
+      const grid = el("div", { class: "tables" });
+      for (const table of s.tables) {
+        const caption = el("caption", {}, t("tournament.table_caption", { game: table.game, count: table.seats.length, played: table.rounds_played, rounds }));
+        const body = el(
+          "tbody",
+          {},
+          ...table.seats.map((seat) => {
+            const cells = [el("td", { class: "n" }, seat.seat === 0 ? t("tournament.seat_deals", { seat: seat.seat }) : String(seat.seat)), el("th", { scope: "row" }, seat.name), el("td", {}, seat.player)];
+            if (!s.started) {
+              const box = el("input", { type: "checkbox", "data-pick": seat.player, "aria-label": t("tournament.pick", { name: seat.name }), checked: picked.includes(seat.player) });
+              cells.push(el("td", {}, box));
+            }
+            return el("tr", { "data-seat": seat.seat, "data-player": seat.player }, ...cells);
+          }),
+        );
+        const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", class: "n" }, t("tournament.seat_col")), el("th", { scope: "col" }, t("console.player")), el("th", { scope: "col" }, t("tournament.id")), s.started ? null : el("th", { scope: "col" }, t("tournament.swap_col"))));
+        const actions = el(
+          "div",
+          { class: "row" },
+          el("button", { type: "button", "data-open": table.game }, t("tournament.enter_rounds", { game: table.game })),
+          el("button", { type: "button", class: "quiet", "data-token": table.game }, t("tournament.referee_token", { game: table.game })),
+        );
+        const issued = tokens.has(table.game) ? el("p", { class: "token" }, t("tournament.token_for", { game: table.game }), " ", el("code", {}, tokens.get(table.game))) : null;
+        grid.append(el("div", { class: "seating", "data-game": table.game }, el("table", {}, caption, head, body), actions, issued));
+      }
+      box.append(grid);
+      if (!s.started) {
+        const names = picked.map(nameOf);
+        box.append(
+          el(
+            "div",
+            { class: "row" },
+            el("button", { type: "button", "data-swap": s.number, disabled: busy || picked.length !== 2 }, picked.length === 2 ? t("tournament.swap_these", { a: names[0], b: names[1] }) : t("tournament.swap_pick")),
+            el("button", { type: "button", class: "quiet", "data-redraw": s.number, disabled: busy }, t("tournament.redraw")),
+          ),
+        );
+      }
+      return box;
+    }),
+  );
+}
+
+function renderOverall() {
+  const select = $("overall-through");
+  select.replaceChildren(
+    el("option", { value: "" }, t("tournament.through_latest")),
+    ...sessions.map((s) => el("option", { value: String(s.number) }, t("tournament.through", { n: s.number }))),
+  );
+  select.value = through;
+  $("overall-empty").hidden = Boolean(overall && overall.lines.length);
+  const csv = $("overall-csv");
+  csv.href = path(`/standings?format=csv${through ? `&session=${through}` : ""}`);
+  csv.setAttribute("download", `${ctx.event.id}-standings${through ? `-after-${through}` : ""}.csv`);
+  if (!overall) return;
+  const measure = overall.format.ranking;
+  const extra = measure !== "total" && measure !== "table_points" && measure !== "wins";
+  $("overall-format").textContent = t("tournament.format_line", { name: overall.format.name, ranking: t(`tournament.measure.${measure}`), through: overall.through ?? "–" });
+  const lang = document.documentElement.lang;
+  const num = (x) => (x === null ? "" : Number(x).toLocaleString(lang, { maximumFractionDigits: 2 }));
+  const head = ["console.rank", "console.player", "tournament.games", "console.total", ...(extra ? [`tournament.measure.${measure}`] : []), "tournament.measure.table_points", "tournament.measure.wins"];
+  $("overall-table").tHead.replaceChildren(el("tr", {}, ...head.map((key, i) => el("th", { scope: "col", class: i === 1 ? null : "n" }, t(key)))));
+  $("overall-table").tBodies[0].replaceChildren(
+    ...overall.lines.map((line) =>
+      el(
+        "tr",
+        { "data-player": line.player },
+        el("td", { class: "n" }, String(line.rank)),
+        el("th", { scope: "row" }, line.withdrawn ? `${line.name} (${t("tournament.withdrawn_mark")})` : line.name),
+        el("td", { class: "n" }, String(line.games)),
+        el("td", { class: "n" }, num(line.total)),
+        ...(extra ? [el("td", { class: "n" }, num(line[measure]))] : []),
+        el("td", { class: "n" }, num(line.table_points)),
+        el("td", { class: "n" }, num(line.wins)),
+      ),
+    ),
+  );
+}
+
+// --- wiring ---------------------------------------------------------------------------------------------
+
+// The view, for a director's or an administrator's token: `openTable(game)` opens a table in the console,
+// `tablesChanged()` tells it the event has new tables.
+export function showTournament(context) {
+  ctx = context;
+  [players, sessions, overall, seen, through, picked, confirming, unfinished, status] = [[], [], null, "", "", [], null, null, null];
+  tokens.clear();
+  $("tournament").hidden = false;
+  $("session-target").max = String(ctx.event.ruleset.snapshot.players.max);
+  render();
+  refresh();
+  clearInterval(pollTimer);
+  pollTimer = setInterval(refresh, config.standings_poll_seconds * 1000);
+}
+
+export function hideTournament() {
+  clearInterval(pollTimer);
+  ctx = null;
+  $("tournament").hidden = true;
+}
+
+$("session-method").replaceChildren(...METHODS.map((m) => el("option", { value: m }, m)));
+$("register-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  register();
+});
+$("session-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  seat(false);
+});
+$("session-method").addEventListener("change", renderNext);
+$("seat-anyway").addEventListener("click", () => seat(true));
+$("player-table").addEventListener("click", (e) => {
+  const button = e.target.closest("button");
+  if (!button || busy) return;
+  const { checkIn, withdraw, withdrawConfirmed, withdrawCancel } = button.dataset;
+  if (checkIn) playerAction(checkIn, "check-in");
+  if (withdrawConfirmed) playerAction(withdrawConfirmed, "withdraw");
+  if (withdraw || withdrawCancel) {
+    confirming = withdraw || null;
+    renderPlayers();
+    const focus = withdraw ? `button[data-withdraw-confirmed="${CSS.escape(withdraw)}"]` : `button[data-withdraw="${CSS.escape(withdrawCancel)}"]`;
+    document.querySelector(focus)?.focus();
+  }
+});
+$("sessions").addEventListener("change", (e) => {
+  const id = e.target.dataset.pick;
+  if (!id) return;
+  picked = e.target.checked ? [...picked.filter((p) => p !== id), id].slice(-2) : picked.filter((p) => p !== id);
+  renderSessions();
+  document.querySelector(`input[data-pick="${CSS.escape(id)}"]`)?.focus();
+});
+$("sessions").addEventListener("click", (e) => {
+  const button = e.target.closest("button");
+  if (!button) return;
+  const { open, token, swap: swapIn, redraw: redrawIn } = button.dataset;
+  if (open) ctx.openTable(open);
+  if (token) issueToken(token);
+  if (swapIn) swap(Number(swapIn));
+  if (redrawIn) redraw(Number(redrawIn));
+});
+$("overall-through").addEventListener("change", () => {
+  through = $("overall-through").value;
+  seen = "";
+  refresh();
+});
+$("overall-csv").addEventListener("click", (e) => {
+  e.preventDefault();
+  downloadCsv(e.currentTarget);
+});
+onLanguage(render);
