@@ -104,7 +104,8 @@ def test_a_tournament_of_22_players_over_5_sessions(api: Api, ledger_server: Led
         session = api("POST", f"/events/{event_id}/sessions", token, expect=201, json=body).json()
         assert api("POST", f"/events/{event_id}/sessions", token, expect=200, json=body).json()["tables"] == session["tables"]  # a retry
         if number == 1:  # the next session waits for this one's rounds
-            assert "unfinished" in api("POST", f"/events/{event_id}/sessions", token, expect=409, json={"method": "swiss", "number": 2}).json()["errors"]
+            refused = api("POST", f"/events/{event_id}/sessions", token, expect=409, json={"method": "swiss", "number": 2}).json()["errors"]
+            assert refused["unfinished"] == [table["game"] for table in session["tables"]]
         tables = tables_of(session)
         seated = [p for table in tables for p in table]
         assert sorted(seated) == sorted(active), f"session {number}: every active player once"
@@ -156,6 +157,7 @@ def test_a_tournament_of_22_players_over_5_sessions(api: Api, ledger_server: Led
     assert lines["p23"]["played"] == 3
     after_two = api("GET", f"/events/{event_id}/standings?session=2", expect=200).json()["overall"]
     assert {line["player"]: line["total"] for line in after_two["lines"]}["p01"] == sum(score for n, result in games if n <= 2 for p, score in result if p == "p01")
+    assert "session" in api("GET", f"/events/{event_id}/standings?session=6", expect=422).json()["errors"]  # no session 6 yet
     sheet = api("GET", f"/events/{event_id}/standings?format=csv", expect=200)
     rows = list(csv.DictReader(io.StringIO(sheet.text)))
     assert [row["player"] for row in rows] == order

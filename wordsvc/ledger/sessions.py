@@ -79,7 +79,7 @@ class Sessions:
             if unfinished and body.get("unfinished") != "allow":
                 raise Conflict(
                     f'Session {last} has tables with rounds missing ({", ".join(unfinished)}); finish them, or send "unfinished": "allow" to seat session {number} anyway.',
-                    {"unfinished": [f"session {last}: {', '.join(unfinished)}"]},
+                    {"unfinished": unfinished},  # the tables, as data: a page names them in its own language
                 )
             tables = self._plan(conn, event_id, number, body, smallest, largest, draw=1)
             if event.duplicate and len({len(table) for table in tables}) > 1:

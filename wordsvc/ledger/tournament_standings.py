@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
+from ..core.errors import InvalidRequest
 from ..core.standings import Entrant, Format, Game, crosstable, standings
 from ..data.formats import DEFAULT_FORMAT, format_from_snapshot, load_formats
 from .access import require_read
@@ -39,7 +40,9 @@ class TournamentStandings:
             return None
         fmt = event_format(conn, event_id)
         last = int(conn.execute(select(func.coalesce(func.max(sessions.c.number), 0)).where(sessions.c.event_id == event_id)).scalar_one())
-        counted = last if through is None else min(through, last)
+        if through is not None and through > last:
+            raise InvalidRequest(f"Event {event_id} has seated {last} session(s): there are no standings after session {through} yet.", {"session": [f"must be 1 to {last}"]})
+        counted = last if through is None else through
         played = complete_games(conn, event_id, self._rounds(event_id))
         return {"format": fmt.document(), "through": counted, "lines": standings(fmt, people, played, counted)}
 

@@ -175,9 +175,7 @@ function seat(allow = false) {
     (error) => {
       const errors = (error instanceof ApiError && error.problem.errors) || {};
       if (error.status === 409 && errors.unfinished) {
-        const previous = sessions.find((x) => x.number === body.number - 1);
-        const open = previous ? previous.tables.filter((table) => table.rounds_played < ctx.event.ruleset.rounds.length).map((table) => table.game) : [];
-        unfinished = { number: body.number, tables: open.length ? open.join(", ") : [].concat(errors.unfinished).join(" ") };
+        unfinished = { number: body.number, tables: [].concat(errors.unfinished).join(", ") }; // the unfinished tables' ids, as the API lists them
         return;
       }
       const found = problems(error);
