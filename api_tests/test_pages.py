@@ -13,9 +13,14 @@ from .contract import assert_problem
 PAGE_PATHS = ("/console", "/judge")
 ASSETS = {
     "common.js": "text/javascript",
+    "connection.js": "text/javascript",
     "console.js": "text/javascript",
+    "drafts.js": "text/javascript",
     "judge.js": "text/javascript",
+    "next_table.js": "text/javascript",
     "pages.css": "text/css",
+    "slip_messages.js": "text/javascript",
+    "stored_rounds.js": "text/javascript",
     "tournament.js": "text/javascript",
 }
 LOCALES = {"en", "et", "is"}

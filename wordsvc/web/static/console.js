@@ -1,12 +1,17 @@
-// The referee console (docs/pages.md): sign in, open a table, enter a round
-// from the slip with each word judged as it is typed and the whole round
-// previewed under the event's snapshot, store it once, read the echo back,
-// correct a round (directors), watch the standings; a director also runs the tournament (tournament.js).
+// The referee console (docs/pages.md): sign in (a token, or a director's link), open a table, enter a round
+// from the slip with each word judged as it is typed and the whole round previewed under the event's
+// snapshot, store it once, read the echo back, correct a round (directors), watch the standings; a director
+// also runs the tournament (tournament.js). What is typed is kept in the browser (drafts.js), outages are
+// told and waited out (connection.js), and every problem is said in the page's language (slip_messages.js).
 
-import { ApiError, api, compact, config, doubleCards, el, languageSwitch, onLanguage, t } from "./common.js";
+import { ApiError, compact, config, doubleCards, el, languageSwitch, onLanguage, t } from "./common.js";
+import { call, isOnline, onConnection, unreachable } from "./connection.js";
+import { draftOf, dropDraft, forgetSignIn, keepDraft, keepSignIn, keptSignIn, takeSignInLink } from "./drafts.js";
+import { nextTable } from "./next_table.js";
+import { messageItem, messageText, refusalMessage, slipMessages, tokenLooksRight, tokenMessage } from "./slip_messages.js";
+import { bonusLines, renderFinished, renderHistory, renderStored, wonBy } from "./stored_rounds.js";
 import { hideTournament, showTournament } from "./tournament.js";
 
-const SESSION_KEY = "wordsvc.console";
 const $ = (id) => document.getElementById(id);
 const DEBOUNCE_MS = 250;
 
@@ -18,68 +23,81 @@ let game = null; // GET /events/{event}/games/{table}
 let roundNo = 1;
 let correcting = null; // {round, etag} while a director corrects a stored round
 let inFlight = false;
+let pending = null; // {number, body, headers}: a store sent or waiting for the connection; the same body is sent until answered
+let reached = -1; // the last seat the referee has moved to: hand sizes are checked up to it
 let standingsTimer = 0;
 let standings = null;
 let standingsAt = null;
-let preview = null; // the last preview's answer, or {problems: [...]}
-let notice = null; // {key, params} of the last stored round
+let preview = null; // the last preview's answer, {problems: [messages]} or {offline: true}
+let notice = null; // () => text of the last thing done (stored, restored, discarded)
+let failure = null; // () => [messages] of the last refusal
+let elsewhere = null; // () => [lines]: a round stored from another tab or device, or a correction made meanwhile
 let historyOf = null; // {round, revisions}
+let upNext = undefined; // a finished game's next table: {id, players}, null (none), undefined (not asked yet)
 let previewTimer = 0;
 const verdictTimers = new Map();
-const verdicts = new Map(); // player index -> [{word, valid, points}] of the words now in its field
+const verdicts = new Map(); // seat -> [{word, state: ok | no | unknown, points, reason}] of the words now in its field
 
 const eventPath = () => `/events/${encodeURIComponent(event.id)}`;
 const gamePath = () => `${eventPath()}/games/${encodeURIComponent(table)}`;
 const mayCorrect = () => who && (who.role === "admin" || who.role === "director");
-
-function problemText(error) {
-  if (error instanceof ApiError && error.status === 401) return t("page.token_invalid");
-  const lines = error instanceof ApiError ? error.lines() : [];
-  return t("page.error", { detail: [error.message, ...lines].join(" · ") });
-}
+const roundCount = () => event.ruleset.rounds.length;
+const finished = () => Boolean(game) && game.rounds.length >= roundCount() && !correcting;
+const hand = () => event.ruleset.rounds[roundNo - 1];
 
 // --- signing in ---------------------------------------------------------------------------------------
 
-async function signIn(sentToken, eventId) {
-  $("signin-error").textContent = "";
+function signInError(msg) {
+  $("signin-error").textContent = msg ? messageText(msg) : "";
+}
+
+async function signIn(sentToken, eventId, tableId) {
+  signInError(null);
+  if (!tokenLooksRight(sentToken)) {
+    signInError(tokenMessage(sentToken)); // a typo: nothing is sent
+    $("signin-token").focus();
+    return;
+  }
   try {
-    const me = (await api("GET", "/whoami", { token: sentToken })).body;
+    const me = (await call("GET", "/whoami", { token: sentToken })).body;
     const id = me.event || eventId;
     if (!id) {
       $("signin-event-field").hidden = false; // an admin token: which event?
       $("signin-event").focus();
       return;
     }
-    event = (await api("GET", `/events/${encodeURIComponent(id)}`, { token: sentToken })).body;
+    event = (await call("GET", `/events/${encodeURIComponent(id)}`, { token: sentToken })).body;
     token = sentToken;
     who = me;
-    sessionStorage.setItem(SESSION_KEY, JSON.stringify({ token, event: event.id }));
+    keepSignIn(token, event.id, me.table || tableId);
     $("signin").hidden = true;
     $("signin-token").value = "";
     renderHeader();
     startStandings();
     if (mayCorrect()) showTournament({ token, event, openTable: openFromTournament, tablesChanged: reloadTables });
-    if (me.table) {
-      await openTable(me.table);
+    const open = me.table || (tableId && event.games.some((g) => g.id === tableId) ? tableId : null);
+    listTables();
+    if (open) {
+      await openTable(open);
+      $("words-0")?.focus();
     } else {
-      listTables();
       $("table-select").focus();
     }
   } catch (error) {
-    $("signin-error").textContent = problemText(error);
+    signInError(error instanceof ApiError && error.status === 401 ? tokenMessage(sentToken) : refusalMessage(error, { table: tableId }));
   }
 }
 
-// The table picker: every table of the event (none yet: a tournament before its first session).
+// The table picker: every table of the event (none yet: a tournament before its first session); hidden while a table is open.
 function listTables() {
   $("table-select").replaceChildren(...event.games.map((g) => el("option", { value: g.id, text: `${g.id} · ${g.players.join(", ")}` })));
-  $("table-pick").hidden = event.games.length === 0;
+  $("table-pick").hidden = event.games.length === 0 || (who.table && table);
 }
 
 // A session was seated or reseated: the event's tables again, for the picker.
 async function reloadTables() {
   try {
-    event = (await api("GET", eventPath(), { token })).body;
+    event = (await call("GET", eventPath(), { token })).body;
     listTables();
     const now = event.games.find((g) => g.id === table);
     if (game && now && now.players.join("\n") !== game.players.join("\n")) await openTable(table); // the open table was reseated before its first round
@@ -91,20 +109,19 @@ async function reloadTables() {
 // "Enter rounds" on a session's table: the table opens here, as from the picker.
 async function openFromTournament(id) {
   try {
-    correcting = notice = historyOf = null;
     await openTable(id);
     $("entry").scrollIntoView();
-    $("words-0").focus();
+    $("words-0")?.focus();
   } catch (error) {
-    $("signin-error").textContent = problemText(error);
+    signInError(refusalMessage(error, { table: id }));
   }
 }
 
 function signOut() {
-  sessionStorage.removeItem(SESSION_KEY);
+  forgetSignIn();
   clearInterval(standingsTimer);
   hideTournament();
-  token = who = event = table = game = correcting = preview = notice = historyOf = null;
+  token = who = event = table = game = correcting = preview = notice = failure = elsewhere = historyOf = pending = null;
   for (const id of ["table-pick", "entry", "stored", "standings", "signin-event-field"]) $(id).hidden = true;
   $("signin").hidden = false;
   renderHeader();
@@ -122,71 +139,121 @@ function renderHeader() {
 
 async function openTable(id) {
   table = id;
+  correcting = notice = failure = elsewhere = historyOf = null;
+  upNext = undefined;
   await reloadGame();
+  keepSignIn(token, event.id, id);
   roundNo = nextRound();
   $("entry").hidden = false;
+  listTables();
   buildEntry();
-  renderStored();
+  renderStored_();
 }
 
 async function reloadGame() {
-  game = (await api("GET", gamePath(), { token })).body;
+  game = (await call("GET", gamePath(), { token })).body;
 }
 
-function nextRound() {
-  return Math.min(game.rounds.length + 1, event.ruleset.rounds.length);
-}
-
+const nextRound = () => Math.min(game.rounds.length + 1, roundCount());
 const storedRound = (n) => game.rounds.find((r) => r.round === n);
 
-// The entry form: one fieldset per seated player, in seat order.
+// The entry form: one fieldset per seated player, in seat order; the round's kept draft, if any, back in it.
 function buildEntry() {
   clearTimeout(previewTimer);
   verdicts.clear();
   preview = null;
+  reached = -1;
   $("round-select").replaceChildren(...event.ruleset.rounds.map((cards, i) => el("option", { value: i + 1 }, String(i + 1))));
   $("round-select").value = String(roundNo);
   $("round-select").disabled = Boolean(correcting);
   $("card-buttons").replaceChildren(
     ...doubleCards(event.ruleset.snapshot).map((card) => el("button", { type: "button", class: "quiet", "data-card": card.toLowerCase() }, card)),
   );
+  const field = (kind, i) => el("input", { id: `${kind}-${i}`, class: kind, type: "text", autocomplete: "off", autocapitalize: "none", spellcheck: "false", enterkeyhint: "next" });
   $("players").replaceChildren(
     ...game.players.map((name, i) =>
       el(
         "fieldset",
         { class: "player", "data-player": name },
         el("legend", {}, name),
-        el("div", { class: "stack" }, el("label", { for: `words-${i}`, "data-label": "console.words_of" }), el("input", { id: `words-${i}`, class: "words", type: "text", autocomplete: "off", autocapitalize: "none", spellcheck: "false" })),
-        el("div", { class: "stack" }, el("label", { for: `unused-${i}`, "data-label": "console.unused_of" }), el("input", { id: `unused-${i}`, class: "unused", type: "text", autocomplete: "off", autocapitalize: "none", spellcheck: "false" })),
+        el("output", { id: `count-${i}`, class: "count", for: `words-${i} unused-${i}` }),
+        el("div", { class: "stack" }, el("label", { for: `words-${i}`, "data-label": "console.words_of" }), field("words", i)),
+        el("div", { class: "stack" }, el("label", { for: `unused-${i}`, "data-label": "console.unused_of" }), field("unused", i)),
         el("label", { class: "check" }, el("input", { id: `out-${i}`, type: "checkbox", class: "out" }), el("span", { "data-label": "console.went_out" })),
         el("ul", { class: "verdicts", id: `verdicts-${i}`, "aria-live": "polite" }),
       ),
     ),
   );
+  if (!correcting && !finished()) restoreDraft();
   renderEntry();
+  if (finished()) offerNext();
 }
+
+function restoreDraft() {
+  const draft = draftOf(event.id, table, roundNo);
+  if (!draft) return;
+  const names = [];
+  for (const [i, name] of game.players.entries()) {
+    const kept = draft.players.find((p) => p.name === name);
+    if (!kept) continue;
+    $(`words-${i}`).value = kept.words;
+    $(`unused-${i}`).value = kept.unused;
+    $(`out-${i}`).checked = Boolean(kept.went_out);
+    if (kept.words.trim() || kept.unused.trim() || kept.went_out) {
+      names.push(name);
+      reached = i;
+    }
+  }
+  const n = roundNo;
+  const time = new Date(draft.saved_at);
+  notice = () => t("console.restored", { n, time: time.toLocaleTimeString(document.documentElement.lang), players: names.join(", ") });
+  for (const i of game.players.keys()) askVerdicts(i, 0);
+  askPreview(0);
+}
+
+// Cards typed in a field: a bracketed double card, (qu), is one card; every other letter one.
+const cardsIn = (text) => (text.match(/\([^()\s]*\)|[^\s()]/g) || []).length;
+const cardsOf = (i) => cardsIn($(`words-${i}`).value) + cardsIn($(`unused-${i}`).value);
 
 function renderEntry() {
   if (!game) return;
-  const cards = event.ruleset.rounds[roundNo - 1];
-  $("entry-heading").textContent = t("console.round_heading", { n: roundNo, cards });
+  const done = finished();
+  $("entry-form").hidden = done;
+  $("finished").hidden = !done;
+  $("entry-heading").textContent = done ? t("console.finished_heading", { table }) : t("console.round_heading", { table, n: roundNo, cards: hand() });
   for (const [i, name] of game.players.entries()) {
     const box = $("players").children[i];
     for (const label of box.querySelectorAll("[data-label]")) label.textContent = t(label.dataset.label, { player: name });
+    renderCount(i);
   }
   for (const button of $("card-buttons").children) button.setAttribute("aria-label", t("console.insert_card", { card: button.textContent }));
   for (const option of $("round-select").options) option.textContent = storedRound(Number(option.value)) ? `${option.value} ✓` : option.value;
   $("correcting").hidden = !correcting;
   $("reason-field").hidden = $("cancel-correction").hidden = !correcting;
   if (correcting) $("correcting").textContent = t("console.correcting", { n: correcting.round });
-  const done = !correcting && Boolean(storedRound(roundNo)); // this round is stored and not being corrected: nothing to send
-  $("submit").textContent = inFlight ? t("console.submitting") : correcting ? t("console.correction_submit") : t("console.submit", { n: roundNo });
-  $("submit").disabled = inFlight || done;
-  $("submit-status").hidden = !notice && !done;
-  if (notice) $("submit-status").textContent = t(notice.key, notice.params);
-  else if (done) $("submit-status").textContent = t("console.already_stored", { n: roundNo });
+  const stored = !correcting && Boolean(storedRound(roundNo)); // this round is stored and not being corrected: nothing to send
+  const waiting = pending && !inFlight;
+  $("submit").textContent = waiting ? t("console.store_waiting") : inFlight ? t("console.submitting") : correcting ? t("console.correction_submit") : t("console.submit", { n: roundNo });
+  $("submit").disabled = Boolean(pending) || stored;
+  $("discard").hidden = Boolean(correcting) || stored || Boolean(pending) || !typedAnything();
+  for (const input of $("players").querySelectorAll("input")) input.readOnly = Boolean(pending); // what is being stored is what was sent
+  const status = done ? null : waiting ? t("console.store_queued", { n: pending.number }) : notice ? notice() : stored ? t("console.already_stored", { n: roundNo }) : null;
+  $("submit-status").hidden = !status;
+  $("submit-status").textContent = status || "";
+  $("submit-error").replaceChildren(...(failure ? failure().map(messageItem) : []));
+  $("elsewhere").hidden = !elsewhere;
+  $("elsewhere-list").replaceChildren(...(elsewhere ? elsewhere().map((line) => el("li", {}, line)) : []));
+  if (done) renderFinished($("finished"), game);
+  renderNext();
   for (const i of game.players.keys()) renderVerdicts(i);
   renderPreview();
+}
+
+function renderCount(i) {
+  const n = cardsOf(i);
+  const count = $(`count-${i}`);
+  count.textContent = t("console.card_count", { n, hand: hand() });
+  count.className = `count ${n === hand() ? "full" : n > hand() ? "over" : ""}`;
 }
 
 // The words typed for player i, as they are sent.
@@ -195,13 +262,16 @@ const wordsOf = (i) => $(`words-${i}`).value.trim().split(/\s+/).filter(Boolean)
 // What the form says, as the body of a submission.
 function play() {
   return {
-    players: game.players.map((name, i) => ({
-      name,
-      words: wordsOf(i),
-      unused: $(`unused-${i}`).value.replace(/\s+/g, ""),
-      went_out: $(`out-${i}`).checked,
-    })),
+    players: game.players.map((name, i) => ({ name, words: wordsOf(i), unused: $(`unused-${i}`).value.replace(/\s+/g, ""), went_out: $(`out-${i}`).checked })),
   };
+}
+
+// The fields as typed, for a draft.
+const fields = () => game.players.map((name, i) => ({ name, words: $(`words-${i}`).value, unused: $(`unused-${i}`).value, went_out: $(`out-${i}`).checked }));
+const typedAnything = () => Boolean(game) && fields().some((p) => p.words.trim() || p.unused.trim() || p.went_out);
+
+function keep() {
+  if (!correcting && game && !finished()) keepDraft(event.id, table, roundNo, fields());
 }
 
 function fill(body) {
@@ -211,6 +281,7 @@ function fill(body) {
     $(`unused-${i}`).value = compact(entry.unused);
     $(`out-${i}`).checked = Boolean(entry.went_out);
   }
+  reached = game.players.length - 1;
   for (const i of game.players.keys()) askVerdicts(i, 0);
   askPreview(0);
 }
@@ -223,38 +294,41 @@ function askVerdicts(i, delay = DEBOUNCE_MS) {
     i,
     setTimeout(async () => {
       const words = wordsOf(i).slice(0, 64);
-      if (!words.length) {
-        verdicts.set(i, []);
-        renderVerdicts(i);
-        return;
-      }
-      try {
-        const answer = await api("POST", "/validate", { body: { ruleset: event.ruleset.id, lang: event.lexicon.id, words } });
-        if (words.join(" ") !== wordsOf(i).slice(0, 64).join(" ")) return; // typed on since
-        verdicts.set(
-          i,
-          answer.body.verdicts.map((v) => ({ word: v.word, valid: v.valid, points: v.spellings.length ? v.spellings[0].points : null, reason: v.reasons[0]?.message })),
-        );
-      } catch (error) {
-        verdicts.set(i, [{ word: words.join(" "), valid: false, points: null, reason: problemText(error) }]);
+      const unknown = (reason) => words.map((word) => ({ word, state: "unknown", points: null, reason }));
+      if (!words.length) verdicts.set(i, []);
+      else if (!isOnline()) verdicts.set(i, unknown(null));
+      else {
+        try {
+          const answer = await call("POST", "/validate", { body: { ruleset: event.ruleset.id, lang: event.lexicon.id, words } });
+          if (words.join(" ") !== wordsOf(i).slice(0, 64).join(" ")) return; // typed on since
+          verdicts.set(
+            i,
+            answer.body.verdicts.map((v) => ({ word: v.word, state: v.valid ? "ok" : "no", points: v.spellings.length ? v.spellings[0].points : null, reason: v.reasons[0]?.message })),
+          );
+        } catch (error) {
+          if (words.join(" ") !== wordsOf(i).slice(0, 64).join(" ")) return;
+          verdicts.set(i, unreachable(error) ? unknown(null) : words.map((word) => ({ word, state: "no", points: null, reason: messageText(refusalMessage(error)) })));
+        }
       }
       renderVerdicts(i);
     }, delay),
   );
 }
 
+const MARKS = { ok: "console.valid", no: "console.invalid", unknown: "console.cannot_check" };
+
 function renderVerdicts(i) {
   const list = $(`verdicts-${i}`);
   if (!list) return;
   list.replaceChildren(
     ...(verdicts.get(i) || []).map((v) =>
-      el(
-        "li",
-        { class: v.valid ? "ok" : "no", title: v.reason || null },
-        `${v.word} ${t(v.valid ? "console.valid" : "console.invalid")}${v.points === null ? "" : ` · ${t("console.points", { points: v.points })}`}`,
-      ),
+      el("li", { class: v.state, title: v.reason || null }, `${v.word} ${t(MARKS[v.state])}${v.points === null ? "" : ` · ${t("console.points", { points: v.points })}`}`),
     ),
   );
+}
+
+function slip() {
+  return { players: game.players, round: roundNo, hand: hand(), play: play() };
 }
 
 function askPreview(delay = DEBOUNCE_MS) {
@@ -262,211 +336,289 @@ function askPreview(delay = DEBOUNCE_MS) {
   previewTimer = setTimeout(async () => {
     const body = play();
     const sent = JSON.stringify(body);
+    if (!isOnline()) {
+      preview = { offline: true };
+      renderPreview();
+      return;
+    }
     try {
-      const answer = await api("POST", `${gamePath()}/rounds/${roundNo}/preview`, { token, body });
+      const answer = await call("POST", `${gamePath()}/rounds/${roundNo}/preview`, { token, body });
       if (sent !== JSON.stringify(play())) return;
       preview = answer.body;
     } catch (error) {
       if (sent !== JSON.stringify(play())) return;
-      preview = { problems: error instanceof ApiError && error.status === 422 ? error.lines() : [problemText(error)] };
+      preview = unreachable(error) ? { offline: true } : { problems: slipMessages(error, slip()) };
     }
     renderPreview();
   }, delay);
 }
 
-function bonusText(player, result) {
-  const won = player.bonuses.map((b) => `${t(`console.bonus.${b.kind}`)} +${b.points}`);
-  const tied = result.bonuses.filter((b) => b.tied.includes(player.name)).map((b) => `${t(`console.bonus.${b.kind}`)}: ${t("console.tied", { players: b.tied.join(", ") })}`);
-  return [...won, ...tied].join("; ");
-}
-
-function wordsText(player) {
-  return player.words.map((w) => `${w.word} ${w.counted ? "✓" : "✗"} ${w.points}`).join(", ");
-}
-
 // What adds up but looks wrong on a slip: nobody went out, or a player who went out holds an invalid word or cards.
 function suspicions(result) {
   const lines = [];
-  if (!result.players.some((p) => p.went_out_valid !== null)) lines.push(t("console.nobody_out"));
-  for (const p of result.players) if (p.went_out_valid === false) lines.push(t("console.out_failed", { player: p.name }));
+  if (!result.players.some((p) => p.went_out_valid !== null)) lines.push({ text: t("console.nobody_out") });
+  for (const p of result.players) if (p.went_out_valid === false) lines.push({ text: t("console.out_failed", { player: p.name }) });
   return lines;
 }
 
+// The preview's problems that concern the seats reached so far: a hand not yet typed is not short of cards.
+const shown = (problems) => problems.filter((m) => m.kind !== "count" || m.player === null || m.player <= reached);
+
 function renderPreview() {
-  const lines = !preview ? [] : preview.problems || suspicions(preview.result);
+  const lines = !preview || preview.offline ? [] : preview.problems ? shown(preview.problems) : suspicions(preview.result);
   $("warnings").hidden = lines.length === 0;
-  $("warning-list").replaceChildren(...lines.map((line) => el("li", {}, line)));
+  $("warning-list").replaceChildren(...lines.map(messageItem));
   const ok = preview && preview.result;
-  $("preview").hidden = !ok;
+  $("preview").hidden = $("preview-bonuses").hidden = !ok;
   $("preview-waiting").hidden = Boolean(ok);
+  $("preview-waiting").textContent = t(preview && preview.offline ? "console.preview_offline" : "console.preview_waiting");
   if (!ok) return;
   const totals = Object.fromEntries(preview.running_totals.map((r) => [r.name, r.total]));
+  const wordsText = (p) => p.words.map((w) => `${w.word} ${w.counted ? "✓" : "✗"} ${w.points}`).join(", ");
   $("preview").tBodies[0].replaceChildren(
-    ...preview.result.players.map((p) =>
-      el(
+    ...preview.result.players.map((p) => {
+      const won = wonBy(p);
+      return el(
         "tr",
         { "data-player": p.name },
         el("th", { scope: "row" }, p.name),
-        el("td", {}, wordsText(p)),
+        el("td", { class: "words" }, wordsText(p), won ? el("span", { class: "won" }, won) : null),
         el("td", { class: "n" }, p.unused_points ? `−${p.unused_points}` : "0"),
-        el("td", {}, bonusText(p, preview.result)),
         el("td", { class: "n" }, String(p.total)),
         el("td", { class: "n" }, String(totals[p.name])),
-      ),
-    ),
+      );
+    }),
   );
+  $("preview-bonuses").replaceChildren(...bonusLines(preview.result).map((line) => el("li", {}, line)));
 }
 
-// --- storing: once, whatever is clicked ---------------------------------------------------------------
+// --- storing: once, whatever is clicked, and only when the service can be reached -----------------------
 
-async function submit() {
-  if (inFlight) return; // a double click sends one request; a retry of the same play is a 200 from the ledger anyway
-  $("submit-error").textContent = "";
+function submit() {
+  if (pending) return; // a double click, or a store waiting for the connection: one round, one body
+  failure = null;
   const body = play();
   const headers = {};
   if (correcting) {
     const reason = $("reason").value.trim();
     if (!reason) {
-      $("submit-error").textContent = t("console.needs_reason");
+      failure = () => [{ text: t("console.needs_reason") }];
+      renderEntry();
       $("reason").focus();
       return;
     }
     body.correction = { reason };
     headers["If-Match"] = correcting.etag;
   }
+  reached = game.players.length - 1;
+  pending = { number: correcting ? correcting.round : roundNo, body, headers };
+  sendPending();
+}
+
+// Sends the store waiting, if the service can be reached: a lost answer leaves it waiting, to be sent again,
+// the same body (a second PUT of the same play is a 200 from the ledger: one round, never two plays).
+async function sendPending() {
+  if (!pending || inFlight) return;
+  if (!isOnline()) return renderEntry();
   inFlight = true;
   renderEntry();
-  const number = correcting ? correcting.round : roundNo;
+  const { number, body, headers } = pending;
+  const corrected = Boolean(correcting);
   try {
-    const answer = await api("PUT", `${gamePath()}/rounds/${number}`, { token, body, headers });
-    notice = { key: answer.status === 201 || correcting ? "console.stored" : "console.already_stored", params: { n: number, revision: answer.body.revision } };
-    const corrected = Boolean(correcting);
-    correcting = null;
+    const answer = await call("PUT", `${gamePath()}/rounds/${number}`, { token, body, headers });
+    const revision = answer.body.revision;
+    notice = () => t("console.stored", { n: number, revision });
+    pending = correcting = null;
+    inFlight = false;
+    dropDraft(event.id, table, number);
     $("reason").value = "";
     await reloadGame();
     roundNo = corrected ? number : nextRound();
-    inFlight = false;
     buildEntry();
-    renderStored();
+    renderStored_();
     if (corrected) await showHistory(number);
+    else if (!finished()) $("words-0").focus();
+    else $("finished-heading").focus();
     refreshStandings();
   } catch (error) {
     inFlight = false;
-    $("submit-error").textContent = problemText(error);
+    if (unreachable(error)) return renderEntry(); // still pending: sent again once the connection is back
+    pending = null;
+    if (error instanceof ApiError && error.status === 409 && error.problem.errors?.body) await storedElsewhere(number, body);
+    else if (error instanceof ApiError && error.status === 412) await changedMeanwhile(number, body);
+    else {
+      const msgs = slipMessages(error, { ...slip(), round: number });
+      failure = () => msgs;
+    }
     renderEntry();
   }
 }
 
-// --- the echo: every stored round with its running totals; corrections and revisions ------------------
-
-function renderStored() {
-  if (!game) return;
-  $("stored").hidden = game.rounds.length === 0;
-  const head = el(
-    "tr",
-    {},
-    el("th", { scope: "col", class: "n" }, t("page.round")),
-    ...game.players.map((p) => el("th", { scope: "col", class: "n" }, p)),
-    el("th", { scope: "col" }, t("console.receipt")),
-    el("th", { scope: "col" }, ""),
-  );
-  $("stored-table").tHead.replaceChildren(head);
-  $("stored-table").tBodies[0].replaceChildren(
-    ...game.rounds.map((r) => {
-      const scores = Object.fromEntries(r.result.players.map((p) => [p.name, p.total]));
-      const running = Object.fromEntries(r.running_totals.map((p) => [p.name, p.total]));
-      const actions = el(
-        "td",
-        {},
-        el("button", { type: "button", class: "quiet", "data-history": r.round }, t("console.revisions", { count: r.revisions })),
-        mayCorrect() ? el("button", { type: "button", class: "quiet", "data-correct": r.round }, t("console.correct", { n: r.round })) : null,
-      );
-      return el(
-        "tr",
-        { "data-round": r.round },
-        el("th", { scope: "row", class: "n" }, String(r.round)),
-        ...game.players.map((p) => el("td", { class: "n" }, `${scores[p]} → ${running[p]}`)),
-        receiptCell(r.receipt),
-        actions,
-      );
-    }),
-  );
-  renderHistory();
+// How a stored play differs from one typed here, player by player, in words ([] when they are the same).
+function differences(stored, here, keys) {
+  const cards = (faces) => faces.map((face) => face.toUpperCase()).join("");
+  const nothing = t("console.nothing");
+  const lines = [];
+  for (const name of game.players) {
+    const a = stored.players.find((p) => p.name === name) || { words: [], unused: [], went_out: false };
+    const b = here.players.find((p) => p.name === name) || { words: [], unused: "", went_out: false };
+    const storedWords = a.words.map(cards).join(" ") || nothing;
+    const hereWords = b.words.map((w) => w.replace(/[()]/g, "").toUpperCase()).join(" ") || nothing;
+    const exact = a.words.map(compact).join(" ") === b.words.join(" ").toLowerCase();
+    if (!exact) lines.push(t(keys.words, { player: name, stored: storedWords, here: hereWords === storedWords ? b.words.join(" ").toUpperCase() : hereWords }));
+    if (compact(a.unused) !== String(b.unused).toLowerCase()) lines.push(t(keys.unused, { player: name, stored: cards(a.unused) || nothing, here: String(b.unused).replace(/[()]/g, "").toUpperCase() || nothing }));
+    if (Boolean(a.went_out) !== Boolean(b.went_out)) lines.push(t(a.went_out ? keys.out_there : keys.out_here, { player: name }));
+  }
+  return lines;
 }
 
-// A stored round's receipt (docs/ledger.md): its audit entry and the first 12 hex digits of the tree's root, the whole JSON on opening.
-// Kept, it lets anyone check later that the ledger still holds the round: wordsvc audit verify --receipt FILE.
-function receiptCell(receipt) {
-  if (!receipt) return el("td", {}, "");
-  const short = t("console.receipt_short", { seq: receipt.seq, root: receipt.root.slice(0, 12) });
-  const unsigned = receipt.checkpoint.signature === null ? ` · ${t("console.receipt_unsigned")}` : "";
-  return el(
-    "td",
-    { class: "receipt" },
-    el("details", {}, el("summary", {}, short + unsigned), el("pre", { class: "receipt-json" }, JSON.stringify(receipt, null, 2))),
-  );
+async function latestBody(number) {
+  const detail = (await call("GET", `${gamePath()}/rounds/${number}`, { token })).body;
+  return { detail, body: detail.history[detail.history.length - 1].body };
+}
+
+// Round `number` was stored by another tab or device: say what it holds and how that differs from `here`, then move on.
+async function storedElsewhere(number, here) {
+  try {
+    const { body } = await latestBody(number);
+    const lines = differences(body, here, { words: "console.differs_words", unused: "console.differs_unused", out_there: "console.differs_out_there", out_here: "console.differs_out_here" });
+    elsewhere = () => [t("console.stored_elsewhere", { n: number }), ...(lines.length ? lines : [t("console.stored_elsewhere_same")])];
+    dropDraft(event.id, table, number);
+    await reloadGame();
+    roundNo = nextRound();
+    notice = null;
+    buildEntry();
+    renderStored_();
+  } catch (error) {
+    failure = () => [refusalMessage(error, { round: number, table })];
+  }
+}
+
+// A director's correction of round `number` met a newer revision (412): the new version in the form, and what it changed of theirs.
+async function changedMeanwhile(number, mine) {
+  try {
+    const { detail, body } = await latestBody(number);
+    correcting = { round: number, etag: detail.etag };
+    fill(body);
+    historyOf = { round: number, revisions: detail.history };
+    const lines = differences(body, mine, { words: "console.yours_words", unused: "console.yours_unused", out_there: "console.yours_out_there", out_here: "console.yours_out_here" });
+    elsewhere = () => [t("console.changed_meanwhile", { n: number }), ...lines];
+    await reloadGame();
+    renderStored_();
+  } catch (error) {
+    failure = () => [refusalMessage(error, { round: number, table })];
+  }
+}
+
+function discard() {
+  dropDraft(event.id, table, roundNo);
+  const n = roundNo;
+  notice = () => t("console.discarded", { n });
+  buildEntry();
+  $("words-0").focus();
+}
+
+// --- the echo, a finished game, what comes next -------------------------------------------------------
+
+function renderStored_() {
+  if (!game) return;
+  $("stored").hidden = game.rounds.length === 0;
+  renderStored($("stored-table"), game, mayCorrect());
+  $("history").hidden = !historyOf;
+  if (!historyOf) return;
+  $("history-heading").textContent = t("console.history_heading", { n: historyOf.round });
+  renderHistory($("history-list"), historyOf.revisions);
 }
 
 async function showHistory(number) {
   try {
-    const detail = (await api("GET", `${gamePath()}/rounds/${number}`, { token })).body;
+    const detail = (await call("GET", `${gamePath()}/rounds/${number}`, { token })).body;
     historyOf = { round: number, revisions: detail.history };
   } catch (error) {
-    $("submit-error").textContent = problemText(error);
+    failure = () => [refusalMessage(error, { round: number, table })];
+    renderEntry();
   }
-  renderHistory();
-}
-
-function renderHistory() {
-  $("history").hidden = !historyOf;
-  if (!historyOf) return;
-  $("history-heading").textContent = t("console.history_heading", { n: historyOf.round });
-  $("history-list").replaceChildren(
-    ...historyOf.revisions.map((rev) => {
-      const item = el("li", {}, t("console.revision_line", { revision: rev.revision, at: new Date(rev.at).toLocaleString(document.documentElement.lang), actor: rev.actor }));
-      const words = rev.body.players.map((p) => `${p.name}: ${p.words.map(compact).join(" ")}${p.unused.length ? ` (${compact(p.unused)})` : ""}`).join(" · ");
-      item.append(el("br"), words);
-      if (rev.reason) item.append(el("br"), t("console.reason", { reason: rev.reason }));
-      return item;
-    }),
-  );
+  renderStored_();
 }
 
 async function startCorrection(number) {
-  $("submit-error").textContent = "";
+  failure = elsewhere = notice = null;
   try {
-    const detail = (await api("GET", `${gamePath()}/rounds/${number}`, { token })).body;
+    const detail = (await call("GET", `${gamePath()}/rounds/${number}`, { token })).body;
     correcting = { round: number, etag: detail.etag };
-    notice = null;
     roundNo = number;
     buildEntry();
     fill(detail.history[detail.history.length - 1].body);
     historyOf = { round: number, revisions: detail.history };
-    renderHistory();
+    renderStored_();
     $("words-0").focus();
   } catch (error) {
-    $("submit-error").textContent = problemText(error);
+    failure = () => [refusalMessage(error, { round: number, table })];
+    renderEntry();
   }
 }
 
-// --- standings, refreshing by themselves --------------------------------------------------------------
+async function offerNext() {
+  if (upNext !== undefined) return;
+  upNext = null;
+  try {
+    upNext = await nextTable({ token, who, event, table, rounds: roundCount() });
+  } catch {
+    upNext = undefined; // asked again when the game is drawn again
+  }
+  renderNext();
+}
+
+function renderNext() {
+  $("next-table").hidden = !upNext || !finished();
+  $("no-next").hidden = upNext !== null || !finished();
+  $("no-next").textContent = t(who && who.table ? "console.ask_next_link" : "console.no_next");
+  if (upNext) $("next-table").textContent = t("console.open_next", { table: upNext.id, players: upNext.players.join(", ") });
+}
+
+// --- standings and the open table, read again by themselves -------------------------------------------
 
 function startStandings() {
   $("standings").hidden = false;
   clearInterval(standingsTimer);
   refreshStandings();
-  standingsTimer = setInterval(refreshStandings, config.standings_poll_seconds * 1000);
+  standingsTimer = setInterval(() => {
+    refreshStandings();
+    pollGame();
+  }, config.standings_poll_seconds * 1000);
 }
 
 async function refreshStandings() {
   if (!event) return;
   try {
-    standings = (await api("GET", `${eventPath()}/standings`, { token })).body.standings;
+    standings = (await call("GET", `${eventPath()}/standings`, { token })).body.standings;
     standingsAt = new Date();
   } catch {
     return; // the next poll tries again; the last table stays up
   }
   renderStandings();
+}
+
+// The open table as stored now: a round stored from another tab or device shows up, and is compared with this tab's entry.
+async function pollGame() {
+  if (!game || pending || inFlight) return;
+  const seen = JSON.stringify(game.rounds.map((r) => [r.round, r.revisions]));
+  let now;
+  try {
+    now = (await call("GET", gamePath(), { token })).body;
+  } catch {
+    return;
+  }
+  if (pending || inFlight || !game || now.id !== game.id || JSON.stringify(now.rounds.map((r) => [r.round, r.revisions])) === seen) return;
+  const typedHere = !correcting && now.rounds.some((r) => r.round === roundNo) && !storedRound(roundNo) && typedAnything();
+  if (typedHere) return storedElsewhere(roundNo, play());
+  game = now;
+  if (!correcting && storedRound(roundNo)) {
+    dropDraft(event.id, table, roundNo);
+    roundNo = nextRound();
+    buildEntry();
+  } else renderEntry();
+  renderStored_();
 }
 
 function renderStandings() {
@@ -479,41 +631,89 @@ function renderStandings() {
   );
 }
 
+function renderConnection(online) {
+  $("connection").hidden = online;
+  $("connection").textContent = online ? "" : t("console.connection_lost");
+}
+
+onConnection((online) => {
+  renderConnection(online);
+  if (!game) return;
+  if (online) {
+    for (const i of game.players.keys()) askVerdicts(i, 0); // every mark checked again
+    askPreview(0);
+    sendPending();
+    refreshStandings();
+  }
+  renderEntry();
+});
+
 // --- wiring -------------------------------------------------------------------------------------------
 
 $("signin-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  signIn($("signin-token").value.trim(), $("signin-event").value.trim());
+  signIn($("signin-token").value.trim(), $("signin-event").value.trim(), null);
+});
+$("show-token").addEventListener("click", () => {
+  const shown = $("signin-token").type === "password";
+  $("signin-token").type = shown ? "text" : "password";
+  $("show-token").setAttribute("aria-pressed", String(shown));
 });
 $("sign-out").addEventListener("click", signOut);
 $("table-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   try {
-    $("table-pick").hidden = true;
     await openTable($("table-select").value);
+    $("words-0")?.focus();
   } catch (error) {
-    $("table-pick").hidden = false;
-    $("signin-error").textContent = problemText(error);
+    signInError(refusalMessage(error, { table: $("table-select").value }));
   }
 });
 $("round-select").addEventListener("change", () => {
   roundNo = Number($("round-select").value);
-  notice = null;
+  notice = failure = null;
   buildEntry();
 });
 $("players").addEventListener("input", (e) => {
-  notice = null;
-  const box = e.target.closest("fieldset");
-  const i = [...$("players").children].indexOf(box);
+  notice = failure = null;
+  const i = [...$("players").children].indexOf(e.target.closest("fieldset"));
+  reached = Math.max(reached, i);
   if (e.target.classList.contains("words")) askVerdicts(i);
+  renderCount(i);
+  keep();
   askPreview();
+  $("discard").hidden = Boolean(correcting) || !typedAnything();
+  $("submit-status").hidden = true;
 });
 $("players").addEventListener("change", (e) => {
-  if (e.target.classList.contains("out")) askPreview(0);
+  if (!e.target.classList.contains("out")) return;
+  keep();
+  askPreview(0);
 });
 let lastField = null; // the words or unused field a card button writes into
 $("players").addEventListener("focusin", (e) => {
+  const i = [...$("players").children].indexOf(e.target.closest("fieldset"));
+  if (i > reached) {
+    reached = i; // the referee moved on: the seats before are checked for their hand sizes
+    renderPreview();
+  }
   if (e.target.matches("input.words, input.unused")) lastField = e.target;
+});
+// Enter: words -> cards left -> the next player's words; from the last field it stores. Leaving a hand
+// that holds every card and none left over marks its player out, when nobody is yet (untick it if not).
+$("players").addEventListener("keydown", (e) => {
+  if (e.key !== "Enter" || e.isComposing || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
+  const [kind, seat] = e.target.id.split("-");
+  const i = Number(seat);
+  if (!["words", "unused", "out"].includes(kind)) return;
+  e.preventDefault();
+  if (kind === "words") return $(`unused-${i}`).focus();
+  if (kind === "unused" && !$(`unused-${i}`).value.trim() && cardsOf(i) === hand() && !pending && !game.players.some((_, j) => $(`out-${j}`).checked)) {
+    $(`out-${i}`).checked = true;
+    $(`out-${i}`).dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  if (i + 1 < game.players.length) $(`words-${i + 1}`).focus();
+  else submit();
 });
 $("card-buttons").addEventListener("click", (e) => {
   const button = e.target.closest("button[data-card]");
@@ -527,11 +727,21 @@ $("card-buttons").addEventListener("click", (e) => {
   field.dispatchEvent(new Event("input", { bubbles: true }));
 });
 $("submit").addEventListener("click", submit);
+$("discard").addEventListener("click", discard);
 $("cancel-correction").addEventListener("click", () => {
-  correcting = null;
+  correcting = elsewhere = failure = null;
   $("reason").value = "";
   roundNo = nextRound();
   buildEntry();
+});
+$("next-table").addEventListener("click", async () => {
+  try {
+    await openTable(upNext.id);
+    $("words-0")?.focus();
+  } catch (error) {
+    failure = () => [refusalMessage(error, { table: upNext.id })];
+    renderEntry();
+  }
 });
 $("stored-table").addEventListener("click", (e) => {
   const correct = e.target.closest("button[data-correct]");
@@ -543,12 +753,16 @@ $("stored-table").addEventListener("click", (e) => {
 languageSwitch($("language"));
 onLanguage(() => {
   renderHeader();
+  renderConnection(isOnline());
   renderEntry();
-  renderStored();
+  renderStored_();
   renderStandings();
 });
 
-const kept = JSON.parse(sessionStorage.getItem(SESSION_KEY) || "null");
-if (kept && kept.token) signIn(kept.token, kept.event);
+// A sign-in link (#event=…&table=…&token=…) first, then the sign-in this browser keeps.
+const link = takeSignInLink();
+const kept = keptSignIn();
+if (link) signIn(link.token, link.event, link.table);
+else if (kept && kept.token) signIn(kept.token, kept.event, kept.table);
 else $("signin-token").focus();
 document.body.dataset.ready = "true";
