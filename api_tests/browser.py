@@ -221,20 +221,24 @@ def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP, locale
     return context, page, traffic
 
 
-def accessibility_violations(page: Any) -> list[dict[str, Any]]:
-    """axe-core's serious and critical violations of WCAG 2.1 A/AA and best practice in the page as it is now."""
+#: Every impact axe-core gives: the console's entry tests fail on any of them.
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
+
+
+def accessibility_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict[str, Any]]:
+    """axe-core's violations of WCAG 2.1 A/AA and best practice in the page as it is now, of the given impacts (serious and critical unless told)."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE.read_text(encoding="utf-8"))  # evaluated by the driver, so the page's CSP (script-src 'self') still holds for the page itself
     result = page.evaluate("(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})", AXE_TAGS)
     return [
         {"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
         for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
+        if v["impact"] in impacts
     ]
 
 
-def assert_accessible(page: Any, state: str) -> None:
-    violations = accessibility_violations(page)
+def assert_accessible(page: Any, state: str, impacts: tuple[str, ...] = ("serious", "critical")) -> None:
+    violations = accessibility_violations(page, impacts)
     assert not violations, f"{state}: axe-core reports\n" + json.dumps(violations, indent=1)
 
 

@@ -108,7 +108,8 @@ export function refusalMessage(error, about = {}) {
 
 // A list item for a message: its text, and the service's own words beneath, smaller, when the page had no words of its own.
 export function messageItem(msg) {
-  return el("li", {}, msg.text, msg.detail ? el("small", { class: "detail" }, ` (${t("console.service_said", { detail: msg.detail })})`) : null);
+  const detail = msg.detail ? el("small", { class: "detail" }, `(${t("console.service_said", { detail: msg.detail })})`) : null;
+  return el("li", {}, msg.text, detail ? " " : null, detail);
 }
 
 // The same as a paragraph's content.
