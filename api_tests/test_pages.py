@@ -16,12 +16,17 @@ ASSETS = {
     "connection.js": "text/javascript",
     "console.js": "text/javascript",
     "drafts.js": "text/javascript",
+    "entry_form.js": "text/javascript",
+    "entry_keys.js": "text/javascript",
     "judge.js": "text/javascript",
     "next_table.js": "text/javascript",
     "pages.css": "text/css",
+    "results.js": "text/javascript",
+    "round_diff.js": "text/javascript",
     "slip_messages.js": "text/javascript",
-    "stored_rounds.js": "text/javascript",
+    "standings.js": "text/javascript",
     "tournament.js": "text/javascript",
+    "verdicts.js": "text/javascript",
 }
 LOCALES = {"en", "et", "is"}
 

@@ -26,7 +26,23 @@ __all__ = ["ASSETS", "PAGES", "STATIC", "bp", "page_strings", "render_page"]
 STATIC = Path(__file__).with_name("static")
 #: Each page: its HTML file and the prefixes of the catalogue keys it uses.
 PAGES = {"console": ("console.html", ("page.", "console.", "tournament.")), "judge": ("judge.html", ("page.", "judge."))}
-ASSETS = ("common.js", "connection.js", "console.js", "drafts.js", "judge.js", "next_table.js", "pages.css", "slip_messages.js", "stored_rounds.js", "tournament.js")
+ASSETS = (
+    "common.js",
+    "connection.js",
+    "console.js",
+    "drafts.js",
+    "entry_form.js",
+    "entry_keys.js",
+    "judge.js",
+    "next_table.js",
+    "pages.css",
+    "results.js",
+    "round_diff.js",
+    "slip_messages.js",
+    "standings.js",
+    "tournament.js",
+    "verdicts.js",
+)
 POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 bp = Blueprint("pages", __name__)

@@ -4,13 +4,18 @@
 // also runs the tournament (tournament.js). What is typed is kept in the browser (drafts.js), outages are
 // told and waited out (connection.js), and every problem is said in the page's language (slip_messages.js).
 
-import { ApiError, compact, config, doubleCards, el, languageSwitch, onLanguage, t } from "./common.js";
+import { ApiError, doubleCards, el, languageSwitch, onLanguage, t } from "./common.js";
 import { call, isOnline, onConnection, unreachable } from "./connection.js";
 import { draftOf, dropDraft, forgetSignIn, keepDraft, keepSignIn, keptSignIn, takeSignInLink } from "./drafts.js";
+import { bodyFields, buildPlayers, cardsOf, fields, play as formPlay, renderPlayers, setFields, typed, wordsOf } from "./entry_form.js";
+import { wireCardButtons, wireEnter } from "./entry_keys.js";
 import { nextTable } from "./next_table.js";
+import { renderFinished, renderHistory, renderPreview as renderPreviewTable, renderStored, suspicions } from "./results.js";
+import { differences } from "./round_diff.js";
+import { refreshStandings, renderStandings, startStandings, stopStandings } from "./standings.js";
 import { messageItem, messageText, refusalMessage, slipMessages, tokenLooksRight, tokenMessage } from "./slip_messages.js";
-import { bonusLines, renderFinished, renderHistory, renderStored, wonBy } from "./stored_rounds.js";
 import { hideTournament, showTournament } from "./tournament.js";
+import { askVerdicts as ask, clearVerdicts, renderVerdicts } from "./verdicts.js";
 
 const $ = (id) => document.getElementById(id);
 const DEBOUNCE_MS = 250;
@@ -25,9 +30,6 @@ let correcting = null; // {round, etag} while a director corrects a stored round
 let inFlight = false;
 let pending = null; // {number, body, headers}: a store sent or waiting for the connection; the same body is sent until answered
 let reached = -1; // the last seat the referee has moved to: hand sizes are checked up to it
-let standingsTimer = 0;
-let standings = null;
-let standingsAt = null;
 let preview = null; // the last preview's answer, {problems: [messages]} or {offline: true}
 let notice = null; // () => text of the last thing done (stored, restored, discarded)
 let failure = null; // () => [messages] of the last refusal
@@ -35,8 +37,6 @@ let elsewhere = null; // () => [lines]: a round stored from another tab or devic
 let historyOf = null; // {round, revisions}
 let upNext = undefined; // a finished game's next table: {id, players}, null (none), undefined (not asked yet)
 let previewTimer = 0;
-const verdictTimers = new Map();
-const verdicts = new Map(); // seat -> [{word, state: ok | no | unknown, points, reason}] of the words now in its field
 
 const eventPath = () => `/events/${encodeURIComponent(event.id)}`;
 const gamePath = () => `${eventPath()}/games/${encodeURIComponent(table)}`;
@@ -73,7 +73,7 @@ async function signIn(sentToken, eventId, tableId) {
     $("signin").hidden = true;
     $("signin-token").value = "";
     renderHeader();
-    startStandings();
+    startStandings(token, eventPath(), pollGame);
     if (mayCorrect()) showTournament({ token, event, openTable: openFromTournament, tablesChanged: reloadTables });
     const open = me.table || (tableId && event.games.some((g) => g.id === tableId) ? tableId : null);
     listTables();
@@ -119,10 +119,10 @@ async function openFromTournament(id) {
 
 function signOut() {
   forgetSignIn();
-  clearInterval(standingsTimer);
+  stopStandings();
   hideTournament();
   token = who = event = table = game = correcting = preview = notice = failure = elsewhere = historyOf = pending = null;
-  for (const id of ["table-pick", "entry", "stored", "standings", "signin-event-field"]) $(id).hidden = true;
+  for (const id of ["table-pick", "entry", "stored", "signin-event-field"]) $(id).hidden = true;
   $("signin").hidden = false;
   renderHeader();
   $("signin-token").focus();
@@ -160,7 +160,7 @@ const storedRound = (n) => game.rounds.find((r) => r.round === n);
 // The entry form: one fieldset per seated player, in seat order; the round's kept draft, if any, back in it.
 function buildEntry() {
   clearTimeout(previewTimer);
-  verdicts.clear();
+  clearVerdicts();
   preview = null;
   reached = -1;
   $("round-select").replaceChildren(...event.ruleset.rounds.map((cards, i) => el("option", { value: i + 1 }, String(i + 1))));
@@ -169,21 +169,7 @@ function buildEntry() {
   $("card-buttons").replaceChildren(
     ...doubleCards(event.ruleset.snapshot).map((card) => el("button", { type: "button", class: "quiet", "data-card": card.toLowerCase() }, card)),
   );
-  const field = (kind, i) => el("input", { id: `${kind}-${i}`, class: kind, type: "text", autocomplete: "off", autocapitalize: "none", spellcheck: "false", enterkeyhint: "next" });
-  $("players").replaceChildren(
-    ...game.players.map((name, i) =>
-      el(
-        "fieldset",
-        { class: "player", "data-player": name },
-        el("legend", {}, name),
-        el("output", { id: `count-${i}`, class: "count", for: `words-${i} unused-${i}` }),
-        el("div", { class: "stack" }, el("label", { for: `words-${i}`, "data-label": "console.words_of" }), field("words", i)),
-        el("div", { class: "stack" }, el("label", { for: `unused-${i}`, "data-label": "console.unused_of" }), field("unused", i)),
-        el("label", { class: "check" }, el("input", { id: `out-${i}`, type: "checkbox", class: "out" }), el("span", { "data-label": "console.went_out" })),
-        el("ul", { class: "verdicts", id: `verdicts-${i}`, "aria-live": "polite" }),
-      ),
-    ),
-  );
+  buildPlayers($("players"), game.players);
   if (!correcting && !finished()) restoreDraft();
   renderEntry();
   if (finished()) offerNext();
@@ -192,18 +178,8 @@ function buildEntry() {
 function restoreDraft() {
   const draft = draftOf(event.id, table, roundNo);
   if (!draft) return;
-  const names = [];
-  for (const [i, name] of game.players.entries()) {
-    const kept = draft.players.find((p) => p.name === name);
-    if (!kept) continue;
-    $(`words-${i}`).value = kept.words;
-    $(`unused-${i}`).value = kept.unused;
-    $(`out-${i}`).checked = Boolean(kept.went_out);
-    if (kept.words.trim() || kept.unused.trim() || kept.went_out) {
-      names.push(name);
-      reached = i;
-    }
-  }
+  const names = setFields(game.players, draft.players);
+  reached = Math.max(-1, ...names.map((name) => game.players.indexOf(name)));
   const n = roundNo;
   const time = new Date(draft.saved_at);
   notice = () => t("console.restored", { n, time: time.toLocaleTimeString(document.documentElement.lang), players: names.join(", ") });
@@ -211,21 +187,13 @@ function restoreDraft() {
   askPreview(0);
 }
 
-// Cards typed in a field: a bracketed double card, (qu), is one card; every other letter one.
-const cardsIn = (text) => (text.match(/\([^()\s]*\)|[^\s()]/g) || []).length;
-const cardsOf = (i) => cardsIn($(`words-${i}`).value) + cardsIn($(`unused-${i}`).value);
-
 function renderEntry() {
   if (!game) return;
   const done = finished();
   $("entry-form").hidden = done;
   $("finished").hidden = !done;
   $("entry-heading").textContent = done ? t("console.finished_heading", { table }) : t("console.round_heading", { table, n: roundNo, cards: hand() });
-  for (const [i, name] of game.players.entries()) {
-    const box = $("players").children[i];
-    for (const label of box.querySelectorAll("[data-label]")) label.textContent = t(label.dataset.label, { player: name });
-    renderCount(i);
-  }
+  renderPlayers($("players"), game.players, hand());
   for (const button of $("card-buttons").children) button.setAttribute("aria-label", t("console.insert_card", { card: button.textContent }));
   for (const option of $("round-select").options) option.textContent = storedRound(Number(option.value)) ? `${option.value} ✓` : option.value;
   $("correcting").hidden = !correcting;
@@ -249,38 +217,15 @@ function renderEntry() {
   renderPreview();
 }
 
-function renderCount(i) {
-  const n = cardsOf(i);
-  const count = $(`count-${i}`);
-  count.textContent = t("console.card_count", { n, hand: hand() });
-  count.className = `count ${n === hand() ? "full" : n > hand() ? "over" : ""}`;
-}
-
-// The words typed for player i, as they are sent.
-const wordsOf = (i) => $(`words-${i}`).value.trim().split(/\s+/).filter(Boolean);
-
-// What the form says, as the body of a submission.
-function play() {
-  return {
-    players: game.players.map((name, i) => ({ name, words: wordsOf(i), unused: $(`unused-${i}`).value.replace(/\s+/g, ""), went_out: $(`out-${i}`).checked })),
-  };
-}
-
-// The fields as typed, for a draft.
-const fields = () => game.players.map((name, i) => ({ name, words: $(`words-${i}`).value, unused: $(`unused-${i}`).value, went_out: $(`out-${i}`).checked }));
-const typedAnything = () => Boolean(game) && fields().some((p) => p.words.trim() || p.unused.trim() || p.went_out);
+const play = () => formPlay(game.players);
+const typedAnything = () => Boolean(game) && fields(game.players).some(typed);
 
 function keep() {
-  if (!correcting && game && !finished()) keepDraft(event.id, table, roundNo, fields());
+  if (!correcting && game && !finished()) keepDraft(event.id, table, roundNo, fields(game.players));
 }
 
 function fill(body) {
-  for (const [i, name] of game.players.entries()) {
-    const entry = body.players.find((p) => p.name === name) || { words: [], unused: [], went_out: false };
-    $(`words-${i}`).value = entry.words.map(compact).join(" ");
-    $(`unused-${i}`).value = compact(entry.unused);
-    $(`out-${i}`).checked = Boolean(entry.went_out);
-  }
+  setFields(game.players, bodyFields(body));
   reached = game.players.length - 1;
   for (const i of game.players.keys()) askVerdicts(i, 0);
   askPreview(0);
@@ -288,44 +233,7 @@ function fill(body) {
 
 // --- as it is typed: each word's verdict, then the whole round ----------------------------------------
 
-function askVerdicts(i, delay = DEBOUNCE_MS) {
-  clearTimeout(verdictTimers.get(i));
-  verdictTimers.set(
-    i,
-    setTimeout(async () => {
-      const words = wordsOf(i).slice(0, 64);
-      const unknown = (reason) => words.map((word) => ({ word, state: "unknown", points: null, reason }));
-      if (!words.length) verdicts.set(i, []);
-      else if (!isOnline()) verdicts.set(i, unknown(null));
-      else {
-        try {
-          const answer = await call("POST", "/validate", { body: { ruleset: event.ruleset.id, lang: event.lexicon.id, words } });
-          if (words.join(" ") !== wordsOf(i).slice(0, 64).join(" ")) return; // typed on since
-          verdicts.set(
-            i,
-            answer.body.verdicts.map((v) => ({ word: v.word, state: v.valid ? "ok" : "no", points: v.spellings.length ? v.spellings[0].points : null, reason: v.reasons[0]?.message })),
-          );
-        } catch (error) {
-          if (words.join(" ") !== wordsOf(i).slice(0, 64).join(" ")) return;
-          verdicts.set(i, unreachable(error) ? unknown(null) : words.map((word) => ({ word, state: "no", points: null, reason: messageText(refusalMessage(error)) })));
-        }
-      }
-      renderVerdicts(i);
-    }, delay),
-  );
-}
-
-const MARKS = { ok: "console.valid", no: "console.invalid", unknown: "console.cannot_check" };
-
-function renderVerdicts(i) {
-  const list = $(`verdicts-${i}`);
-  if (!list) return;
-  list.replaceChildren(
-    ...(verdicts.get(i) || []).map((v) =>
-      el("li", { class: v.state, title: v.reason || null }, `${v.word} ${t(MARKS[v.state])}${v.points === null ? "" : ` · ${t("console.points", { points: v.points })}`}`),
-    ),
-  );
-}
+const askVerdicts = (i, delay) => ask(i, () => wordsOf(i).slice(0, 64), { ruleset: event.ruleset.id, lang: event.lexicon.id }, delay);
 
 function slip() {
   return { players: game.players, round: roundNo, hand: hand(), play: play() };
@@ -353,14 +261,6 @@ function askPreview(delay = DEBOUNCE_MS) {
   }, delay);
 }
 
-// What adds up but looks wrong on a slip: nobody went out, or a player who went out holds an invalid word or cards.
-function suspicions(result) {
-  const lines = [];
-  if (!result.players.some((p) => p.went_out_valid !== null)) lines.push({ text: t("console.nobody_out") });
-  for (const p of result.players) if (p.went_out_valid === false) lines.push({ text: t("console.out_failed", { player: p.name }) });
-  return lines;
-}
-
 // The preview's problems that concern the seats reached so far: a hand not yet typed is not short of cards.
 const shown = (problems) => problems.filter((m) => m.kind !== "count" || m.player === null || m.player <= reached);
 
@@ -372,24 +272,7 @@ function renderPreview() {
   $("preview").hidden = $("preview-bonuses").hidden = !ok;
   $("preview-waiting").hidden = Boolean(ok);
   $("preview-waiting").textContent = t(preview && preview.offline ? "console.preview_offline" : "console.preview_waiting");
-  if (!ok) return;
-  const totals = Object.fromEntries(preview.running_totals.map((r) => [r.name, r.total]));
-  const wordsText = (p) => p.words.map((w) => `${w.word} ${w.counted ? "✓" : "✗"} ${w.points}`).join(", ");
-  $("preview").tBodies[0].replaceChildren(
-    ...preview.result.players.map((p) => {
-      const won = wonBy(p);
-      return el(
-        "tr",
-        { "data-player": p.name },
-        el("th", { scope: "row" }, p.name),
-        el("td", { class: "words" }, wordsText(p), won ? el("span", { class: "won" }, won) : null),
-        el("td", { class: "n" }, p.unused_points ? `−${p.unused_points}` : "0"),
-        el("td", { class: "n" }, String(p.total)),
-        el("td", { class: "n" }, String(totals[p.name])),
-      );
-    }),
-  );
-  $("preview-bonuses").replaceChildren(...bonusLines(preview.result).map((line) => el("li", {}, line)));
+  if (ok) renderPreviewTable($("preview"), $("preview-bonuses"), preview);
 }
 
 // --- storing: once, whatever is clicked, and only when the service can be reached -----------------------
@@ -454,24 +337,6 @@ async function sendPending() {
   }
 }
 
-// How a stored play differs from one typed here, player by player, in words ([] when they are the same).
-function differences(stored, here, keys) {
-  const cards = (faces) => faces.map((face) => face.toUpperCase()).join("");
-  const nothing = t("console.nothing");
-  const lines = [];
-  for (const name of game.players) {
-    const a = stored.players.find((p) => p.name === name) || { words: [], unused: [], went_out: false };
-    const b = here.players.find((p) => p.name === name) || { words: [], unused: "", went_out: false };
-    const storedWords = a.words.map(cards).join(" ") || nothing;
-    const hereWords = b.words.map((w) => w.replace(/[()]/g, "").toUpperCase()).join(" ") || nothing;
-    const exact = a.words.map(compact).join(" ") === b.words.join(" ").toLowerCase();
-    if (!exact) lines.push(t(keys.words, { player: name, stored: storedWords, here: hereWords === storedWords ? b.words.join(" ").toUpperCase() : hereWords }));
-    if (compact(a.unused) !== String(b.unused).toLowerCase()) lines.push(t(keys.unused, { player: name, stored: cards(a.unused) || nothing, here: String(b.unused).replace(/[()]/g, "").toUpperCase() || nothing }));
-    if (Boolean(a.went_out) !== Boolean(b.went_out)) lines.push(t(a.went_out ? keys.out_there : keys.out_here, { player: name }));
-  }
-  return lines;
-}
-
 async function latestBody(number) {
   const detail = (await call("GET", `${gamePath()}/rounds/${number}`, { token })).body;
   return { detail, body: detail.history[detail.history.length - 1].body };
@@ -481,7 +346,7 @@ async function latestBody(number) {
 async function storedElsewhere(number, here) {
   try {
     const { body } = await latestBody(number);
-    const lines = differences(body, here, { words: "console.differs_words", unused: "console.differs_unused", out_there: "console.differs_out_there", out_here: "console.differs_out_here" });
+    const lines = differences(game.players, body, here, { words: "console.differs_words", unused: "console.differs_unused", out_there: "console.differs_out_there", out_here: "console.differs_out_here" });
     elsewhere = () => [t("console.stored_elsewhere", { n: number }), ...(lines.length ? lines : [t("console.stored_elsewhere_same")])];
     dropDraft(event.id, table, number);
     await reloadGame();
@@ -501,7 +366,7 @@ async function changedMeanwhile(number, mine) {
     correcting = { round: number, etag: detail.etag };
     fill(body);
     historyOf = { round: number, revisions: detail.history };
-    const lines = differences(body, mine, { words: "console.yours_words", unused: "console.yours_unused", out_there: "console.yours_out_there", out_here: "console.yours_out_here" });
+    const lines = differences(game.players, body, mine, { words: "console.yours_words", unused: "console.yours_unused", out_there: "console.yours_out_there", out_here: "console.yours_out_here" });
     elsewhere = () => [t("console.changed_meanwhile", { n: number }), ...lines];
     await reloadGame();
     renderStored_();
@@ -576,28 +441,7 @@ function renderNext() {
   if (upNext) $("next-table").textContent = t("console.open_next", { table: upNext.id, players: upNext.players.join(", ") });
 }
 
-// --- standings and the open table, read again by themselves -------------------------------------------
-
-function startStandings() {
-  $("standings").hidden = false;
-  clearInterval(standingsTimer);
-  refreshStandings();
-  standingsTimer = setInterval(() => {
-    refreshStandings();
-    pollGame();
-  }, config.standings_poll_seconds * 1000);
-}
-
-async function refreshStandings() {
-  if (!event) return;
-  try {
-    standings = (await call("GET", `${eventPath()}/standings`, { token })).body.standings;
-    standingsAt = new Date();
-  } catch {
-    return; // the next poll tries again; the last table stays up
-  }
-  renderStandings();
-}
+// --- the open table, read again as the standings are -------------------------------------------------
 
 // The open table as stored now: a round stored from another tab or device shows up, and is compared with this tab's entry.
 async function pollGame() {
@@ -619,16 +463,6 @@ async function pollGame() {
     buildEntry();
   } else renderEntry();
   renderStored_();
-}
-
-function renderStandings() {
-  if (!standings) return;
-  $("standings-updated").textContent = t("console.updated", { time: standingsAt.toLocaleTimeString(document.documentElement.lang) });
-  $("standings-table").tBodies[0].replaceChildren(
-    ...standings.map((s) =>
-      el("tr", {}, el("td", { class: "n" }, String(s.rank)), el("th", { scope: "row" }, s.player), el("td", {}, s.table), el("td", { class: "n" }, String(s.rounds)), el("td", { class: "n" }, String(s.total))),
-    ),
-  );
 }
 
 function renderConnection(online) {
@@ -679,7 +513,7 @@ $("players").addEventListener("input", (e) => {
   const i = [...$("players").children].indexOf(e.target.closest("fieldset"));
   reached = Math.max(reached, i);
   if (e.target.classList.contains("words")) askVerdicts(i);
-  renderCount(i);
+  renderPlayers($("players"), game.players, hand());
   keep();
   askPreview();
   $("discard").hidden = Boolean(correcting) || !typedAnything();
@@ -690,42 +524,15 @@ $("players").addEventListener("change", (e) => {
   keep();
   askPreview(0);
 });
-let lastField = null; // the words or unused field a card button writes into
 $("players").addEventListener("focusin", (e) => {
   const i = [...$("players").children].indexOf(e.target.closest("fieldset"));
   if (i > reached) {
     reached = i; // the referee moved on: the seats before are checked for their hand sizes
     renderPreview();
   }
-  if (e.target.matches("input.words, input.unused")) lastField = e.target;
 });
-// Enter: words -> cards left -> the next player's words; from the last field it stores. Leaving a hand
-// that holds every card and none left over marks its player out, when nobody is yet (untick it if not).
-$("players").addEventListener("keydown", (e) => {
-  if (e.key !== "Enter" || e.isComposing || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
-  const [kind, seat] = e.target.id.split("-");
-  const i = Number(seat);
-  if (!["words", "unused", "out"].includes(kind)) return;
-  e.preventDefault();
-  if (kind === "words") return $(`unused-${i}`).focus();
-  if (kind === "unused" && !$(`unused-${i}`).value.trim() && cardsOf(i) === hand() && !pending && !game.players.some((_, j) => $(`out-${j}`).checked)) {
-    $(`out-${i}`).checked = true;
-    $(`out-${i}`).dispatchEvent(new Event("change", { bubbles: true }));
-  }
-  if (i + 1 < game.players.length) $(`words-${i + 1}`).focus();
-  else submit();
-});
-$("card-buttons").addEventListener("click", (e) => {
-  const button = e.target.closest("button[data-card]");
-  if (!button) return;
-  const field = lastField || $("words-0");
-  const at = field.selectionStart ?? field.value.length;
-  const card = `(${button.dataset.card})`;
-  field.value = field.value.slice(0, at) + card + field.value.slice(field.selectionEnd ?? at);
-  field.focus();
-  field.setSelectionRange(at + card.length, at + card.length);
-  field.dispatchEvent(new Event("input", { bubbles: true }));
-});
+wireEnter($("players"), { seats: () => game.players.length, full: (i) => cardsOf(i) === hand(), mayMarkOut: () => !pending, store: submit });
+wireCardButtons($("card-buttons"), $("players"));
 $("submit").addEventListener("click", submit);
 $("discard").addEventListener("click", discard);
 $("cancel-correction").addEventListener("click", () => {

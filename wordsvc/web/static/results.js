@@ -1,7 +1,7 @@
-// The echo of a table (docs/pages.md): every stored round with its running totals, its receipt and its
-// revisions, laid out to fit a phone (a round's scores on one row, its receipt and actions on the next);
-// and what a finished game shows: the final totals, each round's bonus winners (one line a bonus) and the
-// table to open next.
+// Results as the console shows them (docs/pages.md), laid out to fit a phone: the preview of the round being
+// typed (its bonuses one line each under the table, never a tied name on every row); the echo of a table,
+// every stored round with its running totals, its receipt and its revisions (a round's scores on one row,
+// its receipt and actions on the next); and a finished game's final totals and each round's bonus winners.
 
 import { compact, el, t } from "./common.js";
 
@@ -19,6 +19,35 @@ export function bonusLines(result, round = null) {
 
 // The bonuses one player won in a result, for that player's row.
 export const wonBy = (player) => player.bonuses.map((b) => `${t(`console.bonus.${b.kind}`)} +${b.points}`).join("; ");
+
+// What adds up but looks wrong on a slip: nobody went out, or a player who went out holds an invalid word or cards.
+export function suspicions(result) {
+  const lines = [];
+  if (!result.players.some((p) => p.went_out_valid !== null)) lines.push({ text: t("console.nobody_out") });
+  for (const p of result.players) if (p.went_out_valid === false) lines.push({ text: t("console.out_failed", { player: p.name }) });
+  return lines;
+}
+
+// A preview's answer (POST .../preview) in its table and its bonus list.
+export function renderPreview(table, bonuses, answer) {
+  const totals = Object.fromEntries(answer.running_totals.map((r) => [r.name, r.total]));
+  const wordsText = (p) => p.words.map((w) => `${w.word} ${w.counted ? "✓" : "✗"} ${w.points}`).join(", ");
+  table.tBodies[0].replaceChildren(
+    ...answer.result.players.map((p) => {
+      const won = wonBy(p);
+      return el(
+        "tr",
+        { "data-player": p.name },
+        el("th", { scope: "row" }, p.name),
+        el("td", { class: "words" }, wordsText(p), won ? el("span", { class: "won" }, won) : null),
+        el("td", { class: "n" }, p.unused_points ? `−${p.unused_points}` : "0"),
+        el("td", { class: "n" }, String(p.total)),
+        el("td", { class: "n" }, String(totals[p.name])),
+      );
+    }),
+  );
+  bonuses.replaceChildren(...bonusLines(answer.result).map((line) => el("li", {}, line)));
+}
 
 // A stored round's receipt (docs/ledger.md): its audit entry and the first 12 hex digits of the tree's root, the whole JSON on opening.
 // Kept, it lets anyone check later that the ledger still holds the round: wordsvc audit verify --receipt FILE.
