@@ -91,6 +91,7 @@ async function signIn(sentToken, eventId, tableId) {
 // The table picker: every table of the event (none yet: a tournament before its first session); hidden while a table is open.
 function listTables() {
   $("table-select").replaceChildren(...event.games.map((g) => el("option", { value: g.id, text: `${g.id} · ${g.players.join(", ")}` })));
+  if (table) $("table-select").value = table;
   $("table-pick").hidden = event.games.length === 0 || (who.table && table);
 }
 
