@@ -480,3 +480,28 @@ def test_at_390_px_the_preview_stored_rounds_and_standings_fit_and_buttons_are_4
         assert_accessible(page, "phone, two rounds stored", EVERY_IMPACT)
     finally:
         context.close()
+
+
+def test_in_a_tournament_a_finished_table_offers_the_next_sessions_table_of_the_same_players(browser: Any, server: PagesServer) -> None:
+    created = server.api("POST", "/events", server.tokens.admin, json={"name": "Next cup", "id": "next-cup", "ruleset": "standard", "lang": "en-US"})
+    assert created.status_code == 201, created.text
+    director = created.json()["director_token"]["token"]
+    for pid, name in [("p1", "Ann"), ("p2", "Bob"), ("p3", "Cy"), ("p4", "Dee")]:
+        assert server.api("PUT", f"/events/next-cup/players/{pid}", director, json={"name": name, "checked_in": True}).status_code == 201
+    seated = server.api("POST", "/events/next-cup/sessions", director, json={"method": "manual", "number": 1, "tables": [["p1", "p2"], ["p3", "p4"]]})
+    assert seated.status_code == 201, seated.text
+    cup = PagesServer(server.url, server.database, "next-cup", server.tokens)
+    players = server.api("GET", "/events/next-cup/games/s1-t1", director).json()["players"]
+    for n, body in enumerate(_round_bodies(cup, players), start=1):
+        assert server.api("PUT", f"/events/next-cup/games/s1-t1/rounds/{n}", director, json=body).status_code == 201
+    second = {"method": "manual", "number": 2, "tables": [["p3", "p4"], ["p2", "p1"]], "unfinished": "allow"}  # s1-t2 has not played
+    assert server.api("POST", "/events/next-cup/sessions", director, json=second).status_code == 201
+    context, page, _traffic = _open(browser, cup, "s1-t1", director)
+    try:
+        page.wait_for_selector("#next-table:not([hidden])")
+        assert page.inner_text("#next-table") == "Open the next table: s2-t2 (Bob, Ann)"  # not s1-t2, which has rounds to play
+        page.click("#next-table")
+        page.wait_for_selector("#entry-heading:text-is('Table s2-t2 · Round 1: 3 cards each')")
+        assert page.locator("#players legend").all_inner_texts() == ["Bob", "Ann"]
+    finally:
+        context.close()
