@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .browser import VIEWPORTS, PagesServer, Traffic, assert_accessible, open_page, same_origin, screenshot
+from .browser import EVERY_IMPACT, VIEWPORTS, PagesServer, Traffic, assert_accessible, open_page, same_origin, screenshot
 
 #: Round 1 of table t1 as the slip says it (3 cards each): ana lays QU+I+Z and goes out, bo lays CAT, cy lays DO and keeps G.
 SLIP = {"ana": ("(qu)iz", "", True), "bo": ("cat", "", False), "cy": ("do", "g", False)}
@@ -154,7 +154,7 @@ def test_a_director_corrects_a_stored_round_with_a_reason_and_sees_every_revisio
         assert detail["revisions"] == 2 and detail["history"][1]["reason"] == "cy laid DOG, not DO"
         cy = next(p for p in detail["result"]["players"] if p["name"] == "cy")
         assert page.locator("#stored-table tbody tr[data-round='1'] td").nth(2).inner_text().startswith(f"{cy['total']} →")
-        assert_accessible(page, "correction")
+        assert_accessible(page, "correction", EVERY_IMPACT)
         screenshot(page, "console-correction-desktop")
         # A stale ETag is refused and said so: another director changed the round meanwhile.
         page.click("button[data-correct='1']")
@@ -217,12 +217,12 @@ def test_every_state_of_the_console_passes_axe_and_is_photographed(browser: Any,
     server = steady_server
     context, page, _traffic = open_page(browser, server.url + "/console", VIEWPORTS[viewport])
     try:
-        assert_accessible(page, "sign-in")
+        assert_accessible(page, "sign-in", EVERY_IMPACT)
         screenshot(page, f"console-signin-{viewport}")
         page.fill("#signin-token", server.tokens.director)
         page.keyboard.press("Enter")
         page.wait_for_selector("#table-pick:not([hidden])")
-        assert_accessible(page, "table")
+        assert_accessible(page, "table", EVERY_IMPACT)
         table = {"desktop": "t1", "phone": "t2"}[viewport]  # each its own table: round 1 on both
         page.select_option("#table-select", table)
         page.focus("#table-select")
@@ -233,13 +233,13 @@ def test_every_state_of_the_console_passes_axe_and_is_photographed(browser: Any,
         _enter(page, slip, server.players[table])
         page.wait_for_selector("#preview:not([hidden])")
         page.wait_for_selector("#verdicts-1 li")
-        assert_accessible(page, "entry with preview")
+        assert_accessible(page, "entry with preview", EVERY_IMPACT)
         if viewport == "phone":
             screenshot(page, "console-entry-phone")
         page.click("#submit")
         page.wait_for_selector("#stored-table tbody tr[data-round='1']")
         page.wait_for_selector("#standings-table tbody tr")
-        assert_accessible(page, "stored")
+        assert_accessible(page, "stored", EVERY_IMPACT)
         screenshot(page, f"console-stored-{viewport}")
     finally:
         context.close()

@@ -505,3 +505,22 @@ def test_in_a_tournament_a_finished_table_offers_the_next_sessions_table_of_the_
         assert page.locator("#players legend").all_inner_texts() == ["Bob", "Ann"]
     finally:
         context.close()
+
+
+def test_a_gateway_error_is_an_outage_too_and_a_sign_in_it_stopped_is_tried_again(browser: Any, server: PagesServer) -> None:
+    table, token = _table(server)
+    context, page, _traffic = open_page(browser, server.url + "/console")
+    unavailable = {"status": 503, "content_type": "text/html", "body": "<h1>503 Service Unavailable</h1>"}  # a proxy in front of a stopped service
+    try:
+        context.route(f"{server.url}/**", lambda route: route.fulfill(**unavailable) if "/assets/" not in route.request.url else route.continue_())
+        page.fill("#signin-token", token)
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#connection:not([hidden])")
+        assert page.inner_text("#signin-error").startswith("The service cannot be reached. Nothing is lost")
+        assert "503" not in page.inner_text("body")
+        context.unroute(f"{server.url}/**")
+        page.wait_for_selector("#entry:not([hidden]) #entry-heading:text-matches('.')", timeout=60000)  # signed in once the service answers
+        assert page.is_hidden("#connection") and page.is_hidden("#signin")
+        assert f"Table {table}" in page.inner_text("#entry-heading")
+    finally:
+        context.close()

@@ -35,6 +35,7 @@ let notice = null; // () => text of the last thing done (stored, restored, disca
 let failure = null; // () => [messages] of the last refusal
 let elsewhere = null; // () => [lines]: a round stored from another tab or device, or a correction made meanwhile
 let historyOf = null; // {round, revisions}
+let retrySignIn = null; // [token, event, table] of a sign-in the outage stopped: tried again once the service is back
 let upNext = undefined; // a finished game's next table: {id, players}, null (none), undefined (not asked yet)
 let previewTimer = 0;
 
@@ -53,6 +54,7 @@ function signInError(msg) {
 
 async function signIn(sentToken, eventId, tableId) {
   signInError(null);
+  retrySignIn = null;
   if (!tokenLooksRight(sentToken)) {
     signInError(tokenMessage(sentToken)); // a typo: nothing is sent
     $("signin-token").focus();
@@ -84,6 +86,7 @@ async function signIn(sentToken, eventId, tableId) {
       $("table-select").focus();
     }
   } catch (error) {
+    if (unreachable(error)) retrySignIn = [sentToken, eventId, tableId];
     signInError(error instanceof ApiError && error.status === 401 ? tokenMessage(sentToken) : refusalMessage(error, { table: tableId }));
   }
 }
@@ -473,6 +476,7 @@ function renderConnection(online) {
 
 onConnection((online) => {
   renderConnection(online);
+  if (online && !who && retrySignIn) signIn(...retrySignIn);
   if (!game) return;
   if (online) {
     for (const i of game.players.keys()) askVerdicts(i, 0); // every mark checked again
