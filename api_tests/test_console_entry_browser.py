@@ -524,3 +524,28 @@ def test_a_gateway_error_is_an_outage_too_and_a_sign_in_it_stopped_is_tried_agai
         assert f"Table {table}" in page.inner_text("#entry-heading")
     finally:
         context.close()
+
+
+def test_a_draft_of_a_round_stored_meanwhile_is_compared_with_it_when_the_table_opens_again(browser: Any, server: PagesServer) -> None:
+    table, token = _table(server)
+    context, page, _traffic = _open(browser, server, table, token)
+    try:
+        _fill(page, [("(qu)iz", "", True), ("act", "", False)])
+        page.close()  # the tab is closed mid-round; another device stores the round
+        body = {"players": [{"name": n, "words": [w], "unused": u, "went_out": o} for n, (w, u, o) in zip(PLAYERS, SLIP, strict=True)]}
+        assert server.api("PUT", f"/events/{server.event}/games/{table}/rounds/1", token, json=body).status_code == 201
+        page = context.new_page()
+        page.goto(server.url + "/console")
+        page.wait_for_selector("#elsewhere:not([hidden]) li")
+        assert page.locator("#elsewhere-list li").all_inner_texts() == [
+            "Round 1 was stored from another device or tab.",
+            "bo laid CAT, here you have ACT.",
+            "cy laid DO, here you have nothing.",
+            "cy kept G in hand, here you have nothing.",
+        ]
+        assert "Round 2" in page.inner_text("#entry-heading") and page.input_value("#words-1") == ""
+        page.reload()
+        page.wait_for_selector("#entry:not([hidden]) #entry-heading:text-matches('Round 2')")
+        assert page.is_hidden("#elsewhere")  # said once: the draft is gone
+    finally:
+        context.close()

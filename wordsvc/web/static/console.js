@@ -7,7 +7,7 @@
 import { ApiError, doubleCards, el, languageSwitch, onLanguage, t } from "./common.js";
 import { call, isOnline, onConnection, unreachable } from "./connection.js";
 import { draftOf, dropDraft, forgetSignIn, keepDraft, keepSignIn, keptSignIn, takeSignInLink } from "./drafts.js";
-import { bodyFields, buildPlayers, cardsOf, fields, play as formPlay, renderPlayers, setFields, typed, wordsOf } from "./entry_form.js";
+import { bodyFields, buildPlayers, cardsOf, draftPlay, fields, play as formPlay, renderPlayers, setFields, typed, wordsOf } from "./entry_form.js";
 import { wireCardButtons, wireEnter } from "./entry_keys.js";
 import { nextTable } from "./next_table.js";
 import { renderFinished, renderHistory, renderPreview as renderPreviewTable, renderStored, suspicions } from "./results.js";
@@ -152,6 +152,9 @@ async function openTable(id) {
   listTables();
   buildEntry();
   renderStored_();
+  // A draft of a round stored since it was typed (the tab was closed, another device stored it): compared, then dropped.
+  const overtaken = game.rounds.find((r) => draftOf(event.id, table, r.round));
+  if (overtaken) await storedElsewhere(overtaken.round, draftPlay(draftOf(event.id, table, overtaken.round).players));
 }
 
 async function reloadGame() {

@@ -67,3 +67,8 @@ export function setFields(players, entries) {
 
 // A stored body (faces) as fields.
 export const bodyFields = (body) => body.players.map((p) => ({ name: p.name, words: p.words.map(compact).join(" "), unused: compact(p.unused), went_out: Boolean(p.went_out) }));
+
+// A draft's fields as a submission's body reads them (for comparing with a round stored meanwhile).
+export const draftPlay = (entries) => ({
+  players: entries.map((p) => ({ name: p.name, words: p.words.trim().split(/\s+/).filter(Boolean), unused: p.unused.replace(/\s+/g, ""), went_out: Boolean(p.went_out) })),
+});
