@@ -243,13 +243,9 @@ function renderRuling() {
   if (!ruling) return;
   $("result-symbol").textContent = ruling.acceptable ? "✓" : "✗";
   $("result-text").textContent = t(ruling.acceptable ? "judge.acceptable" : "judge.unacceptable");
-  $("result-words").replaceChildren(
-    ...ruling.words.map((word) => {
-      const item = el("li", { lang: event.lexicon.id }, word);
-      item.style.setProperty("--letters", String([...word].length)); // the style sheet fits the word to the screen's width by it
-      return item;
-    }),
-  );
+  $("result-words").replaceChildren(...ruling.words.map((word) => el("li", { lang: event.lexicon.id }, word)));
+  // The style sheet sizes the words to fit the longest on the screen's width; all alike, so none stands out.
+  $("result-words").style.setProperty("--letters", String(Math.max(...ruling.words.map((word) => [...word].length))));
   $("result-lexicon").textContent = `${t("page.lexicon")}: ${ruling.lexicon.id} ${ruling.lexicon.version}`;
 }
 
