@@ -14,6 +14,7 @@ PAGE_PATHS = ("/console", "/judge")
 ASSETS = {
     "common.js": "text/javascript",
     "console.js": "text/javascript",
+    "dashboard.js": "text/javascript",
     "judge.js": "text/javascript",
     "pages.css": "text/css",
     "tournament.js": "text/javascript",

@@ -12,7 +12,7 @@ def test_every_file_the_pages_load_is_an_asset_and_every_asset_ships() -> None:
     for page in PAGES:
         loaded = re.findall(r'(?:src|href)="/assets/([^"]+)"', render_page(page, "en", {}))
         assert loaded and set(loaded) <= set(ASSETS) and f"{page}.js" in loaded, loaded
-    for js in ("console.js", "judge.js", "tournament.js"):
+    for js in ("console.js", "dashboard.js", "judge.js", "tournament.js"):
         imported = re.findall(r'from "\./([^"]+)"', (STATIC / js).read_text(encoding="utf-8"))
         assert set(imported) <= set(ASSETS), imported
     assert {p.name for p in STATIC.iterdir()} == set(ASSETS) | {html for html, _ in PAGES.values()}
@@ -24,9 +24,10 @@ def test_every_word_the_pages_use_is_in_the_catalogue_in_every_locale() -> None:
         used |= set(re.findall(r'data-t="([a-z_.]+)"', (STATIC / html).read_text(encoding="utf-8")))
         used |= set(re.findall(r'\bt\("([a-z_.]+)"', (STATIC / f"{page}.js").read_text(encoding="utf-8")))
         used |= set(re.findall(r'"((?:page|console|judge)\.[a-z_.]+)"', (STATIC / f"{page}.js").read_text(encoding="utf-8")))
-    tournament = (STATIC / "tournament.js").read_text(encoding="utf-8")  # the console's tournament view, a module of its own
-    used |= set(re.findall(r'\bt\("([a-z_.]+)"', tournament)) | set(re.findall(r'"((?:page|console|tournament)\.[a-z_.]+)"', tournament))
-    for js in ("common.js", "console.js", "tournament.js"):
+    for module in ("tournament.js", "dashboard.js"):  # the console's tournament view and dashboard, modules of their own
+        text = (STATIC / module).read_text(encoding="utf-8")
+        used |= set(re.findall(r'\bt\("([a-z_.]+)"', text)) | set(re.findall(r'"((?:page|console|tournament|dashboard)\.[a-z_.]+)"', text))
+    for js in ("common.js", "console.js", "tournament.js", "dashboard.js"):
         for prefix in re.findall(r"t\(`([a-z_.]+)\$\{", (STATIC / js).read_text(encoding="utf-8")):  # keys made at run time: page.role.*, console.bonus.*
             assert any(key.startswith(prefix) for key in CATALOG["en"]), prefix
     assert used, "no keys found: the patterns above no longer match the pages"

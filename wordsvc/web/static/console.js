@@ -5,6 +5,7 @@
 
 import { ApiError, api, compact, config, doubleCards, el, languageSwitch, onLanguage, t } from "./common.js";
 import { hideTournament, showTournament } from "./tournament.js";
+import { hideDashboard, showDashboard, tableOpened } from "./dashboard.js";
 
 const SESSION_KEY = "wordsvc.console";
 const $ = (id) => document.getElementById(id);
@@ -58,6 +59,7 @@ async function signIn(sentToken, eventId) {
     $("signin-token").value = "";
     renderHeader();
     startStandings();
+    showDashboard({ token, event, who, openTable: openFromTournament });
     if (mayCorrect()) showTournament({ token, event, openTable: openFromTournament, tablesChanged: reloadTables });
     if (me.table) {
       await openTable(me.table);
@@ -104,6 +106,7 @@ function signOut() {
   sessionStorage.removeItem(SESSION_KEY);
   clearInterval(standingsTimer);
   hideTournament();
+  hideDashboard();
   token = who = event = table = game = correcting = preview = notice = historyOf = null;
   for (const id of ["table-pick", "entry", "stored", "standings", "signin-event-field"]) $(id).hidden = true;
   $("signin").hidden = false;
@@ -123,6 +126,7 @@ function renderHeader() {
 async function openTable(id) {
   table = id;
   await reloadGame();
+  tableOpened(id);
   roundNo = nextRound();
   $("entry").hidden = false;
   buildEntry();
