@@ -390,6 +390,17 @@ def test_a_private_event_is_read_only_with_its_tokens(api: Api) -> None:
     api("GET", f"/events/{event}/standings", stranger, expect=403)
 
 
+def test_a_table_referee_token_comes_with_the_consoles_sign_in_link(api: Api) -> None:
+    event, director = _event(api)
+    api("PUT", f"/events/{event}/games/t1", director, expect=201, json={"players": TABLES["t1"]})
+    issued = api("POST", f"/events/{event}/tokens", director, expect=201, json={"role": "referee", "table": "t1"}).json()
+    assert issued["console"] == f"/console#event={event}&table=t1&token={issued['token']}"
+    for body in ({"role": "referee"}, {"role": "viewer"}, {"role": "director"}):
+        assert "console" not in api("POST", f"/events/{event}/tokens", director, expect=201, json=body).json()
+    listed = api("GET", f"/events/{event}/tokens", director, expect=200).json()["tokens"]
+    assert all("console" not in token for token in listed)  # the link holds the secret: shown once, as the token is
+
+
 def test_judge_rulings_are_logged_and_never_name_the_failing_word(api: Api) -> None:
     event, director = _event(api)
     api("PUT", f"/events/{event}/games/t1", director, expect=201, json={"players": TABLES["t1"]})

@@ -32,6 +32,7 @@ SERVED = {
     "/console": {"get"},
     "/judge": {"get"},
     "/assets/{name}": {"get"},
+    "/qr": {"post"},
     "/deal": {"get"},
     "/solitaire/deal": {"get"},
     "/solitaire/move": {"post"},

@@ -15,6 +15,7 @@ ASSETS = {
     "common.js": "text/javascript",
     "connection.js": "text/javascript",
     "console.js": "text/javascript",
+    "dashboard.js": "text/javascript",
     "drafts.js": "text/javascript",
     "entry_form.js": "text/javascript",
     "entry_keys.js": "text/javascript",

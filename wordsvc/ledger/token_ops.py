@@ -10,6 +10,7 @@ hash is kept.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import Connection, bindparam, insert, select, update
 
@@ -24,7 +25,7 @@ from .schema import tokens
 from .store import Store
 from .tokens import LOCAL, Principal, hash_token, matches, new_token, token_id
 
-__all__ = ["Tokens", "token_view"]
+__all__ = ["Tokens", "console_link", "token_view"]
 
 
 class Tokens:
@@ -66,6 +67,8 @@ class Tokens:
 
         tid, token, appended = store.writer.run(event_id, work)
         issued = {"id": tid, "token": token, "role": role, "event": event_id, "table": table, "label": label}
+        if role == "referee" and table is not None:
+            issued["console"] = console_link(event_id, table, token)
         return {**issued, "receipt": store.receipts.of_write(event_id, appended)}
 
     def revoke_token(self, actor: Principal | None, event_id: str, tid: str) -> dict[str, Any]:
@@ -129,6 +132,17 @@ class Tokens:
     def _row(self, tid: str) -> Any:
         with self.store.engine.connect() as conn:
             return conn.execute(select(tokens).where(tokens.c.id == tid)).first()
+
+
+def console_link(event_id: str, table: str, token: str) -> str:
+    """The referee console's sign-in link for a table's referee token, relative to the service (docs/pages.md, "Sign-in links").
+
+    Everything is in the fragment, which a browser never sends: the console
+    signs in with it, opens the table and takes it out of the address and the
+    history, so the token reaches no access log, proxy or ``Referer``.
+    """
+    fragment = "&".join(f"{name}={quote(value, safe='')}" for name, value in (("event", event_id), ("table", table), ("token", token)))
+    return f"/console#{fragment}"
 
 
 def token_view(row: Any) -> dict[str, Any]:

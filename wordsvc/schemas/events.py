@@ -378,6 +378,12 @@ class IssuedTokenOut(Strict):
     event = fields.String(required=True)
     table = fields.String(allow_none=True, required=True)
     label = fields.String(allow_none=True, required=True)
+    console = fields.String(
+        metadata={
+            "description": "A referee token for one table: the console's sign-in link, `/console#event=...&table=...&token=...`, relative to the service. "
+            "Opened, it signs in at that table; the token is in the fragment, which browsers never send, and the console removes it from the address."
+        }
+    )
     receipt = receipt_field()
 
 

@@ -35,6 +35,7 @@ from ..schemas import events as ledger_schemas
 from ..schemas import solitaire as solitaire_schemas
 from ..schemas.deals import DealOut, DealQuery
 from ..schemas.lexicons import MAX_DIFF_LIMIT, DiffQuery, LexiconDiffOut
+from ..schemas.qr import QrBody
 from ..schemas.words import AnagramsQuery, SuggestQuery, WordsQuery
 from . import pages
 from . import words as search
@@ -241,7 +242,18 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
     ("get", "/docs", "Human-readable docs", "This API as an HTML page that needs no internet access.", [], None, None, ()),
     ("get", "/console", "The referee console", "An HTML page (docs/pages.md): sign in with a token, enter rounds from the slip, corrections, standings.", [], None, None, ()),
     ("get", "/judge", "The judge kiosk", "An HTML page (docs/pages.md): a challenge's words judged acceptable or not, never which word; recorded in the event's audit.", [], None, None, ()),
-    ("get", "/assets/{name}", "The pages' assets", "common.js, console.js, judge.js, pages.css: served as committed, with ETag.",
+    (
+        "post",
+        "/qr",
+        "A QR code",
+        "The text as a QR code, SVG (made by segno; 4 modules of quiet zone, no size: a viewBox), for the console's sign-in links (docs/pages.md). "
+        "No token; nothing is stored, the body is never logged, and the answer is Cache-Control: no-store.",
+        [],
+        "QrBody",
+        None,
+        (400, 413, 415, 422),
+    ),
+    ("get", "/assets/{name}", "The pages' assets", "common.js, console.js, dashboard.js, judge.js, pages.css: served as committed, with ETag.",
      [{"name": "name", "in": "path", "required": True, "description": "The asset's file name.", "schema": {"type": "string", "enum": list(pages.ASSETS)}}], None, None, (404,)),
 ]
 
@@ -357,6 +369,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("get", "/console"): ("getConsolePage", "pages"),
     ("get", "/judge"): ("getJudgePage", "pages"),
     ("get", "/assets/{name}"): ("getAsset", "pages"),
+    ("post", "/qr"): ("makeQrCode", "pages"),
     ("post", "/events"): ("createEvent", "ledger"),
     ("post", "/events/import"): ("importEvent", "ledger"),
     ("get", "/whoami"): ("whoami", "ledger"),
@@ -564,6 +577,7 @@ def spec() -> dict[str, Any]:
         api.components.schema(name, schema=schema)  # first: the verdict's suggestions refer to Suggestion
     for name, schema in [
         ("ValidateBody", validate.ValidateBody),
+        ("QrBody", QrBody),
         ("RoundRequest", rounds.RoundRequest),
         ("GameRequest", rounds.GameRequest),
         ("Verdict", validate.VerdictOut),
@@ -626,6 +640,8 @@ def spec() -> dict[str, Any]:
             ok["content"] = {"text/javascript": {"schema": {"type": "string"}}, "text/css": {"schema": {"type": "string"}}}
         elif path == "/metrics":
             ok["content"] = {"text/plain": {"schema": {"type": "string"}}}
+        elif path == "/qr":
+            ok["content"] = {"image/svg+xml": {"schema": {"type": "string"}}}
         else:
             ok["content"] = {"application/json": {"schema": {"type": "object", "additionalProperties": True}}}
         operation["responses"] = {"200": ok, **_errors(*sorted({*errors, *ANY_OPERATION}))}

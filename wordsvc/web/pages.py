@@ -1,4 +1,4 @@
-"""The referee console (``/console``, with the director's tournament view) and the judge kiosk (``/judge``): pages and assets shipped in the package (docs/pages.md).
+"""The referee console (``/console``, with the director's dashboard and tournament view) and the judge kiosk (``/judge``): pages and assets shipped in the package (docs/pages.md).
 
 A page is the shared head (its language, title, style sheet, script and one
 JSON block: its strings in every locale from the message catalogue, the locale
@@ -25,11 +25,12 @@ __all__ = ["ASSETS", "PAGES", "STATIC", "bp", "page_strings", "render_page"]
 
 STATIC = Path(__file__).with_name("static")
 #: Each page: its HTML file and the prefixes of the catalogue keys it uses.
-PAGES = {"console": ("console.html", ("page.", "console.", "tournament.")), "judge": ("judge.html", ("page.", "judge."))}
+PAGES = {"console": ("console.html", ("page.", "console.", "tournament.", "dashboard.")), "judge": ("judge.html", ("page.", "judge."))}
 ASSETS = (
     "common.js",
     "connection.js",
     "console.js",
+    "dashboard.js",
     "drafts.js",
     "entry_form.js",
     "entry_keys.js",

@@ -6,6 +6,7 @@
 
 import { ApiError, doubleCards, el, languageSwitch, onLanguage, t } from "./common.js";
 import { call, isOnline, onConnection, unreachable } from "./connection.js";
+import { hideDashboard, showDashboard, tableOpened } from "./dashboard.js";
 import { draftOf, dropDraft, forgetSignIn, keepDraft, keepSignIn, keptSignIn, takeSignInLink } from "./drafts.js";
 import { bodyFields, buildPlayers, cardsOf, draftPlay, fields, play as formPlay, renderPlayers, setFields, typed, wordsOf } from "./entry_form.js";
 import { wireCardButtons, wireEnter } from "./entry_keys.js";
@@ -76,6 +77,7 @@ async function signIn(sentToken, eventId, tableId) {
     $("signin-token").value = "";
     renderHeader();
     startStandings(token, eventPath(), pollGame);
+    showDashboard({ token, event, who, openTable: openFromTournament });
     if (mayCorrect()) showTournament({ token, event, openTable: openFromTournament, tablesChanged: reloadTables });
     const open = me.table || (tableId && event.games.some((g) => g.id === tableId) ? tableId : null);
     listTables();
@@ -125,6 +127,7 @@ function signOut() {
   forgetSignIn();
   stopStandings();
   hideTournament();
+  hideDashboard();
   token = who = event = table = game = correcting = preview = notice = failure = elsewhere = historyOf = pending = null;
   for (const id of ["table-pick", "entry", "stored", "signin-event-field"]) $(id).hidden = true;
   $("signin").hidden = false;
@@ -147,6 +150,7 @@ async function openTable(id) {
   upNext = undefined;
   await reloadGame();
   keepSignIn(token, event.id, id);
+  tableOpened(id);
   roundNo = nextRound();
   $("entry").hidden = false;
   listTables();

@@ -2,12 +2,21 @@
 // judge, one verdict filling the screen. It calls the event's judge endpoint
 // only, which answers acceptable or not and never which word.
 
-import { ApiError, api, config, el, languageSwitch, onLanguage, t } from "./common.js";
+import { ApiError, api, config, doubleCards, el, languageSwitch, onLanguage, t } from "./common.js";
 
 const LOCK_KEY = "wordsvc.judge";
+const MAX_WORD = 256; // the longest word the judge endpoint takes (MAX_TEXT of wordsvc/schemas/common.py)
 const timing = config.judge;
 const $ = (id) => document.getElementById(id);
 const STEPS = ["setup", "count", "words", "result"];
+// How to type a double card, shown with a word of the event's deck: per deck language, the first example whose
+// double card the deck has (each is a word its lexicon accepts: api_tests/test_judge_phone_browser.py judges the one
+// shown). A deck whose doubles have no example here shows its first double alone; a deck with none, no hint.
+const DOUBLE_EXAMPLES = {
+  en: ["(qu)iz", "(th)e", "(in)k", "(er)a", "(cl)ap"],
+  et: ["(is)a", "(us)k", "(st)iil", "(se)e", "(ga)as"],
+  is: ["b(ar)n", "(in)n", "(na)fn", "(st)ór", "se(nn)"],
+};
 
 let lock = readLock(); // {token, event, table} once set up
 let event = null; // GET /events/{event}
@@ -18,6 +27,7 @@ let shownAt = 0;
 let resultTimer = 0;
 let idleTimer = 0;
 let ruling = null;
+const problems = {}; // element id -> [key, params] of the refusal it shows, drawn again when the language changes
 
 function readLock() {
   try {
@@ -48,8 +58,29 @@ function renderHeader() {
   }
 }
 
-function message(target, error) {
-  $(target).textContent = error instanceof ApiError && error.status === 401 ? t("page.token_invalid") : t("page.error", { detail: error.message });
+// A refusal in the page's words: which judge.* message an error of the service (or of the network) is told as.
+// The service's own text (a field path, "see errors", a status) is never shown. `setup`: a token being set up,
+// not the kiosk's own, is refused.
+function refusal(error, setup = false) {
+  const where = { table: lock ? lock.table : "", event: event ? event.name || event.id : lock ? lock.event : "" };
+  if (!(error instanceof ApiError)) return ["judge.failed", {}];
+  const fields = Object.keys(error.problem.errors || {});
+  const word = fields.map((field) => /^words\.(\d+)$/.exec(field)).find(Boolean);
+  if (error.status === 0) return ["judge.offline", {}];
+  if (setup && [401, 403, 404].includes(error.status)) return ["judge.token_invalid", {}];
+  if (error.status === 401) return ["judge.token_revoked", {}];
+  if (error.status === 403) return ["judge.forbidden", where];
+  if (error.status === 404 || (error.status === 422 && fields.includes("table"))) return ["judge.gone", where];
+  if (error.status === 409) return ["judge.closed", {}];
+  if (error.status === 422 && word) return ["judge.word_refused", { n: Number(word[1]) + 1 }];
+  if (error.status === 429 || error.status === 503) return ["judge.busy", {}];
+  return ["judge.failed", {}];
+}
+
+function tell(target, problem) {
+  if (problem) problems[target] = problem;
+  else delete problems[target];
+  $(target).textContent = problem ? t(...problem) : "";
 }
 
 // --- set-up: a referee token entered once locks the kiosk to its event and table -------------------
@@ -57,7 +88,7 @@ function message(target, error) {
 let pending = null; // {token, who} while a token open to every table waits for its table to be chosen
 
 async function setUp() {
-  $("setup-error").textContent = "";
+  tell("setup-error", null);
   const token = $("setup-token").value.trim();
   try {
     if (pending && pending.token === token) {
@@ -66,7 +97,7 @@ async function setUp() {
     }
     const who = (await api("GET", "/whoami", { token })).body;
     if (!who.event || !["referee", "director"].includes(who.role)) {
-      $("setup-error").textContent = t("page.token_invalid");
+      tell("setup-error", ["judge.token_role", {}]);
       return;
     }
     if (who.table) {
@@ -79,7 +110,7 @@ async function setUp() {
     $("setup-table-field").hidden = false;
     $("setup-table").focus();
   } catch (error) {
-    message("setup-error", error);
+    tell("setup-error", refusal(error, true));
   }
 }
 
@@ -118,12 +149,25 @@ function startOver() {
   count = 0;
   $("count-input").value = "";
   $("word-fields").replaceChildren();
-  $("judge-error").textContent = "";
+  tell("judge-error", null);
   $("judge-button").disabled = false;
   $("judge-button").textContent = t("judge.judge");
   show("count");
   renderHeader();
   $("count-input").focus();
+}
+
+// The words step's prompt, with the hint for a double card of this event's deck (none when it has none).
+function renderWordsPrompt() {
+  const example = event ? doubleExample(event.ruleset.snapshot) : "";
+  $("words-prompt").textContent = example ? t("judge.words_prompt", { example }) : t("judge.words_prompt_plain");
+}
+
+function doubleExample(snapshot) {
+  const doubles = doubleCards(snapshot).map((face) => face.toLowerCase());
+  if (!doubles.length) return "";
+  const examples = DOUBLE_EXAMPLES[String(snapshot.language).split("-")[0]] || [];
+  return examples.find((word) => doubles.includes(/\((.+?)\)/.exec(word)[1])) || `(${doubles[0]})`;
 }
 
 function askWords(n) {
@@ -136,11 +180,12 @@ function askWords(n) {
         "div",
         { class: "field" },
         el("label", { for: id, "data-word": i }, t("judge.word_label", { n: i, count: n })),
-        el("input", { id, type: "text", autocomplete: "off", autocapitalize: "none", spellcheck: "false", required: true, class: "word" }),
+        el("input", { id, type: "text", autocomplete: "off", autocapitalize: "none", spellcheck: "false", required: true, maxlength: MAX_WORD, class: "word" }),
       ),
     );
   }
   $("word-fields").replaceChildren(...fields);
+  renderWordsPrompt();
   show("words");
   wordInputs()[0].focus();
   touch();
@@ -164,7 +209,8 @@ async function judgePlay() {
   for (const input of inputs) input.readOnly = true;
   $("judge-button").disabled = true;
   $("judge-button").textContent = t("judge.judging");
-  $("judge-error").textContent = "";
+  tell("judge-error", null);
+  for (const input of inputs) input.removeAttribute("aria-invalid");
   try {
     await refreshRound();
     const answer = await api("POST", `/events/${encodeURIComponent(lock.event)}/judge`, { token: lock.token, body: { table: lock.table, round, words } });
@@ -175,7 +221,13 @@ async function judgePlay() {
     for (const input of inputs) input.readOnly = false;
     $("judge-button").disabled = false;
     $("judge-button").textContent = t("judge.judge");
-    message("judge-error", error);
+    const problem = refusal(error);
+    tell("judge-error", problem);
+    if (problem[0] === "judge.word_refused") {
+      const input = inputs[problem[1].n - 1];
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+    }
   }
 }
 
@@ -192,6 +244,8 @@ function renderRuling() {
   $("result-symbol").textContent = ruling.acceptable ? "✓" : "✗";
   $("result-text").textContent = t(ruling.acceptable ? "judge.acceptable" : "judge.unacceptable");
   $("result-words").replaceChildren(...ruling.words.map((word) => el("li", { lang: event.lexicon.id }, word)));
+  // The style sheet sizes the words to fit the longest on the screen's width; all alike, so none stands out.
+  $("result-words").style.setProperty("--letters", String(Math.max(...ruling.words.map((word) => [...word].length))));
   $("result-lexicon").textContent = `${t("page.lexicon")}: ${ruling.lexicon.id} ${ruling.lexicon.version}`;
 }
 
@@ -205,16 +259,16 @@ function touch() {
 // --- leaving needs a director's token of the event ---------------------------------------------------
 
 async function leave() {
-  $("leave-error").textContent = "";
+  tell("leave-error", null);
   const token = $("leave-token").value.trim();
   try {
     const who = (await api("GET", "/whoami", { token })).body;
     if (!(who.role === "admin" || (who.role === "director" && who.event === lock.event))) {
-      $("leave-error").textContent = t("judge.not_director");
+      tell("leave-error", ["judge.not_director", {}]);
       return;
     }
   } catch (error) {
-    $("leave-error").textContent = error instanceof ApiError && error.status === 401 ? t("judge.not_director") : t("page.error", { detail: error.message });
+    tell("leave-error", error instanceof ApiError && error.status === 401 ? ["judge.not_director", {}] : refusal(error));
     return;
   }
   $("leave-dialog").close();
@@ -259,7 +313,7 @@ $("word-fields").addEventListener("keydown", (e) => {
 });
 $("start-over").addEventListener("click", startOver);
 $("leave").addEventListener("click", () => {
-  $("leave-error").textContent = "";
+  tell("leave-error", null);
   $("leave-dialog").showModal();
   $("leave-token").focus();
 });
@@ -269,13 +323,28 @@ $("leave-form").addEventListener("submit", (e) => {
 });
 $("leave-cancel").addEventListener("click", () => $("leave-dialog").close());
 
+// A key or a tap on a ruling clears it, once WORDSVC_JUDGE_KEY_DELAY has passed since it was shown (a key still
+// held, or a finger still on the glass, from the press that judged does not).
+function dismiss(e) {
+  e.preventDefault();
+  if (performance.now() - shownAt >= timing.key_delay * 1000) startOver();
+}
+
+// The ruling covers the whole screen, so a tap anywhere lands on it. A click (which a tap makes, after the finger
+// is lifted) rather than pointerdown: what the finger lifts over next is the ruling, never the form behind it.
+$("result").addEventListener("click", (e) => {
+  if (step() === "result") dismiss(e);
+});
+document.addEventListener("pointerdown", () => {
+  if (step() !== "result") touch(); // a tap in unfinished input keeps it, as a key does
+});
+
 document.addEventListener(
   "keydown",
   (e) => {
     if ($("leave-dialog").open) return;
     if (step() === "result") {
-      e.preventDefault();
-      if (performance.now() - shownAt >= timing.key_delay * 1000) startOver();
+      dismiss(e);
       return;
     }
     const typing = document.activeElement instanceof HTMLInputElement || document.activeElement instanceof HTMLSelectElement;
@@ -298,6 +367,8 @@ onLanguage(() => {
     for (const label of $("word-fields").querySelectorAll("label")) label.textContent = t("judge.word_label", { n: label.dataset.word, count });
   }
   if (!sent) $("judge-button").textContent = t("judge.judge");
+  for (const [target, problem] of Object.entries(problems)) $(target).textContent = t(...problem);
+  renderWordsPrompt();
 });
 
 async function start() {
@@ -311,7 +382,7 @@ async function start() {
     startOver();
   } catch (error) {
     show("setup");
-    message("setup-error", error);
+    tell("setup-error", refusal(error));
   }
 }
 
