@@ -327,6 +327,7 @@ async function sendPending() {
     dropDraft(event.id, table, number);
     $("reason").value = "";
     await reloadGame();
+    tableOpened(table); // the name at the top and the dashboard show the new round at once
     roundNo = corrected ? number : nextRound();
     buildEntry();
     renderStored_();
