@@ -225,8 +225,8 @@ def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP, locale
 EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 
 
-def accessibility_violations(page: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict[str, Any]]:
-    """axe-core's violations of WCAG 2.1 A/AA and best practice in the page as it is now, of the given impacts (serious and critical unless told)."""
+def accessibility_violations(page: Any, impacts: tuple[str, ...] = EVERY_IMPACT) -> list[dict[str, Any]]:
+    """axe-core's violations of WCAG 2.1 A/AA and best practice in the page as it is now, of the given impacts (every impact unless told)."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE.read_text(encoding="utf-8"))  # evaluated by the driver, so the page's CSP (script-src 'self') still holds for the page itself
     result = page.evaluate("(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})", AXE_TAGS)
@@ -237,7 +237,7 @@ def accessibility_violations(page: Any, impacts: tuple[str, ...] = ("serious", "
     ]
 
 
-def assert_accessible(page: Any, state: str, impacts: tuple[str, ...] = ("serious", "critical")) -> None:
+def assert_accessible(page: Any, state: str, impacts: tuple[str, ...] = EVERY_IMPACT) -> None:
     violations = accessibility_violations(page, impacts)
     assert not violations, f"{state}: axe-core reports\n" + json.dumps(violations, indent=1)
 
