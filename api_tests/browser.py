@@ -214,7 +214,7 @@ def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP, locale
     errors: list[str] = []
     page.on("response", traffic.record)
     page.on("pageerror", lambda err: errors.append(str(err)))
-    page.on("requestfailed", lambda req: errors.append(f"request failed: {req.method} {req.url}"))
+    page.on("requestfailed", lambda req: _failed(errors, req))
     page.errors = errors
     page.goto(url)
     page.wait_for_selector("body[data-ready=true]")
@@ -223,6 +223,13 @@ def open_page(browser: Any, url: str, viewport: dict[str, int] = DESKTOP, locale
 
 #: Every impact axe-core gives: the console's entry tests fail on any of them.
 EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
+
+
+def _failed(errors: list[str], request: Any) -> None:
+    """Note a request that failed, unless it was aborted: a reload or a sign-out cancels what is in flight, and the page
+    cancels a preview it no longer needs; whether one was still in flight then depends on the machine's speed, not the page."""
+    if request.failure != "net::ERR_ABORTED":
+        errors.append(f"request failed: {request.method} {request.url} ({request.failure})")
 
 
 def accessibility_violations(page: Any, impacts: tuple[str, ...] = EVERY_IMPACT) -> list[dict[str, Any]]:
