@@ -73,14 +73,20 @@ def _qr(url: str) -> Drawing:
     cell = QR_SIDE / side
     path = ShapePath(fillColor=colors.black, strokeColor=None, strokeWidth=0)
     for y, row in enumerate(matrix):
-        for x, dark in enumerate(row):
-            if dark:
-                top = (side - y) * cell
-                path.moveTo(x * cell, top - cell)
-                path.lineTo((x + 1) * cell, top - cell)
-                path.lineTo((x + 1) * cell, top)
-                path.lineTo(x * cell, top)
-                path.closePath()
+        top, x = (side - y) * cell, 0
+        while x < side:  # each run of dark modules in a row as one rectangle
+            if not row[x]:
+                x += 1
+                continue
+            end = x
+            while end < side and row[end]:
+                end += 1
+            path.moveTo(x * cell, top - cell)
+            path.lineTo(end * cell, top - cell)
+            path.lineTo(end * cell, top)
+            path.lineTo(x * cell, top)
+            path.closePath()
+            x = end
     drawing = Drawing(QR_SIDE, QR_SIDE)
     drawing.add(path)
     return drawing
@@ -111,7 +117,7 @@ def _grid(grid: Grid, width: float) -> Table:
     data.append([_paragraph(text, head) for text in grid.header])
     first = len(data)
     for index, values in enumerate(grid.rows):
-        data.append([_paragraph(text, bold if index in grid.bold_rows else cell) for text in values])
+        data.append([_paragraph(text, bold if index in grid.bold_rows else cell) if text else "" for text in values])  # an empty box needs no paragraph
     heights = [None] * first + [grid.row_height] * len(grid.rows)
     return Table(data, colWidths=widths, rowHeights=heights, style=TableStyle(style), repeatRows=first)
 
