@@ -37,7 +37,8 @@ $(STAMP): pyproject.toml $(LOCKS)
 # What the tests need besides: test runners, linters, schema checkers, Playwright; Debian's postgresql, whose
 # initdb and postgres the ledger's tests run as a throwaway server (api_tests/postgres.py); and Debian's
 # chromium, which Playwright drives for the console's and the kiosk's tests (api_tests/browser.py; Playwright's
-# own browser downloads are never used). The postgresql package would also start a system cluster we never
+# own browser downloads are never used); and Debian's poppler-utils, whose pdftotext, pdfinfo and pdftoppm read the
+# printed documents back (api_tests/test_documents.py). The postgresql package would also start a system cluster we never
 # use: a policy-rc.d answering 101, as containers have (made for the install when there is none), keeps it
 # from starting, so a start that fails cannot fail the install. Without root or apt those tests are skipped,
 # and fail under CI.
@@ -53,6 +54,11 @@ $(TEST_STAMP): $(STAMP) $(AXE) requirements/dev.txt
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "note: apt-get failed; the browser tests are skipped (and fail under CI)"; \
 	  else echo "note: no root/apt-get: install Debian's chromium package for the console's and the kiosk's browser tests (skipped without it, failed under CI)"; fi; \
+	fi
+	if ! command -v pdftotext >/dev/null || ! command -v pdftoppm >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends poppler-utils >/dev/null) || echo "note: apt-get failed; the printed documents' tests are skipped (and fail under CI)"; \
+	  else echo "note: no root/apt-get: install Debian's poppler-utils (pdftotext, pdfinfo, pdftoppm) for the printed documents' tests (skipped without it, failed under CI)"; fi; \
 	fi
 	$(PIP_LOCKED) -r requirements/dev.txt
 	touch $(TEST_STAMP)

@@ -42,6 +42,7 @@ NEEDS = {
     "PostgreSQL": "install the Debian postgresql package (make setup does, as root)",
     "Browser": "install Debian's chromium, Playwright and axe-core (make setup does, as root)",
     "Node.js": "install Node.js 18 or newer with npm (make setup then runs npm ci)",
+    "Poppler": "install Debian's poppler-utils, for pdftotext and pdftoppm (make setup does, as root)",
 }
 _missing = pytest.StashKey[dict[str, str]]()
 _server = pytest.StashKey[str]()

@@ -4,7 +4,7 @@ Merged into :data:`wordsvc.core.messages.CATALOG`, so the test that every
 locale has every key covers them. ``page.*`` keys are shared by both pages,
 ``console.*`` and ``judge.*`` belong to one, ``tournament.*`` to the
 console's tournament view (a director's), ``dashboard.*`` to the director's
-dashboard of tables and its sign-in links. Fields in braces are filled in by
+dashboard of tables and its sign-in links, ``print.*`` to the buttons that print a document (docs/documents.md). Fields in braces are filled in by
 the page.
 """
 
@@ -275,6 +275,13 @@ PAGE_CATALOG: dict[str, dict[str, str]] = {
         "tournament.field.tables": "Tables",
         "tournament.field.number": "Session",
         "tournament.field.table": "Table",
+        "print.seating": "Print the seating",
+        "print.scorecards": "Print the scorecards",
+        "print.standings": "Print the standings",
+        "print.crosstable": "Print the crosstable",
+        "print.results": "Print the results",
+        "print.audit": "Print the audit summary",
+        "print.failed": "The PDF was not made: {detail}",
         "dashboard.heading": "Tables",
         "dashboard.help": "Every table of the event: its players, what is stored, what is still to enter and its kiosk rulings, read again every few seconds.",
         "dashboard.updated": "Updated at {time}",
@@ -572,6 +579,13 @@ PAGE_CATALOG: dict[str, dict[str, str]] = {
         "tournament.field.tables": "Lauad",
         "tournament.field.number": "Sessioon",
         "tournament.field.table": "Laud",
+        "print.seating": "Trüki paigutus",
+        "print.scorecards": "Trüki punktilehed",
+        "print.standings": "Trüki paremusjärjestus",
+        "print.crosstable": "Trüki ristitabel",
+        "print.results": "Trüki tulemused",
+        "print.audit": "Trüki auditi kokkuvõte",
+        "print.failed": "PDF-i ei tehtud: {detail}",
         "dashboard.heading": "Lauad",
         "dashboard.help": "Võistluse kõik lauad: mängijad, mis on salvestatud, mis on veel sisestada ja kioski otsused; loetakse iga paari sekundi järel uuesti.",
         "dashboard.updated": "Uuendatud {time}",
@@ -869,6 +883,13 @@ PAGE_CATALOG: dict[str, dict[str, str]] = {
         "tournament.field.tables": "Borð",
         "tournament.field.number": "Lota",
         "tournament.field.table": "Borð",
+        "print.seating": "Prenta sætaskipan",
+        "print.scorecards": "Prenta stigablöð",
+        "print.standings": "Prenta stöðuna",
+        "print.crosstable": "Prenta krosstöflu",
+        "print.results": "Prenta úrslit",
+        "print.audit": "Prenta yfirlit endurskoðunarskrár",
+        "print.failed": "PDF-skjalið var ekki búið til: {detail}",
         "dashboard.heading": "Borð",
         "dashboard.help": "Öll borð mótsins: leikmenn, það sem er vistað, það sem á eftir að skrá og úrskurðir dómaraskjásins; lesið aftur á nokkurra sekúndna fresti.",
         "dashboard.updated": "Uppfært {time}",

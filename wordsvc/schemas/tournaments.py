@@ -203,3 +203,12 @@ class RatedOut(Strict):
     event = fields.String(required=True)
     rated = fields.Boolean(required=True)
     receipt = receipt_field(required=False)
+
+
+class DocumentQuery(Strict):
+    """The query of ``GET /events/{e}/documents/{kind}`` (docs/documents.md)."""
+
+    session = fields.Integer(
+        load_default=None, validate=validate.Range(min=1, max=64),
+        metadata={"description": "For seating and scorecards: the session to print (default: the latest; an event without sessions prints its tables' scorecards)."},
+    )

@@ -39,6 +39,7 @@ from ..schemas.qr import QrBody
 from ..schemas.words import AnagramsQuery, SuggestQuery, WordsQuery
 from . import pages
 from . import words as search
+from .openapi_documents import DOCUMENT_ENDPOINTS, DOCUMENT_OPERATIONS, DOCUMENT_QUERIES, PDF, PDF_CONTENT
 from .openapi_tournaments import CSV_COLUMNS, TOURNAMENT_ENDPOINTS, TOURNAMENT_OPERATIONS, TOURNAMENT_QUERIES, TOURNAMENT_SCHEMAS
 from .problems import PROBLEM_TYPES
 
@@ -394,6 +395,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("get", "/events/{event}/tokens"): ("listTokens", "ledger"),
     ("delete", "/events/{event}/tokens/{token_id}"): ("revokeToken", "ledger"),
     **TOURNAMENT_OPERATIONS,
+    **DOCUMENT_OPERATIONS,
 }
 
 #: The ledger's query schemas, as QUERY_SCHEMAS.
@@ -646,8 +648,8 @@ def spec() -> dict[str, Any]:
             ok["content"] = {"application/json": {"schema": {"type": "object", "additionalProperties": True}}}
         operation["responses"] = {"200": ok, **_errors(*sorted({*errors, *ANY_OPERATION}))}
         paths.setdefault(path, {})[method] = operation
-    queries = {**LEDGER_QUERIES, **TOURNAMENT_QUERIES}
-    for method, path, summary, description, params, request, answers, errors, access in [*LEDGER_ENDPOINTS, *TOURNAMENT_ENDPOINTS]:
+    queries = {**LEDGER_QUERIES, **TOURNAMENT_QUERIES, **DOCUMENT_QUERIES}
+    for method, path, summary, description, params, request, answers, errors, access in [*LEDGER_ENDPOINTS, *TOURNAMENT_ENDPOINTS, *DOCUMENT_ENDPOINTS]:
         if method == "get" and path in queries:
             params = [*params, *_query_parameters(plugin, queries[path], [])]
         operation = {**_named(method, path), "summary": summary, "description": description, "parameters": params}
@@ -656,7 +658,7 @@ def spec() -> dict[str, Any]:
             operation["requestBody"] = {"required": True, "content": _json(request)}
         responses: dict[str, Any] = {}
         for status, schema in answers.items():
-            content = _json(schema)
+            content = dict(PDF_CONTENT) if schema == PDF else _json(schema)
             responses[str(status)] = {"description": "Created" if status == 201 else "OK", "content": content}
             if path in CSV_COLUMNS:
                 content["text/csv"] = {"schema": {"type": "string", "description": CSV_COLUMNS[path]}}

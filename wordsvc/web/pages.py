@@ -25,7 +25,7 @@ __all__ = ["ASSETS", "PAGES", "STATIC", "bp", "page_strings", "render_page"]
 
 STATIC = Path(__file__).with_name("static")
 #: Each page: its HTML file and the prefixes of the catalogue keys it uses.
-PAGES = {"console": ("console.html", ("page.", "console.", "tournament.", "dashboard.")), "judge": ("judge.html", ("page.", "judge."))}
+PAGES = {"console": ("console.html", ("page.", "console.", "tournament.", "dashboard.", "print.")), "judge": ("judge.html", ("page.", "judge."))}
 ASSETS = (
     "common.js",
     "connection.js",
@@ -37,6 +37,7 @@ ASSETS = (
     "judge.js",
     "next_table.js",
     "pages.css",
+    "print.js",
     "results.js",
     "round_diff.js",
     "slip_messages.js",

@@ -6,6 +6,7 @@
 // POST /events/{e}/tokens, DELETE /events/{e}/tokens/{id}, POST /qr.
 
 import { ApiError, api, config, el, onLanguage, t } from "./common.js";
+import { printDocument } from "./print.js";
 
 const $ = (id) => document.getElementById(id);
 const AUDIT_PAGE = 1000; // the most entries GET /events/{e}/audit answers at once
@@ -330,5 +331,8 @@ $("dashboard-tables").addEventListener("click", (e) => {
     render(true);
     document.querySelector(`#dashboard [data-game="${CSS.escape(hide)}"] button[data-link]`)?.focus();
   }
+});
+$("dashboard-audit").addEventListener("click", (e) => {
+  if (ctx) printDocument(ctx.token, path(), "audit", { errorNode: $("dashboard-error"), button: e.currentTarget });
 });
 onLanguage(() => render(true));

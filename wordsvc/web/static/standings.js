@@ -4,6 +4,7 @@
 
 import { config, el, t } from "./common.js";
 import { call } from "./connection.js";
+import { printDocument } from "./print.js";
 
 const $ = (id) => document.getElementById(id);
 let timer = 0;
@@ -49,3 +50,9 @@ export function renderStandings() {
     ),
   );
 }
+
+// The standings, the crosstable and the results on paper: a PDF of the event being watched.
+$("standings-print").addEventListener("click", (e) => {
+  const button = e.target.closest("button[data-print]");
+  if (button && source) printDocument(source.token, source.path, button.dataset.print, { errorNode: $("standings-print-error"), button });
+});

@@ -4,6 +4,7 @@
 // standings across sessions. Only the public API (docs/tournaments.md), with the director's token.
 
 import { ApiError, api, config, el, onLanguage, t } from "./common.js";
+import { printButton, printDocument } from "./print.js";
 
 const $ = (id) => document.getElementById(id);
 const METHODS = ["random", "standings", "swiss", "schedule", "manual"];
@@ -340,7 +341,7 @@ function renderSessions() {
         const issued = tokens.has(table.game) ? el("p", { class: "token" }, t("tournament.token_for", { game: table.game }), " ", el("code", {}, tokens.get(table.game))) : null;
         grid.append(el("div", { class: "seating", "data-game": table.game }, el("table", {}, caption, head, body), actions, issued));
       }
-      box.append(grid);
+      box.append(grid, el("div", { class: "row" }, printButton("seating", { "data-session": s.number }), printButton("scorecards", { "data-session": s.number })));
       if (!s.started) {
         const names = picked.map(nameOf);
         box.append(
@@ -449,7 +450,8 @@ $("sessions").addEventListener("change", (e) => {
 $("sessions").addEventListener("click", (e) => {
   const button = e.target.closest("button");
   if (!button) return;
-  const { open, token, swap: swapIn, redraw: redrawIn } = button.dataset;
+  const { open, token, swap: swapIn, redraw: redrawIn, print, session } = button.dataset;
+  if (print) printDocument(ctx.token, path(), print, { session, errorNode: $("seating-error"), button });
   if (open) ctx.openTable(open);
   if (token) issueToken(token);
   if (swapIn) swap(Number(swapIn));

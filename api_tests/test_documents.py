@@ -1,0 +1,192 @@
+"""Printed documents over HTTP, on SQLite and PostgreSQL: a scripted tournament's PDFs read back with Poppler (docs/documents.md).
+
+8 players, 2 sessions of 2 tables, every round of the standard rules submitted
+through the API. Each document is fetched as a PDF and checked with what is
+written here: its status and type, its page count (pdfinfo), and its text
+(pdftotext) against the names, hand sizes, totals and table ids the JSON
+answers give. Page 1 of each is rendered (pdftoppm) into docs/screenshots/ for
+the README.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pytest
+
+from .conftest import LedgerServer
+from .plays import random_players
+from .test_events import Api
+
+_ids = itertools.count()
+KINDS = ("seating", "scorecards", "standings", "crosstable", "results", "audit")
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+#: The standard rules' hand sizes, round by round (rulesets/standard.yaml), written here rather than read from the service.
+HANDS = [3, 4, 5, 6, 7, 8, 9, 10]
+
+
+@pytest.fixture(scope="module")
+def api(ledger_server: LedgerServer) -> Api:
+    return Api(ledger_server)
+
+
+@pytest.fixture
+def poppler(unavailable_tool: Callable[[str, str], NoReturn]) -> None:
+    """Poppler's tools: skipped without them, failed under CI."""
+    for tool in ("pdftotext", "pdfinfo", "pdftoppm"):
+        if shutil.which(tool) is None:
+            unavailable_tool("Poppler", f"{tool} is not installed")
+
+
+def pdf_text(pdf: bytes, tmp_path: Path, name: str) -> str:
+    path = tmp_path / f"{name}.pdf"
+    path.write_bytes(pdf)
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True, timeout=60).stdout
+
+
+def pdf_pages(pdf: bytes, tmp_path: Path, name: str) -> int:
+    path = tmp_path / f"{name}.pdf"
+    path.write_bytes(pdf)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True, timeout=60).stdout
+    return int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))  # type: ignore[union-attr]
+
+
+@pytest.fixture(scope="module")
+def tournament(api: Api, ledger_server: LedgerServer) -> dict[str, Any]:
+    """The scripted event: 8 players, sessions 1 and 2 of two tables of four, every round stored."""
+    rng = random.Random(41)
+    standard = api("GET", "/rulesets/standard", expect=200).json()
+    deck = [card["face"] for card in standard["deck"]["cards"] for _ in range(card["count"])]
+    event = f"paper{next(_ids)}-{ledger_server.backend}"
+    created = api("POST", "/events", ledger_server.admin_token, expect=201, json={"id": event, "name": "Paper cup", "format": "total"}).json()
+    token = created["director_token"]["token"]
+    for i in range(1, 9):
+        api("PUT", f"/events/{event}/players/p{i}", token, expect=201, json={"name": f"Player {i}", "checked_in": True})
+    sessions = []
+    for number in (1, 2):
+        session = api("POST", f"/events/{event}/sessions", token, expect=201, json={"method": "random", "size": {"target": 4}, "number": number}).json()
+        for table in session["tables"]:
+            names = [seat["name"] for seat in table["seats"]]
+            for round_number in range(1, 9):
+                api("PUT", f"/events/{event}/games/{table['game']}/rounds/{round_number}", token, expect=201, json={"players": random_players(rng, deck, round_number, names)})
+        sessions.append(session)
+    return {"event": event, "token": token, "sessions": sessions, "standings": api("GET", f"/events/{event}/standings", expect=200).json()}
+
+
+def fetch(api: Api, event: str, kind: str, token: str | None = None, query: str = "") -> bytes:
+    response = api("GET", f"/events/{event}/documents/{kind}{query}", token, expect=200)
+    assert response.headers["Content-Type"] == "application/pdf"
+    assert response.headers["Content-Disposition"] == f'inline; filename="{event}-{kind}.pdf"'
+    assert response.content.startswith(b"%PDF-")
+    return response.content
+
+
+def test_the_seating_names_every_player_in_seat_order_with_the_dealer(api: Api, tournament: dict[str, Any], poppler: None, tmp_path: Path) -> None:
+    first = tournament["sessions"][0]
+    pdf = fetch(api, tournament["event"], "seating", query="?session=1")
+    assert pdf_pages(pdf, tmp_path, "seating") == 2  # the wall sheet, then both slips on one page
+    text = pdf_text(pdf, tmp_path, "seating")
+    assert "Seating · Session 1" in text
+    for table in first["tables"]:
+        names = [seat["name"] for seat in sorted(table["seats"], key=lambda seat: seat["seat"])]
+        positions = [text.index(name) for name in names]  # the wall sheet comes first: seat order there
+        assert positions == sorted(positions)
+        assert f"Table {table['game']}" in text
+        assert re.search(rf"{table['game']}\s+0\s+{names[0]}\s+deals first", text)
+    latest = pdf_text(fetch(api, tournament["event"], "seating"), tmp_path, "latest")
+    assert "Seating · Session 2" in latest
+
+
+def test_a_scorecard_per_table_with_its_players_hand_sizes_and_table_id(api: Api, tournament: dict[str, Any], poppler: None, tmp_path: Path) -> None:
+    second = tournament["sessions"][1]
+    pdf = fetch(api, tournament["event"], "scorecards")
+    assert pdf_pages(pdf, tmp_path, "scorecards") == len(second["tables"]) == 2
+    text = pdf_text(pdf, tmp_path, "scorecards")
+    pages = text.split("\f")
+    for page, table in zip(pages, second["tables"], strict=False):
+        assert f"Table {table['game']}" in page and "Session 2" in page
+        for seat in table["seats"]:
+            assert f"{seat['seat']} · {seat['name']}" in page
+        rows = [tuple(map(int, m)) for m in re.findall(r"^\s*(\d+)\s+(\d+)\s*$", page, re.M)]
+        assert rows == list(enumerate(HANDS, start=1))
+        for heading in ("Words", "Unused", "cards", "Bonuses", "Total", "Game", "total"):  # a narrow box's heading takes two lines
+            assert page.count(heading) >= 1, heading
+    assert "token" not in text.lower()
+
+
+def test_the_standings_crosstable_and_results_hold_the_names_and_totals(api: Api, tournament: dict[str, Any], poppler: None, tmp_path: Path) -> None:
+    overall = tournament["standings"]["overall"]["lines"]
+    text = pdf_text(fetch(api, tournament["event"], "standings"), tmp_path, "standings")
+    for line in overall:
+        assert re.search(rf"^\s*{line['rank']}\s+{line['name']}\s+{line['games']}\s+{line['total']}\b", text, re.M), line
+    for line in tournament["standings"]["standings"]:
+        assert re.search(rf"{line['player']}\s+{line['table']}\s+8\s+{line['total']}\b", text), line
+    crosstable = pdf_text(fetch(api, tournament["event"], "crosstable"), tmp_path, "crosstable")
+    assert "Crosstable" in crosstable and all(f"Player {i}" in crosstable for i in range(1, 9))
+    assert all(table["game"] in crosstable for session in tournament["sessions"] for table in session["tables"])
+    results = pdf_text(fetch(api, tournament["event"], "results"), tmp_path, "results")
+    assert "Final results" in results
+    winner = overall[0]
+    assert re.search(rf"^\s*1\s+{winner['name']}\s+{winner['total']}\b", results, re.M)
+    for session in tournament["sessions"]:
+        table = next(t for t in session["tables"] if winner["player"] in [seat["player"] for seat in t["seats"]])
+        assert f"{table['game']}:" in results
+
+
+def test_the_audit_summary_is_the_director_s_and_holds_no_secret(api: Api, tournament: dict[str, Any], poppler: None, tmp_path: Path) -> None:
+    event = tournament["event"]
+    api("GET", f"/events/{event}/documents/audit", expect=401)
+    text = pdf_text(fetch(api, event, "audit", tournament["token"]), tmp_path, "audit")
+    for action in ("event.created", "player.registered", "session.created", "game.created", "round.submitted"):
+        assert action in text
+    assert tournament["token"] not in text and "wsv_" not in text
+
+
+def test_a_private_event_s_documents_need_a_token(api: Api, ledger_server: LedgerServer) -> None:
+    event = f"private-paper{next(_ids)}-{ledger_server.backend}"
+    token = api("POST", "/events", ledger_server.admin_token, expect=201, json={"id": event, "name": "Closed doors", "private": True}).json()["director_token"]["token"]
+    api("PUT", f"/events/{event}/games/t1", token, expect=201, json={"players": ["Ann", "Bob"]})
+    for kind in ("scorecards", "standings", "results"):
+        api("GET", f"/events/{event}/documents/{kind}", expect=401)
+        fetch(api, event, kind, token)
+
+
+def test_unknown_kinds_sessions_and_events_are_refused(api: Api, tournament: dict[str, Any]) -> None:
+    event = tournament["event"]
+    api("GET", f"/events/{event}/documents/menu", expect=404)
+    assert api("GET", f"/events/{event}/documents/seating?session=99").status_code in (404, 422)
+    assert api("GET", f"/events/{event}/documents/scorecards?session=99").status_code in (404, 422)
+    api("GET", f"/events/{event}/documents/seating?session=zero", expect=422)
+    api("GET", "/events/no-such-event/documents/standings", expect=404)
+
+
+def test_an_icelandic_event_prints_icelandic_headings(api: Api, ledger_server: LedgerServer, poppler: None, tmp_path: Path) -> None:
+    event = f"islenska-paper{next(_ids)}-{ledger_server.backend}"
+    token = api("POST", "/events", ledger_server.admin_token, expect=201, json={"id": event, "name": "Þorramót", "ruleset": "islenska"}).json()["director_token"]["token"]
+    api("PUT", f"/events/{event}/games/t1", token, expect=201, json={"players": ["Þórdís", "Guðrún", "Ævar"]})
+    text = pdf_text(fetch(api, event, "scorecards"), tmp_path, "islenska")
+    assert "Stigablað" in text and "Umferð" in text and "Ónotuð" in text and "Borð t1" in text
+    assert "Þórdís" in text and "Ævar" in text
+    assert "Staðan" in pdf_text(fetch(api, event, "standings"), tmp_path, "staðan")
+
+
+def test_page_one_of_each_document_as_a_png_for_the_readme(
+    api: Api, tournament: dict[str, Any], ledger_server: LedgerServer, poppler: None, tmp_path: Path
+) -> None:
+    if ledger_server.backend != "sqlite":
+        pytest.skip("the pictures are the same on both back ends: made once")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for kind in KINDS:
+        pdf = fetch(api, tournament["event"], kind, tournament["token"])
+        path = tmp_path / f"{kind}.pdf"
+        path.write_bytes(pdf)
+        name = {"scorecards": "scorecard"}.get(kind, kind)
+        subprocess.run(["pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(path), str(SCREENSHOTS / f"doc-{name}")], check=True, timeout=60)
+        assert (SCREENSHOTS / f"doc-{name}.png").stat().st_size > 5_000

@@ -1,0 +1,189 @@
+"""Printed documents built in-process: their words and numbers from the ledger's views, in the event's language, and their PDFs (docs/documents.md).
+
+A small tournament (8 players, two sessions of two tables, a ruleset of two
+rounds of 3 and 4 cards) is played through the ledger once for the module;
+the builders are pure, so each test reads the layout's blocks, and a few
+render the PDF to check it is one with the pages asked for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wordsvc.core import documents as docs
+from wordsvc.core.document_messages import DOCUMENT_CATALOG, document_text
+from wordsvc.core.documents.audit_lines import LINE_LENGTH, audit_line
+from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
+from wordsvc.core.scoring import PlayerPlay, RoundPlay
+from wordsvc.data.rulesets import load_rulesets, ruleset_document, ruleset_from_document
+from wordsvc.ledger import LOCAL, Ledger
+from wordsvc.service.pdf import render_pdf
+
+WORDS = ("cat", "dog", "tea", "eat", "ate", "rat", "art", "tar")
+#: What each seat lays in every round, the rest of its hand unused: different scores, so every table has an order.
+LAYS = [["cat"], ["rat"], ["tea"], []]
+PRINTED = "2026-12-05 08:00"
+
+
+def lexicon(lang: str) -> MemoryLexicon:
+    return MemoryLexicon({w: [()] for w in WORDS}, LexiconInfo(id=lang, lang=lang, version="1", sha256="1" * 64, fold_diacritics=True))
+
+
+def pages_of(pdf: bytes) -> int:
+    """Page objects in a PDF ReportLab wrote (uncompressed object headers)."""
+    return len(re.findall(rb"/Type /Page\b(?!s)", pdf))
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    ledger = Ledger.open(f"sqlite:///{tmp_path_factory.mktemp('docs') / 'ledger.sqlite3'}", lexicon)
+    document = ruleset_document(load_rulesets().get("standard"))
+    document["rounds"] = [3, 4]
+    ruleset = ruleset_from_document("standard", document)
+    view = ledger.create_event(LOCAL, ruleset, lexicon("en-US"), "Club night", "club-night")
+    director = ledger.authenticate(view["director_token"]["token"])
+    for i in range(1, 9):
+        ledger.register_player(director, "club-night", f"p{i}", f"Player {i}", checked_in=True)
+    for _ in (1, 2):
+        _, session = ledger.create_session(director, "club-night", {"method": "random", "size": {"target": 4}})
+        for table in session["tables"]:
+            names = [seat["name"] for seat in table["seats"]]
+            for number, hand in ((1, 3), (2, 4)):
+                play = RoundPlay(tuple(PlayerPlay(name, tuple(tuple(w) for w in LAYS[i]), ("e",) * (hand - 3 * len(LAYS[i]))) for i, name in enumerate(names)))
+                ledger.submit_round(director, "club-night", table["game"], number, play)
+    yield {
+        "event": ledger.event(director, "club-night"),
+        "session": session,
+        "standings": ledger.standings(director, "club-night"),
+        "crosstable": ledger.crosstable(director, "club-night"),
+        "players": ledger.players(director, "club-night"),
+        "audit": ledger.audit_entries(director, "club-night")["entries"],
+    }
+    ledger.close()
+
+
+def texts(document: docs.Document) -> list[str]:
+    out: list[str] = []
+    for block in document.blocks:
+        if isinstance(block, docs.Grid):
+            out += [label for label, _ in block.groups] + list(block.header) + [cell for row in block.rows for cell in row]
+        elif isinstance(block, docs.Qr):
+            out += [block.url, *block.lines]
+        elif isinstance(block, (docs.Heading, docs.Text, docs.Cut)):
+            out.append(getattr(block, "text", getattr(block, "label", "")))
+    return out
+
+
+def test_every_locale_has_every_document_key_and_the_same_fields() -> None:
+    english = DOCUMENT_CATALOG["en"]
+    for locale, catalog in DOCUMENT_CATALOG.items():
+        assert set(catalog) == set(english), locale
+        for key, text in catalog.items():
+            assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", english[key])), (locale, key)
+
+
+def test_the_document_language_is_the_event_lexicon_s() -> None:
+    assert docs.document_locale({"lexicon": {"id": "en-US"}}) == "en"
+    assert docs.document_locale({"lexicon": {"id": "is"}}) == "is"
+    assert docs.document_locale({"lexicon": {"id": "et"}}) == "et"
+    assert docs.document_locale({"lexicon": {"id": "fr"}}) == "en"
+
+
+def test_the_seating_lists_every_table_in_seat_order_with_seat_0_dealing_first(played: dict[str, Any]) -> None:
+    document = docs.seating_document(played["event"], played["session"], PRINTED)
+    wall = next(block for block in document.blocks if isinstance(block, docs.Grid))
+    expected = [(seat["seat"], seat["name"]) for table in played["session"]["tables"] for seat in table["seats"]]
+    assert [(int(row[1]), row[2]) for row in wall.rows] == expected
+    assert all((row[3] == "deals first") == (row[1] == "0") for row in wall.rows)
+    slips = [block for block in document.blocks if isinstance(block, docs.Heading) and block.level == 2]
+    assert [slip.text for slip in slips] == ["Seating slip · Table s2-t1", "Seating slip · Table s2-t2"]
+    assert document.pages() == 2  # the wall sheet, then both slips on one page
+
+
+def test_a_scorecard_has_a_row_per_round_with_its_hand_size_and_a_qr_link_without_a_token(played: dict[str, Any]) -> None:
+    tables = played["session"]["tables"]
+    document = docs.scorecards_document(played["event"], tables, lambda table: f"https://venue.example/console#event=club-night&table={table}", PRINTED, 2)
+    grids = [block for block in document.blocks if isinstance(block, docs.Grid)]
+    assert len(grids) == len(tables) == document.pages()
+    first = grids[0]
+    assert [row[:2] for row in first.rows] == [("1", "3"), ("2", "4"), ("Game total", "")]
+    assert [label for label, _ in first.groups[1:]] == [f"{seat['seat']} · {seat['name']}" for seat in tables[0]["seats"]]
+    assert first.header[2:6] == ("Words", "Unused cards", "Bonuses", "Total")
+    codes = [block for block in document.blocks if isinstance(block, docs.Qr)]
+    assert codes[0].url == "https://venue.example/console#event=club-night&table=s2-t1"
+    assert codes[0].lines[0] == "Table s2-t1" and "token" not in codes[0].url
+
+
+def test_the_standings_hold_the_overall_ranking_and_every_table_line(played: dict[str, Any]) -> None:
+    document = docs.standings_document(played["event"], played["standings"], PRINTED)
+    words = texts(document)
+    for line in played["standings"]["overall"]["lines"]:
+        assert line["name"] in words and str(line["total"]) in words
+    assert {line["table"] for line in played["standings"]["standings"]} <= set(words)
+    assert "Standings across sessions (through session 2)" in words
+
+
+def test_the_crosstable_shows_each_meeting_with_its_scores(played: dict[str, Any]) -> None:
+    document = docs.crosstable_document(played["event"], played["crosstable"], played["players"], PRINTED)
+    grid = next(block for block in document.blocks if isinstance(block, docs.Grid))
+    ids = played["crosstable"]["players"]
+    first, second = ids[0], next(iter(played["crosstable"]["meetings"][ids[0]]))
+    meeting = played["crosstable"]["meetings"][first][second][0]
+    cell = grid.rows[0][2 + ids.index(second)]
+    assert f"{meeting['table']} {meeting['score']}:{meeting['opponent_score']}" in cell
+    assert grid.rows[0][2] == "—"  # a player never meets themselves
+
+
+def test_the_results_list_each_player_s_games_with_their_opponents(played: dict[str, Any]) -> None:
+    document = docs.results_document(played["event"], played["standings"], played["crosstable"], PRINTED)
+    grid = next(block for block in document.blocks if isinstance(block, docs.Grid))
+    winner = played["standings"]["overall"]["lines"][0]
+    assert grid.rows[0][:3] == ("1", winner["name"], str(winner["total"]))
+    assert grid.rows[0][4].count("\n") == 1  # two games, a line each
+    assert grid.rows[0][4].startswith("s1-t")
+
+
+def test_the_audit_summary_has_a_line_per_entry_and_no_secret(played: dict[str, Any]) -> None:
+    document = docs.audit_document(played["event"], played["audit"], PRINTED)
+    grid = next(block for block in document.blocks if isinstance(block, docs.Grid))
+    assert len(grid.rows) == len(played["audit"])
+    assert grid.rows[0][3] == "event.created" and grid.rows[0][2] == "admin local"
+    joined = "\n".join(cell for row in grid.rows for cell in row)
+    assert "wsv_" not in joined and "sha256" not in joined and "commitment" not in joined
+    stored = next(row for row in grid.rows if row[3] == "round.submitted")
+    assert stored[4].startswith("s1-t1 round 1") and "CAT" in stored[4]
+
+
+def test_an_audit_line_leaves_out_secrets_and_snapshots_and_stays_short() -> None:
+    line = audit_line("token.issued", {"id": "ab12", "role": "referee", "table": "t1", "secret": "wsv_x", "token_hash": "00"})
+    assert line == "id=ab12, role=referee, table=t1"
+    assert audit_line("event.created", {"name": "N", "ruleset": {"deck": {}}, "deal_commitment": "ff"}) == "name=N"
+    assert len(audit_line("x", {f"k{i}": "v" * 20 for i in range(20)})) == LINE_LENGTH
+
+
+def test_an_icelandic_event_prints_icelandic_headings(played: dict[str, Any]) -> None:
+    event = {**played["event"], "lexicon": {"id": "is"}, "name": "Þorramót"}
+    document = docs.scorecards_document(event, played["session"]["tables"], lambda table: "https://x/console", PRINTED, 2)
+    assert document_text("is", "scorecard.title") in texts(document) and "Umferð" in texts(document)
+    assert document.page_label == "Síða {page}"
+
+
+def test_the_pdfs_render_with_the_pages_asked(played: dict[str, Any]) -> None:
+    scorecards = docs.scorecards_document(played["event"], played["session"]["tables"], lambda table: "https://x/console", PRINTED, 2)
+    pdf = render_pdf(scorecards)
+    assert pdf.startswith(b"%PDF-") and pages_of(pdf) == 2
+    seating = render_pdf(docs.seating_document(played["event"], played["session"], PRINTED))
+    assert pages_of(seating) == 2
+    audit = render_pdf(docs.audit_document(played["event"], played["audit"], PRINTED))
+    assert pages_of(audit) >= 1
+
+
+def test_the_renderer_is_the_only_module_that_imports_the_pdf_library() -> None:
+    package = Path(docs.__file__).resolve().parents[2]
+    users = sorted(str(path.relative_to(package)) for path in package.rglob("*.py") if re.search(r"^\s*(from|import) reportlab", path.read_text(encoding="utf-8"), re.M))
+    assert users == ["service/pdf.py"]
