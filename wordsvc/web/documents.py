@@ -19,6 +19,7 @@ from ..core import documents as docs
 from ..ledger import NotFound, require_director
 from ..schemas.tournaments import DocumentQuery
 from ..service.pdf import render_pdf
+from .admission import heavy
 from .events import ledger, principal
 from .requests import query_args
 
@@ -37,6 +38,7 @@ def console_link(event: str, table: str) -> str:
 
 
 @bp.get("/events/<event:event>/documents/<kind>")
+@heavy(lane="long")  # a long event's scorecards or audit summary take up to seconds of a thread: a slot of their own, refused past it
 def document(event: str, kind: str) -> Response:
     if kind not in docs.DOCUMENT_KINDS:
         raise NotFound(f"There is no document {kind!r}; there are {', '.join(docs.DOCUMENT_KINDS)}.", {"kind": [f"one of {', '.join(docs.DOCUMENT_KINDS)}"]})
