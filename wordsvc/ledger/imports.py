@@ -36,7 +36,7 @@ from .plays import play_from_document
 from .tokens import ROLES
 from .tournament_imports import check_tournament
 
-__all__ = ["check_import"]
+__all__ = ["check_import", "check_shape", "records_from"]
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 #: Player names as the API takes them (wordsvc/schemas/common.py): at most this many characters.
@@ -50,15 +50,8 @@ def check_import(document: Any, lexicon_of: Callable[[dict[str, Any]], Lexicon |
 
     ``lexicon_of(stamp)``: the loaded lexicon with that stamp, or ``None``.
     """
+    check_shape(document)
     problems = Problems()
-    if not isinstance(document, dict):
-        raise InvalidRequest("An import is an export document: a JSON object.", {"body": ["must be an object"]})
-    if document.get("format") != EXPORT_FORMAT:
-        problems.add("format", f"must be {EXPORT_FORMAT!r}")
-    for key, kind in (("event", dict), ("games", list), ("revisions", list), ("tokens", list), ("audit", list)):
-        if not isinstance(document.get(key), kind):
-            problems.add(key, f"must be {'an object' if kind is dict else 'a list'}")
-    problems.raise_if_any("The import is not an export document; see errors.")
     event = document["event"]
     ruleset = _event(event, problems)
     seats = _games(document["games"], ruleset, problems)
@@ -71,11 +64,35 @@ def check_import(document: Any, lexicon_of: Callable[[dict[str, Any]], Lexicon |
             problems.add(f"audit.{i}", "must be an object")
     problems.raise_if_any("The import holds what no write of the API could have stored; see errors.")
     assert ruleset is not None
-    records = Records(
-        event, document["games"], document["revisions"], document["tokens"], document["audit"],
-        document.get("players") or [], document.get("sessions") or [], document.get("seats") or [], document.get("schedule"),
+    return records_from(document), ruleset
+
+
+def check_shape(document: Any) -> None:
+    """422 unless ``document`` has an export's parts, each of its kind (what is in them is :func:`check_import`'s)."""
+    problems = Problems()
+    if not isinstance(document, dict):
+        raise InvalidRequest("An import is an export document: a JSON object.", {"body": ["must be an object"]})
+    if document.get("format") != EXPORT_FORMAT:
+        problems.add("format", f"must be {EXPORT_FORMAT!r}")
+    for key, kind in (("event", dict), ("games", list), ("revisions", list), ("tokens", list), ("audit", list)):
+        if not isinstance(document.get(key), kind):
+            problems.add(key, f"must be {'an object' if kind is dict else 'a list'}")
+    problems.raise_if_any("The import is not an export document; see errors.")
+
+
+def records_from(document: dict[str, Any]) -> Records:
+    """An export document of the right shape (:func:`check_shape`) as :class:`Records`; a tournament's parts are empty when it has none."""
+    return Records(
+        document["event"],
+        document["games"],
+        document["revisions"],
+        document["tokens"],
+        document["audit"],
+        document.get("players") or [],
+        document.get("sessions") or [],
+        document.get("seats") or [],
+        document.get("schedule"),
     )
-    return records, ruleset
 
 
 def _text(problems: Problems, where: str, value: Any, most: int, optional: bool = False) -> bool:

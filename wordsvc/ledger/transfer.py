@@ -17,14 +17,14 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
-from ..core.errors import InvalidRequest, Problems
+from ..core.errors import InvalidRequest
 from ..core.ids import EXPORT_FORMAT
 from .access import require_admin, require_director
 from .audit import Records, verify
 from .canonical import canonical
 from .errors import Conflict
 from .events import Events
-from .imports import check_import
+from .imports import check_import, check_shape, records_from
 from .plays import play_from_document
 from .receipts import Appended, tree_root
 from .schema import audit, events, games, players, revisions, schedules, seats, sessions, tokens
@@ -213,20 +213,9 @@ _PLAYER_KEYS = ("id", "name", "club", "rating_id", "checked_in", "joined", "with
 
 def records_of(document: Any) -> Records:
     """An export document as :class:`Records`, or a 422 naming what is missing."""
-    problems = Problems()
-    if not isinstance(document, dict):
-        raise InvalidRequest("An import is an export document: a JSON object.", {"body": ["must be an object"]})
-    if document.get("format") != EXPORT_FORMAT:
-        problems.add("format", f"must be {EXPORT_FORMAT!r}")
-    for key, kind in (("event", dict), ("games", list), ("revisions", list), ("tokens", list), ("audit", list)):
-        if not isinstance(document.get(key), kind):
-            problems.add(key, f"must be {'an object' if kind is dict else 'a list'}")
-    problems.raise_if_any("The import is not an export document; see errors.")
+    check_shape(document)
     try:
-        records = Records(
-            document["event"], document["games"], document["revisions"], document["tokens"], document["audit"],
-            document.get("players") or [], document.get("sessions") or [], document.get("seats") or [], document.get("schedule"),
-        )
+        records = records_from(document)
         for row in records.revisions:
             play_from_document(row["body"], row["round"])  # a body must read back as a play
         _ = [records.event[k] for k in ("id", "name", "private", "ruleset_id", "ruleset", "ruleset_sha256", "lexicon", "created_at")]
