@@ -4,8 +4,8 @@ a late entry and a withdrawal, every table's 8 rounds submitted through the API.
 Checked with what is written here, never the service's code: every active player seated once per session at a table
 within the ruleset's range; the random seating recomputed from docs/seating.md's specification s1 with the seed the
 close reveals; each session's repeat meetings counted from the seatings; Swiss never worse than King of the Hill on
-the same standings; the overall standings and the crosstable recomputed from the stored rounds; the export imported
-elsewhere as it was. Every answer is checked against the OpenAPI document.
+the same standings; the overall standings and the crosstable recomputed from the stored rounds; the export carrying
+every player, session and seat. Every answer is checked against the OpenAPI document.
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def test_a_tournament_of_22_players_over_5_sessions(api: Api, ledger_server: Led
     assert {f"{event_id}-{p}" for p in PLAYERS} <= listed
     api("GET", "/ratings/nobody-at-all", expect=404)
 
-    # the export carries the tournament; imported under another name it verifies and reads the same
+    # the export carries the tournament: every player, session and seat
     exported = api("GET", f"/events/{event_id}/export", token, expect=200).json()
     assert len(exported["players"]) == 23 and len(exported["sessions"]) == 5
     assert len(exported["seats"]) == sum(len(s) for tables in seatings for s in tables)

@@ -148,8 +148,9 @@ def test_swaps_and_redraws_stop_once_a_round_is_stored(ledger: Ledger, one_round
 
 def test_a_manual_seating_is_checked_and_kept_as_given(ledger: Ledger, one_round) -> None:
     event_id, director = new_event(ledger, one_round, 6)
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(InvalidRequest) as refused:
         ledger.create_session(director, event_id, {"method": "manual", "tables": [["p01", "p02", "p03"], ["p04", "p05", "p01"]]})
+    assert refused.value.problems == {"tables.1.2": ["'p01' is seated twice"], "players": ["'p06' is not seated"]}  # every problem at once
     _, session = ledger.create_session(director, event_id, {"method": "manual", "tables": [["p06", "p02", "p03"], ["p04", "p05", "p01"]]})
     assert tables_of(session) == [["p06", "p02", "p03"], ["p04", "p05", "p01"]]
 

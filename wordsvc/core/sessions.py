@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .errors import InvalidRequest
 from .seating import (
     SeatingError,
     SizePolicy,
@@ -119,8 +120,11 @@ def plan_session(
         if manual is None:
             raise SeatingError("tables", "the manual method needs the tables")
         problems = check_seating(manual, players, smallest, largest)
-        if problems:
-            raise SeatingError(*problems[0])
+        if problems:  # every problem at once, each under its own field
+            listed: dict[str, list[str]] = {}
+            for where, message in problems:
+                listed.setdefault(where, []).append(message)
+            raise InvalidRequest(f"Session {number} cannot be seated as given; see errors.", listed)
         return [list(table) for table in manual]  # the director's seat order, as given
     else:
         raise SeatingError("method", f"no seating method {method!r}")

@@ -9,6 +9,7 @@ as for rulesets (:mod:`wordsvc.data.rulesets`).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from ..core.standings import MISSED, RANKINGS, TIE_BREAKS, Format, FormatError, format_from_document
 from .rulesets import _flatten, _read_yaml, _valid_id
 
-__all__ = ["DEFAULT_FORMAT", "default_formats_dir", "format_document", "format_from_snapshot", "load_formats"]
+__all__ = ["DEFAULT_FORMAT", "default_formats_dir", "format_document", "format_from_snapshot", "known_formats", "load_formats"]
 
 #: The format a tournament gets when it names none.
 DEFAULT_FORMAT = "total"
@@ -81,3 +82,9 @@ def format_document(fmt: Format) -> dict[str, Any]:
 def format_from_snapshot(doc: Mapping[str, Any]) -> Format:
     """The :class:`Format` of a snapshot taken by :func:`format_document`; :class:`FormatError` naming every field at fault."""
     return format_from_document(doc)
+
+
+@lru_cache(maxsize=1)
+def known_formats() -> dict[str, Format]:
+    """The formats of the source tree's ``formats/``, read once per process (what events choose from, and the default)."""
+    return load_formats()

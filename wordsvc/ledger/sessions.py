@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from ..core.errors import InvalidRequest
-from ..core.seating import SeatingError, check_seating, repeat_meetings, round_robin_schedule
+from ..core.seating import SeatingError, repeat_meetings, round_robin_schedule
 from ..core.sessions import History, Registration, active, history, plan_session, sizes_for
 from .access import require_director, require_read
 from .canonical import canonical, now
@@ -226,12 +226,6 @@ class Sessions:
             if method == "manual":
                 if request.get("tables") is None:
                     raise SeatingError("tables", "the manual method needs the tables")
-                problems = check_seating(request["tables"], field, smallest, largest)
-                if problems:
-                    raise InvalidRequest(
-                        f"Session {number} cannot be seated as given; see errors.",
-                        {where: [message for w, message in problems if w == where] for where, _ in problems},
-                    )
                 sizes = [len(table) for table in request["tables"]]
             elif sizes is None:
                 sizes = sizes_for(len(field), size.get("target"), size.get("remainder", "smaller"), smallest, largest)

@@ -11,14 +11,13 @@ snapshot (``formats/``), never the YAML on disk once the event has one.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Connection, func, select
 
 from ..core.errors import InvalidRequest
 from ..core.standings import Entrant, Format, Game, crosstable, standings
-from ..data.formats import DEFAULT_FORMAT, format_from_snapshot, load_formats
+from ..data.formats import DEFAULT_FORMAT, format_from_snapshot, known_formats
 from .access import require_read
 from .schema import events, games, players, revisions, seats, sessions
 from .store import Store
@@ -70,12 +69,7 @@ class TournamentStandings:
 def event_format(conn: Connection, event_id: str) -> Format:
     """The event's format snapshot; an event created before formats existed ranks by the default format."""
     snapshot = conn.execute(select(events.c.format_json).where(events.c.id == event_id)).scalar_one()
-    return format_from_snapshot(json.loads(snapshot)) if snapshot else _default_format()
-
-
-@lru_cache(maxsize=1)
-def _default_format() -> Format:
-    return load_formats()[DEFAULT_FORMAT]
+    return format_from_snapshot(json.loads(snapshot)) if snapshot else known_formats()[DEFAULT_FORMAT]
 
 
 def entrants(conn: Connection, event_id: str) -> list[Entrant]:

@@ -14,7 +14,6 @@ import csv
 import io
 import logging
 import threading
-from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -22,7 +21,7 @@ from werkzeug.routing import BaseConverter
 
 from ..core.errors import InvalidRequest
 from ..core.ids import RESERVED_IDS
-from ..data.formats import format_document, load_formats
+from ..data.formats import format_document, known_formats
 from ..ledger import Ledger, Principal, Unauthorized, require_admin, require_director, require_referee
 from ..ledger.canonical import canonical
 from ..ledger.checkpoints import Signer
@@ -86,12 +85,6 @@ def tournament_format(format_id: str | None) -> dict[str, Any] | None:
     if format_id not in known:
         raise InvalidRequest(f"No tournament format {format_id!r}; formats/ has {', '.join(sorted(known))}.", {"format": [f"one of {', '.join(sorted(known))}"]})
     return format_document(known[format_id])
-
-
-@lru_cache(maxsize=1)
-def known_formats() -> dict[str, Any]:
-    """The formats of formats/, read once per process."""
-    return load_formats()
 
 
 def principal() -> Principal | None:
