@@ -70,6 +70,7 @@ SERVED = {
     "/events/{event}/rated": {"post"},
     "/events/{event}/crosstable": {"get"},
     "/events/{event}/documents/{kind}": {"get"},
+    "/events/{event}/stream": {"get"},
     "/ratings": {"get"},
     "/ratings/{rating_id}": {"get"},
 }

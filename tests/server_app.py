@@ -5,7 +5,8 @@ a request held in the app (``/sleep`` in the pool, ``/block`` on the event loop
 when it is an inline path: :func:`hold`), which thread ran it (``/thread``, which hands
 itself from the event loop to the pool when asked), what the server handed over
 (``/environ``, ``/echo``), what it counts (``/metrics``, ``/collect``), and ways to fail
-(``/boom``, ``/crash``).
+(``/boom``, ``/crash``), and a channel of held streams (``/stream``, ``/publish``: a file of
+lines, each line one message numbered from 1).
 
 The tests order events by what happened, never by how long they waited: a held
 request makes a file when it is in the app (``mark``) and lets go when the test
@@ -116,6 +117,19 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
         while _leaked:
             os.close(_leaked.pop())
         data = {"pid": os.getpid()}
+    elif path == "/stream":  # a held stream of channel ``channel`` from message ``after`` (default: the newest)
+        channel = _channel(query["channel"])
+        lines = channel.read_text().splitlines() if channel.exists() else []
+        after = int(query.get("after", len(lines)))
+        environ["wordsvc.server.stream"](query["channel"], after, lambda past: _fetch(channel, past))
+        start_response("200 OK", [("Content-Type", "text/event-stream"), ("X-Request-ID", uuid.uuid4().hex)])
+        return [b": ready %d\n\n" % after]
+    elif path == "/publish":  # ``n`` messages of ``size`` bytes (default 1 and a short text) on ``channel``, then tell the streams
+        channel = _channel(query["channel"])
+        with channel.open("a") as out:
+            for _ in range(int(query.get("n", "1"))):
+                out.write(("x" * int(query["size"]) if "size" in query else query.get("text", "hello")) + "\n")
+        environ["wordsvc.server.changed"](query["channel"])
     elif path == "/boom":
         raise RuntimeError("the app failed on purpose")
     elif path == "/crash":
@@ -125,6 +139,17 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
     body = json.dumps(data).encode()
     start_response(status, [("Content-Type", "application/json"), ("X-Request-ID", uuid.uuid4().hex)])
     return [body]
+
+
+def _channel(name: str) -> Path:
+    return Path(os.environ["SERVER_APP_CHANNELS"]) / name
+
+
+def _fetch(channel: Path, after: int) -> tuple[list[tuple[int, bytes]], int, bool]:
+    """The messages of ``channel`` past ``after``: ``(number, "id: N / data: line")``, the last number, no more to read."""
+    lines = channel.read_text().splitlines() if channel.exists() else []
+    messages = [(n, b"id: %d\ndata: %s\n\n" % (n, line.encode())) for n, line in enumerate(lines, start=1) if n > after]
+    return messages, max(after, len(lines)), False
 
 
 def hold(query: dict[str, str], draining: Callable[[], bool]) -> None:

@@ -82,6 +82,9 @@ class Server:
         env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(ROOT)])
         self.received = log_path.with_name(log_path.stem + ".received")  # tests/server_app.py notes every request it is given
         env["SERVER_APP_RECEIVED"] = str(self.received)
+        self.channels = log_path.with_name(log_path.stem + ".channels")  # the streams' messages (tests/server_app.py /stream)
+        self.channels.mkdir(exist_ok=True)
+        env["SERVER_APP_CHANNELS"] = str(self.channels)
         self.log_path = log_path
         self._log = open(log_path, "wb")
         limit = None if nofile is None else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))

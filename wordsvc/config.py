@@ -41,6 +41,8 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_MAX_WORKER_RSS_MB": ("384", "A worker whose private memory (not counting the lexicon pages workers share) passes this is replaced: a backstop; 0 turns it off."),
     "WORDSVC_MAX_REQUESTS": ("0", "Replace a worker after this many requests, plus up to 10 % jitter (0: never)."),
     "WORDSVC_DRAIN_SECONDS": ("20", "Grace period after SIGTERM: /ready turns 503 at once, accepted requests finish, then the process exits."),
+    "WORDSVC_MAX_STREAMS": ("10000", "Event streams (Server-Sent Events) one worker holds open, each on its event loop, never a thread; one more gets 503 (docs/streams.md)."),
+    "WORDSVC_STREAM_HEARTBEAT_SECONDS": ("15", "Seconds between the keep-alive comments of an idle event stream."),
     "WORDSVC_HEADER_TIMEOUT": ("10", "Seconds a client has to send a request's headers; then 408 and close."),
     "WORDSVC_BODY_TIMEOUT": ("10", "Seconds a client has to send a request's body; then 408 and close."),
     "WORDSVC_KEEPALIVE_TIMEOUT": ("5", "Seconds an idle keep-alive connection stays open."),
@@ -79,6 +81,8 @@ class Settings:
     max_worker_rss_mb: int
     max_requests: int
     drain_seconds: float
+    max_streams: int
+    stream_heartbeat: float
     header_timeout: float
     body_timeout: float
     keepalive_timeout: float
@@ -113,6 +117,8 @@ class Settings:
             max_worker_rss_mb=read.number("WORDSVC_MAX_WORKER_RSS_MB", 384, 0, 1 << 20),
             max_requests=read.number("WORDSVC_MAX_REQUESTS", 0, 0, 1 << 40),
             drain_seconds=read.seconds("WORDSVC_DRAIN_SECONDS", 20.0),
+            max_streams=read.number("WORDSVC_MAX_STREAMS", 10000, 1, 1 << 20),
+            stream_heartbeat=read.seconds("WORDSVC_STREAM_HEARTBEAT_SECONDS", 15.0),
             header_timeout=read.seconds("WORDSVC_HEADER_TIMEOUT", 10.0),
             body_timeout=read.seconds("WORDSVC_BODY_TIMEOUT", 10.0),
             keepalive_timeout=read.seconds("WORDSVC_KEEPALIVE_TIMEOUT", 5.0),

@@ -13,7 +13,8 @@ delegates, so the web layer and the command line have one object to hold
 - :mod:`.rulings`: judge rulings;
 - :mod:`.standings`: standings and matchpoints;
 - :mod:`.transfer`: export and import;
-- :mod:`.trail`: the audit entries, checkpoints and proofs, and verify.
+- :mod:`.trail`: the audit entries, checkpoints and proofs, and verify;
+- :mod:`.feed`: an event's changes as its streams send them (docs/streams.md).
 
 Every write runs in one transaction (:class:`~wordsvc.ledger.database.Writer`)
 that holds its event's audit chain (:func:`~wordsvc.ledger.database.lock_chain`),
@@ -42,6 +43,7 @@ from .checkpoints import Signer
 from .database import connect, upgrade
 from .deals import Deals
 from .events import Events
+from .feed import Changes, Feed
 from .games import Games
 from .players import Players
 from .ratings import Ratings
@@ -91,6 +93,7 @@ class Ledger:
         self.ratings_ = Ratings(store)
         self.transfer = Transfer(store, self.tokens, self.events)
         self.trail = Trail(store, self.transfer)
+        self.feed = Feed(store)
 
     @classmethod
     def open(
@@ -253,6 +256,12 @@ class Ledger:
         return self.ratings_.rating(rating_id)
 
     # --- audit, export, import, verify (:mod:`.trail`, :mod:`.transfer`) ---------------------------
+
+    def stream_head(self, actor: Principal | None, event_id: str) -> int:
+        return self.feed.head(actor, event_id)
+
+    def stream_read(self, event_id: str, after: int) -> Changes:
+        return self.feed.read(event_id, after)
 
     def audit_entries(self, actor: Principal | None, event_id: str, after: int = 0, limit: int = 1000) -> dict[str, Any]:
         return self.trail.audit_entries(actor, event_id, after, limit)

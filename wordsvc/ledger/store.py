@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, insert, select
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select
 
 from ..core.budget import MemoryBudget
 from ..core.errors import InvalidRequest
@@ -38,7 +38,10 @@ from .receipts import Appended, Receipts
 from .schema import audit, events, games, revisions
 from .tokens import Principal
 
-__all__ = ["Store", "audit_row", "check_id", "entry_of", "refuse_if_closed"]
+__all__ = ["CHANGES_CHANNEL", "Store", "audit_row", "check_id", "entry_of", "refuse_if_closed"]
+
+#: The PostgreSQL notification channel every audit append is announced on, its payload the chain (:mod:`.changes`).
+CHANGES_CHANNEL = "wordsvc_audit"
 
 #: Rulesets rebuilt from event snapshots, remembered by sha256.
 _SNAPSHOTS_KEPT = 64
@@ -91,6 +94,8 @@ class Store:
         prev = before.last.hex() if before.size else GENESIS
         entry = make_entry(chain, before.size + 1, prev, actor.actor(), action, payload, now())
         _INSERT_ENTRY.execute(conn, audit_row(entry))
+        if conn.dialect.name == "postgresql":  # every replica's streams hear of it when the transaction commits (docs/streams.md)
+            _NOTIFY.execute(conn, {"channel": CHANGES_CHANNEL, "chain": chain})
         return self.receipts.appended(chain, before, entry["hash"])
 
     def receipt(self, event_id: str, done: Appended | tuple[int, str] | None) -> dict[str, Any] | None:
@@ -205,3 +210,4 @@ BRIEF = Prepared(
 )
 INSERT_REVISION = Prepared(insert(revisions).values({c.name: _b(c.name) for c in revisions.c}))
 _INSERT_ENTRY = Prepared(insert(audit).values({c.name: _b(c.name) for c in audit.c}))
+_NOTIFY = Prepared(select(func.pg_notify(_b("channel"), _b("chain"))))

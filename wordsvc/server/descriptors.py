@@ -9,7 +9,9 @@ could not open a file, and every request that needed one failed. At start
 the master raises the soft limit to the hard one (an unprivileged process
 may) and lowers ``max_connections`` to the limit less
 :data:`RESERVED_DESCRIPTORS` (and ``max_client_connections`` to half of
-that, at most), so connections alone can never exhaust it. What is left of
+that, at most), and ``max_streams`` to what is left after ``max_connections``
+(``max_client_streams`` to half of that, at most), so connections and
+streams alone can never exhaust it. What is left of
 exhaustion (a descriptor leak, the machine's own limit) is answered 503 by
 the app and counted, and a worker that cannot accept pauses its accepting
 (:mod:`.worker`).
@@ -47,10 +49,15 @@ def raise_soft_limit() -> tuple[int, int]:
 
 
 def fit_descriptors(options: ServerOptions, soft: int) -> ServerOptions:
-    """``options`` with the connection caps lowered to what ``soft`` descriptors leave a worker (never raised)."""
-    room = max(1, soft - RESERVED_DESCRIPTORS) if soft != resource.RLIM_INFINITY else options.max_connections
+    """``options`` with the connection and stream caps lowered to what ``soft`` descriptors leave a worker (never raised)."""
+    if soft == resource.RLIM_INFINITY:
+        return options
+    room = max(1, soft - RESERVED_DESCRIPTORS)
     connections = min(options.max_connections, room)
     clients = min(options.max_client_connections, max(1, connections // 2) if connections < options.max_connections else options.max_client_connections)
-    if (connections, clients) == (options.max_connections, options.max_client_connections):
+    streams = min(options.max_streams, max(1, room - connections))
+    stream_clients = min(options.max_client_streams, max(1, streams // 2) if streams < options.max_streams else options.max_client_streams)
+    fitted = {"max_connections": connections, "max_client_connections": clients, "max_streams": streams, "max_client_streams": stream_clients}
+    if all(getattr(options, name) == value for name, value in fitted.items()):
         return options
-    return dataclasses.replace(options, max_connections=connections, max_client_connections=clients)
+    return dataclasses.replace(options, **fitted)

@@ -76,7 +76,7 @@ def run(app: str | Callable[[], WSGIApp], options: ServerOptions | None = None) 
     configure_logging(options.log_format, options.log_level)
     soft, hard = raise_soft_limit()
     fitted = fit_descriptors(options, soft)
-    log_event("descriptors", soft=soft, hard=hard, max_connections=fitted.max_connections, max_client_connections=fitted.max_client_connections)
+    log_event("descriptors", soft=soft, hard=hard, max_connections=fitted.max_connections, max_client_connections=fitted.max_client_connections, max_streams=fitted.max_streams)
     options = fitted
     own_dir = _metrics_dir()
     pid = os.getpid()

@@ -4,12 +4,15 @@
   server refused or cut (``timeout_headers``, ``timeout_body``,
   ``timeout_write``, ``bad_request``, ``bad_framing``, ``tls_on_plain_port``,
   ``too_large``, ``headers_too_large``, ``not_implemented``,
-  ``too_many_connections``, ``too_many_client_connections``, and the
-  connections closed to make room, ``evicted_silent`` and
-  ``evicted_idle``), every series made when a worker starts, so counting
+  ``too_many_connections``, ``too_many_client_connections``,
+  ``too_many_streams``, ``too_many_client_streams``, the connections closed
+  to make room, ``evicted_silent`` and ``evicted_idle``, and the streams cut
+  for a client that does not read, ``stream_slow``), every series made when a worker starts, so counting
   never opens a file;
 - ``wordsvc_server_connections``: open connections, summed over live workers
-  (``multiprocess_mode="livesum"``);
+  (``multiprocess_mode="livesum"``); ``wordsvc_server_streams``: the streams
+  held open among them (:mod:`.streams`), which leave the connections' count
+  when they become streams;
 - ``wordsvc_server_gc_pause_seconds{generation}``: each collection of the
   cyclic garbage collector in a worker, as the collecting thread's CPU time
   (its wall time would also hold the wait for the GIL after it). A
@@ -32,7 +35,7 @@ import gc
 import time
 from typing import Any
 
-__all__ = ["connection_closed", "connection_opened", "count_collections", "init", "rejected", "watch_collections"]
+__all__ = ["connection_closed", "connection_opened", "count_collections", "init", "rejected", "stream_closed", "stream_opened", "watch_collections"]
 
 _metrics: dict[str, Any] = {}
 _reasons: dict[str, Any] = {}
@@ -50,6 +53,7 @@ def init() -> None:
 
     _metrics["rejected"] = Counter("wordsvc_server_rejected", "Requests or connections the server refused before the app saw them.", ["reason"])
     _metrics["connections"] = Gauge("wordsvc_server_connections", "Open client connections.", multiprocess_mode="livesum")
+    _metrics["streams"] = Gauge("wordsvc_server_streams", "Streams held open (Server-Sent Events).", multiprocess_mode="livesum")
     _metrics["gc_pause"] = Histogram(
         "wordsvc_server_gc_pause_seconds", "Garbage collections in the workers: CPU time of each.", ["generation"], buckets=PAUSE_BUCKETS
     )
@@ -59,6 +63,7 @@ def init() -> None:
 REASONS = (
     "timeout_headers", "timeout_body", "timeout_write", "bad_request", "bad_framing", "tls_on_plain_port", "too_large",
     "headers_too_large", "not_implemented", "too_many_connections", "too_many_client_connections", "evicted_silent", "evicted_idle",
+    "too_many_streams", "too_many_client_streams", "stream_slow",
 )  # fmt: skip
 
 
@@ -81,6 +86,16 @@ def connection_opened() -> None:
 def connection_closed() -> None:
     if _metrics:
         _metrics["connections"].dec()
+
+
+def stream_opened() -> None:
+    if _metrics:
+        _metrics["streams"].inc()
+
+
+def stream_closed() -> None:
+    if _metrics:
+        _metrics["streams"].dec()
 
 
 def watch_collections() -> None:

@@ -52,6 +52,17 @@ class ServerOptions:
     #: connection is closed to make room, or the new one gets 503: one client cannot take the worker's room.
     #: Half the worker's, so a flood from one address always leaves room for others (a proxy's clients share one).
     max_client_connections: int = 500
+    #: Streams (Server-Sent Events, :mod:`.streams`) a worker holds open, counted apart from ``max_connections``: a held
+    #: stream costs a few KiB and a descriptor, never a thread. :func:`~wordsvc.server.master.run` lowers it to what the
+    #: worker's descriptor limit leaves after ``max_connections``. Past it, a new stream is answered 503.
+    max_streams: int = 10000
+    #: Streams per worker from one client address (half the worker's, as for connections); past it, 503.
+    max_client_streams: int = 5000
+    #: Seconds between the keep-alive comments of an idle stream: under the 60 s idle timeout of common proxies.
+    stream_heartbeat: float = 15.0
+    #: Bytes a stream's client may leave unread before the stream is cut (it reconnects and resumes from its last id):
+    #: hundreds of messages, so only a client that has stopped reading gets there, and 10,000 of them hold 640 MiB at most.
+    stream_buffer: int = 65536
     #: Grace period after SIGTERM: requests in hand are finished within it, then what is left is killed.
     drain_seconds: float = 20.0
     #: Recycle (gracefully) a worker whose private resident memory (smaps Private_Clean + Private_Dirty,\n    #: not the memory-mapped pages workers share) passes this many MiB; 0 is off.
@@ -77,10 +88,10 @@ class ServerOptions:
             problems.append("workers must be at least 1")
         if self.threads < 1:
             problems.append("threads must be at least 1")
-        for name in ("header_timeout", "body_timeout", "keepalive_timeout", "write_timeout", "drain_seconds"):
+        for name in ("header_timeout", "body_timeout", "keepalive_timeout", "write_timeout", "drain_seconds", "stream_heartbeat"):
             if getattr(self, name) <= 0:
                 problems.append(f"{name} must be positive")
-        for name in ("max_body", "max_header_bytes", "max_connections", "max_client_connections"):
+        for name in ("max_body", "max_header_bytes", "max_connections", "max_client_connections", "max_streams", "max_client_streams", "stream_buffer"):
             if getattr(self, name) < 1:
                 problems.append(f"{name} must be at least 1")
         problems += [f"body_limits: {path} must be at least 1" for path, limit in self.body_limits.items() if limit < 1]

@@ -12,13 +12,16 @@ idle     the next request (``keepalive``)    closed, silently
 head     the rest of the headers             408, then closed
 body     the rest of the body                408, then closed
 app      the app (no deadline: the app's)    -
+stream   nothing: held open by :mod:`.streams` -
 writing  the client to take a large reply    cut off
 closing  the client to close, after an error cut off (a lingering close)
 ======== =================================== ======================================
 
 A slow client therefore holds a connection, never a thread: the app is
 called only with the request whole and buffered, in the pool, or on the
-loop for a GET of one of ``inline_paths`` (unless the app hands it over). Limits are checked as the
+loop for a GET of one of ``inline_paths`` (unless the app hands it over). A response the app asks
+to hold open (``environ["wordsvc.server.stream"]``) leaves the connection's state machine for
+:class:`~.streams.Streams`, which writes it from then on. Limits are checked as the
 bytes arrive: a declared ``Content-Length`` past ``max_body`` is answered 413
 before any of the body is read.
 """
@@ -39,11 +42,12 @@ from .logs import log_event
 from .metrics import connection_closed, connection_opened, rejected
 from .options import ServerOptions
 from .problems import Problem, echo_headers, problem_bytes
-from .wsgi import Reply, WSGIApp, build_environ, call_app, internal_error, to_pool
+from .streams import Streams, frame
+from .wsgi import Reply, WSGIApp, build_environ, call_app, hold_stream, internal_error, to_pool
 
 __all__ = ["Connection", "Hub"]
 
-NEW, IDLE, HEAD, BODY, APP, WRITING, CLOSING, CLOSED = range(8)
+NEW, IDLE, HEAD, BODY, APP, STREAM, WRITING, CLOSING, CLOSED = range(9)
 
 #: After an error reply the server stops writing and keeps reading (discarding) for this long, so the
 #: client reads the reply instead of a reset from unread bytes. Apache's lingering close waits 2 s a read.
@@ -87,6 +91,7 @@ class Hub:
         self.draining = False
         self.in_pool = 0  # requests handed to the pool and not yet back: a drain waits for them too
         self.worker = 0
+        self.streams = Streams(loop, options)
 
     def is_draining(self) -> bool:
         return self.draining
@@ -178,8 +183,8 @@ class Connection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         state = self.state
         if state >= APP:
-            if state == CLOSING or state == CLOSED:
-                return  # lingering after an error: the rest is discarded
+            if state == CLOSING or state == CLOSED or state == STREAM:
+                return  # lingering after an error, or a stream's client talking: the rest is discarded
             self.ahead += len(data)
             self.h11.receive_data(data)  # a pipelined next request, parsed once this one is answered
             if self.ahead > _MAX_AHEAD:
@@ -216,6 +221,9 @@ class Connection(asyncio.Protocol):
         self._advance()
 
     def eof_received(self) -> bool:
+        if self.state == STREAM:
+            self.end_stream()  # the client is done listening
+            return False
         if self.state in (APP, WRITING):
             self.h11.receive_data(b"")
             return True  # the client may half-close after its request; it still gets the answer
@@ -223,6 +231,8 @@ class Connection(asyncio.Protocol):
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.state == STREAM or self.state == CLOSING:
+            self.hub.streams.closed(self)
         self.state = CLOSED
         self.deadline = None
         if self.timer is not None:
@@ -337,7 +347,10 @@ class Connection(asyncio.Protocol):
         self.body, self.body_size, self.chunked = [], 0, None
         hub = self.hub
         def new_environ() -> dict[str, Any]:
-            return build_environ(request.method, request.target, request.http_version, self.headers, body, self.server, self.remote, hub.is_draining)
+            environ = build_environ(request.method, request.target, request.http_version, self.headers, body, self.server, self.remote, hub.is_draining)
+            environ["wordsvc.server.stream"] = hold_stream(environ)
+            environ["wordsvc.server.changed"] = hub.streams.changed
+            return environ
 
         environ = new_environ()
         if environ["PATH_INFO"] in self.options.inline_paths and request.method in (b"GET", b"HEAD"):
@@ -373,6 +386,9 @@ class Connection(asyncio.Protocol):
         transport, request = self.transport, self.request
         if self.state != APP or transport is None or request is None:
             return  # the client went away while the app ran
+        if reply.stream is not None:
+            self._hold(reply)
+            return
         close = self.closing or reply.close or self.hub.draining
         out = b"HTTP/1.1 %d %s\r\n%sDate: %s\r\n%s\r\n" % (
             reply.status,
@@ -405,6 +421,49 @@ class Connection(asyncio.Protocol):
         # The next request in a later pass of the loop, not from inside this call: a pipeline of thousands of
         # requests answered inline would otherwise nest a call per request, and other connections wait meanwhile.
         self.loop.call_soon(self._next_request)
+
+    def _hold(self, reply: Reply) -> None:
+        """Answer with the head and the start of a stream, then hand the connection to the worker's streams."""
+        transport, request, hub, held = self.transport, self.request, self.hub, reply.stream
+        assert transport is not None and request is not None and held is not None
+        refusal = hub.streams.refusal(self.remote[0])
+        if refusal is not None:
+            self._refuse(Problem(503, *refusal), retry_after=1)
+            return
+        chunked = request.http_version != b"1.0"  # an HTTP/1.0 stream ends when the connection does
+        out = b"HTTP/1.1 %d %s\r\n%sDate: %s\r\n%s\r\n" % (
+            reply.status,
+            reply.reason,
+            reply.head,
+            _http_date(),
+            b"Transfer-Encoding: chunked\r\n" if chunked else b"Connection: close\r\n",
+        )
+        transport.write(out + frame(reply.body, chunked) if reply.body else out)
+        self._log(request, reply)
+        hub.on_request()
+        self._forget()  # no longer a connection the caps count (or may evict): a stream, counted by the streams
+        self.state = STREAM
+        self.deadline = None
+        if hub.draining:  # the start only: the client reconnects to a worker that stays
+            self.end_stream(chunked)
+            return
+        hub.streams.open(self, held, chunked, self.remote[0])
+
+    def end_stream(self, chunked: bool = False) -> None:
+        """Close a held stream gently (``chunked``: after the body's last chunk)."""
+        if self.transport is not None and self.state == STREAM:
+            if chunked:
+                self.transport.write(b"0\r\n\r\n")
+            self.state = CLOSING
+            self.transport.close()
+        self.hub.streams.closed(self)
+
+    def cut(self) -> None:
+        """Cut a held stream at once (its client does not read)."""
+        if self.transport is not None:
+            self.state = CLOSING
+            self.transport.abort()
+        self.hub.streams.closed(self)
 
     def _next_request(self) -> None:
         if self.state != WRITING or self.paused or self.transport is None:

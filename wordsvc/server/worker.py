@@ -9,7 +9,9 @@ worker being recycled) the worker drains:
 2. the worker stops watching the listening socket, accepts every connection
    already waiting in its backlog, then closes its copy (closing it first
    would reset them);
-3. idle keep-alive connections are closed; requests in hand are finished and
+3. held streams are ended (the chunked body's last chunk), so their clients
+   reconnect to a worker that stays; idle keep-alive connections are closed;
+   requests in hand are finished and
    answered with ``Connection: close``;
 4. once no connection is left (or ``drain_seconds`` less a second have
    passed) the process exits 0.
@@ -78,7 +80,7 @@ class Worker:
         self.loop = asyncio.new_event_loop()
         self.executor = ThreadPoolExecutor(options.threads, thread_name_prefix="wsgi")
         self.hub = Hub(app, options, self.loop, self.executor, self._request_done)
-        self.hub.worker = self.pid
+        self.hub.worker = self.hub.streams.worker = self.pid
         self.requests = 0
         jitter = random.randint(0, options.max_requests_jitter) if options.max_requests_jitter else 0
         self.request_limit = options.max_requests + jitter if options.max_requests else 0
@@ -134,6 +136,7 @@ class Worker:
         if hub.draining:
             return
         hub.draining = True
+        hub.streams.drain()  # streams end now, cleanly: their clients reconnect to a worker that stays
         self._unlisten()
         try:
             self._accept_backlog()

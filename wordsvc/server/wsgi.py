@@ -19,8 +19,9 @@ from typing import Any, NamedTuple
 from urllib.parse import unquote_to_bytes
 
 from .problems import problem_body
+from .streams import Fetch, Held
 
-__all__ = ["Reply", "ToPool", "WSGIApp", "build_environ", "call_app", "internal_error", "load_app", "to_pool"]
+__all__ = ["HELD", "Reply", "ToPool", "WSGIApp", "build_environ", "call_app", "hold_stream", "internal_error", "load_app", "to_pool"]
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -32,6 +33,9 @@ _TOKEN = re.compile(rb"[-!#$%&'*+.^_`|~0-9A-Za-z]+")  # RFC 9110 §5.6.2
 _BAD_VALUE = re.compile(rb"[\x00\r\n]")
 #: Names apps send on every response, known to be tokens, so most headers skip the regex.
 _GOOD_NAMES = frozenset({b"Content-Type", b"Content-Length", b"X-Request-ID", b"Vary", b"Cache-Control", b"Access-Control-Allow-Origin"})
+
+#: Where ``environ["wordsvc.server.stream"]`` leaves what the app asked for (:func:`hold_stream`).
+HELD = "wordsvc.server.held"
 
 log = logging.getLogger("wordsvc.server")
 
@@ -48,6 +52,8 @@ class Reply(NamedTuple):
     request_id: str
     #: the app asked to close the connection (``Connection: close``)
     close: bool
+    #: the app asked to hold the response open as a stream (:mod:`.streams`): no ``Content-Length``, the body is its start
+    stream: Held | None = None
 
 
 class ToPool(BaseException):
@@ -66,6 +72,20 @@ def to_pool() -> None:
     from the start, in a pool thread.
     """
     raise ToPool
+
+
+def hold_stream(environ: dict[str, Any]) -> Callable[[str, int, Fetch], None]:
+    """``environ["wordsvc.server.stream"]``: the app calls it to have its 200 answer to a GET held open on a channel.
+
+    ``stream(channel, cursor, fetch)``: the body the app returns is the
+    stream's first bytes, ``cursor`` the number of the last message in it,
+    and ``fetch`` how the channel's later messages are read (:mod:`.streams`).
+    """
+
+    def stream(channel: str, cursor: int, fetch: Fetch) -> None:
+        environ[HELD] = Held(channel, cursor, fetch)
+
+    return stream
 
 
 def load_app(target: str | Callable[[], WSGIApp]) -> WSGIApp:
@@ -191,6 +211,7 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply | None:
         log.exception("the app failed on %s %s", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
         return internal_error()
     body = b"".join(chunks)
+    held = environ.get(HELD) if status == 200 and environ["REQUEST_METHOD"] == "GET" else None
     lines, request_id, closing, given_length = [], "", False, None
     for name, value in headers:
         if (name not in _GOOD_NAMES and not _TOKEN.fullmatch(name)) or _BAD_VALUE.search(value):
@@ -206,7 +227,9 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply | None:
         elif lower == b"connection" and b"close" in value.lower():
             closing = True
         lines.append(name + b": " + value + b"\r\n")
-    if status >= 200 and status not in _NO_BODY:
+    if held is not None:
+        pass  # a stream: framed by the server as it goes (chunked), its body only the start
+    elif status >= 200 and status not in _NO_BODY:
         if environ["REQUEST_METHOD"] == "HEAD":
             lines.append(b"Content-Length: " + (given_length or str(len(body)).encode()) + b"\r\n")
             body = b""
@@ -214,7 +237,7 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply | None:
             lines.append(b"Content-Length: " + str(len(body)).encode() + b"\r\n")
     else:
         body = b""
-    return Reply(status, reason, b"".join(lines), body, request_id, closing)
+    return Reply(status, reason, b"".join(lines), body, request_id, closing, held)
 
 
 def internal_error() -> Reply:

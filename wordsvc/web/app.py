@@ -4,7 +4,7 @@ Importing this module loads nothing; :func:`create_app` loads the rulesets
 and opens the compiled lexicons (memory-mapped, milliseconds). Request ids,
 CORS, the body limit and the one error handler live here; each resource's
 views live in a module of their own (validate, rounds, best_meld, words,
-catalogue, lexicons, deals, solitaire, events, analysis, pages, qr, health, metrics, reference).
+catalogue, lexicons, deals, solitaire, events, stream, analysis, pages, qr, health, metrics, reference).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from . import (
     reference,
     rounds,
     solitaire,
+    stream,
     tournaments,
     validate,
     words,
@@ -60,7 +61,7 @@ log = logging.getLogger("wordsvc")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 #: Every resource's blueprint, in the order their routes are registered.
-BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, deals.bp, solitaire.bp, events.bp, tournaments.bp, documents.bp, ratings.bp, analysis.bp, pages.bp, qr.bp, health.bp, metrics.bp, reference.bp)
+BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, deals.bp, solitaire.bp, events.bp, stream.bp, tournaments.bp, documents.bp, ratings.bp, analysis.bp, pages.bp, qr.bp, health.bp, metrics.bp, reference.bp)
 
 
 class AsciiInt(IntegerConverter):

@@ -39,7 +39,7 @@ from ..schemas.qr import QrBody
 from ..schemas.words import AnagramsQuery, SuggestQuery, WordsQuery
 from . import pages
 from . import words as search
-from .openapi_documents import DOCUMENT_ENDPOINTS, DOCUMENT_OPERATIONS, DOCUMENT_QUERIES, PDF, PDF_CONTENT
+from .openapi_documents import DOCUMENT_ENDPOINTS, DOCUMENT_OPERATIONS, DOCUMENT_QUERIES, NOT_JSON
 from .openapi_tournaments import CSV_COLUMNS, TOURNAMENT_ENDPOINTS, TOURNAMENT_OPERATIONS, TOURNAMENT_QUERIES, TOURNAMENT_SCHEMAS
 from .problems import PROBLEM_TYPES
 
@@ -658,7 +658,7 @@ def spec() -> dict[str, Any]:
             operation["requestBody"] = {"required": True, "content": _json(request)}
         responses: dict[str, Any] = {}
         for status, schema in answers.items():
-            content = dict(PDF_CONTENT) if schema == PDF else _json(schema)
+            content = dict(NOT_JSON[schema]) if schema in NOT_JSON else _json(schema)
             responses[str(status)] = {"description": "Created" if status == 201 else "OK", "content": content}
             if path in CSV_COLUMNS:
                 content["text/csv"] = {"schema": {"type": "string", "description": CSV_COLUMNS[path]}}

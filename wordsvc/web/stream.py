@@ -1,0 +1,104 @@
+"""``GET /events/<id>/stream``: an event's changes pushed as Server-Sent Events (docs/streams.md).
+
+The view checks the event and the token, writes what the client missed as
+the stream's start, and asks the server to hold the response open on the
+event's channel (``environ["wordsvc.server.stream"]``), with the function
+that reads the channel's later messages. Who tells the server that a channel
+changed: this worker, after each write it answers (an app-wide hook below),
+and the ledger's :class:`~wordsvc.ledger.changes.Watch` for writes made by
+any other worker or replica.
+
+Served by another WSGI server, which cannot hold a response, the view
+answers the start alone and the body ends: an ``EventSource`` reconnects
+after ``retry`` and resumes, so the stream still works, as polling.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from flask import Blueprint, Response, current_app, request
+from marshmallow import ValidationError
+
+from ..ledger.changes import Watch
+from ..ledger.feed import Changes
+from ..schemas.stream import StreamQuery
+from .events import ledger, principal
+from .requests import query_args
+
+__all__ = ["RETRY_MS", "bp", "encode"]
+
+bp = Blueprint("stream", __name__)
+STREAM_QUERY = StreamQuery()
+#: The reconnection delay the stream asks of its clients (SSE ``retry``), in milliseconds.
+RETRY_MS = 2000
+_WATCHING = threading.Lock()
+_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}  # no proxy (nginx) may hold the messages back
+
+
+def message(seq: int, kind: str, data: dict[str, Any]) -> bytes:
+    """One SSE message: its id (the audit seq), its type and its data (one line of JSON)."""
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (seq, kind.encode("ascii"), orjson.dumps(data))
+
+
+def encode(changes: Changes) -> tuple[list[tuple[int, bytes]], int, bool]:
+    """What :meth:`~wordsvc.ledger.feed.Feed.read` found, as the server's streams take it (``server/streams.py``)."""
+    return [(seq, message(seq, kind, data)) for seq, kind, data in changes.messages], changes.cursor, changes.more
+
+
+@bp.get("/events/<event:event>/stream")
+def stream(event: str) -> Response:
+    query = STREAM_QUERY.load(query_args())
+    after = _last_event_id(request.headers.get("Last-Event-ID"), query["after"])
+    book = ledger()
+    head = book.stream_head(principal(), event)
+    cursor = head if after is None or after > head else after  # an id past the newest entry is from no history of this event
+    parts = [b"retry: %d\n\n" % RETRY_MS, message(cursor, "ready", {"event": event, "head": head})]
+    if cursor < head:
+        found = encode(book.stream_read(event, cursor))
+        parts += [data for _, data in found[0]]
+        cursor = found[1]  # more past a full page: the server's first fetch goes on from here
+    hold = request.environ.get("wordsvc.server.stream")
+    if hold is not None:
+        _watch(request.environ["wordsvc.server.changed"])
+
+        def fetch(past: int) -> tuple[list[tuple[int, bytes]], int, bool]:
+            return encode(book.stream_read(event, past))
+
+        hold(event, cursor, fetch)
+    return Response(b"".join(parts), 200, _HEADERS, mimetype="text/event-stream")
+
+
+def _last_event_id(header: str | None, after: int | None) -> int | None:
+    if header is None:
+        return after
+    value = header.strip()
+    if not (value.isascii() and value.isdigit() and len(value) <= 10):
+        raise ValidationError({"Last-Event-ID": ["must be the id of a message of this stream (an audit sequence number)"]})
+    return int(value)
+
+
+def _watch(changed: Callable[[str | None], None]) -> None:
+    """Start this worker's watch of the ledger (once a process) for changes made elsewhere."""
+    extensions = current_app.extensions
+    with _WATCHING:
+        watching = extensions.get("wordsvc.watch")
+        if watching is None or watching[0] != os.getpid():
+            watch = Watch(ledger().engine, changed)
+            watch.start()
+            extensions["wordsvc.watch"] = (os.getpid(), watch)
+
+
+@bp.after_app_request
+def _tell_streams(response: Response) -> Response:
+    """A write to an event answered: tell this worker's streams of the event now (others hear through the ledger's watch)."""
+    if request.method not in ("GET", "HEAD", "OPTIONS") and response.status_code < 400:
+        changed = request.environ.get("wordsvc.server.changed")
+        event = (request.view_args or {}).get("event")
+        if changed is not None and isinstance(event, str):
+            changed(event)
+    return response
