@@ -85,7 +85,7 @@ class Feed:
         return 0 if row is None else int(row.seq)
 
     def read(self, event_id: str, after: int) -> Changes:
-        """The messages of the entries past ``after``, :data:`PAGE` entries at most; rounds with each player's running total."""
+        """The messages of the entries past ``after``, :data:`PAGE` entries at most; rounds with each player's points in the round."""
         with self.store.engine.connect() as conn:
             rows = _ENTRIES.all(conn, {"chain": event_id, "after": after, "limit": PAGE})
             messages = []
@@ -95,8 +95,8 @@ class Feed:
                     continue
                 kind, data = found
                 if kind in ("round.stored", "round.corrected"):
-                    totals = _TOTALS.first(conn, {"event": event_id, "game": data["game"], "round": data["round"], "revision": data["revision"]})
-                    data["totals"] = json.loads(totals.totals_json) if totals is not None else {}
+                    points = _POINTS.first(conn, {"event": event_id, "game": data["game"], "round": data["round"], "revision": data["revision"]})
+                    data["points"] = json.loads(points.totals_json) if points is not None else {}
                 messages.append((row.seq, kind, data))
         return Changes(messages, rows[-1].seq if rows else after, len(rows) == PAGE)
 
@@ -108,7 +108,7 @@ _ENTRIES = Prepared(
     .order_by(audit.c.seq)
     .limit(bindparam("limit"))
 )
-_TOTALS = Prepared(
+_POINTS = Prepared(  # a revision's totals_json: each player's score in that round
     select(revisions.c.totals_json).where(
         revisions.c.event_id == bindparam("event"),
         revisions.c.game_id == bindparam("game"),

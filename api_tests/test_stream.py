@@ -1,0 +1,185 @@
+"""The event stream over HTTP (docs/streams.md), on SQLite and PostgreSQL, against ``wordsvc serve`` with two workers.
+
+Every stream gets every change once and in order, with the audit entry's seq as its id; a client that reconnects with
+``Last-Event-ID`` (or ``?after=``) gets what it missed and nothing twice; a change made through another server on the
+same database (a second replica on PostgreSQL, a second process on the SQLite file) reaches the streams; a replica that
+shuts down ends its streams cleanly and the clients resume on the other. Private events need a token.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from .conftest import LedgerServer, running_server
+from .sse import Message, Stream
+from .test_events import Api
+
+_ids = itertools.count()
+
+
+def round_body(number: int) -> dict[str, Any]:
+    """Round ``number`` of table t1: Ann lays QUIZ, Bob TO with P left, and each holds the rest of the hand unused."""
+    rest = list("eatoinsr")[: number - 1]  # a round deals number + 2 cards
+    return {"players": [{"name": "Ann", "words": ["(qu)iz"], "unused": rest}, {"name": "Bob", "words": ["to"], "unused": ["p", *rest]}]}
+
+
+@pytest.fixture(scope="module")
+def api(ledger_server: LedgerServer) -> Api:
+    return Api(ledger_server)
+
+
+def event(api: Api, **body: Any) -> tuple[str, str]:
+    """A new event with table t1 (Ann, Bob) seated: its id and director token."""
+    event_id = f"st{next(_ids)}"
+    created = api("POST", "/events", api.server.admin_token, expect=201, json={"name": "Stream night", "id": event_id, **body}).json()
+    director = created["director_token"]["token"]
+    api("PUT", f"/events/{event_id}/games/t1", director, expect=201, json={"players": ["Ann", "Bob"]})
+    return event_id, director
+
+
+def store(api: Api, event_id: str, token: str, number: int, url: str | None = None) -> dict[str, Any]:
+    if url is None:
+        return api("PUT", f"/events/{event_id}/games/t1/rounds/{number}", token, expect=201, json=round_body(number)).json()
+    import requests
+
+    answer = requests.put(f"{url}/events/{event_id}/games/t1/rounds/{number}", json=round_body(number), headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def kinds(messages: list[Message]) -> list[str]:
+    return [message.event for message in messages]
+
+
+def test_every_stream_gets_every_change_once_in_order_with_audit_ids(api: Api) -> None:
+    event_id, director = event(api)
+    url = f"{api.server.url}/events/{event_id}/stream"
+    streams = [Stream(url) for _ in range(12)]  # over both workers: the kernel hands each connection to either
+    try:
+        assert {s.status for s in streams} == {200}
+        assert streams[0].headers["content-type"].startswith("text/event-stream")
+        assert streams[0].headers["cache-control"] == "no-cache"
+        for s in streams:
+            s.until(lambda m: len(m) >= 1, "ready")
+        head = api("GET", f"/events/{event_id}/audit").json()["head"]["seq"]
+        assert {(s.messages[0].event, s.messages[0].id, s.messages[0].data["head"]) for s in streams} == {("ready", head, head)}
+        results = [store(api, event_id, director, n)["result"] for n in (1, 2, 3)]
+        api("PUT", f"/events/{event_id}/games/t1/rounds/2", director, expect=200, json={"players": [round_body(2)["players"][0], {"name": "Bob", "words": ["top"], "unused": ["e"]}], "correction": {"reason": "Bob laid TOP"}},
+            headers={"If-Match": api("GET", f"/events/{event_id}/games/t1/rounds/2").json()["etag"]})  # fmt: skip
+        api("POST", f"/events/{event_id}/close", director, expect=200)
+        entries = api("GET", f"/events/{event_id}/audit").json()["entries"]
+        expected = [(e["seq"], e["action"]) for e in entries if e["seq"] > head]
+        for s in streams:
+            messages = s.until(lambda m: m[-1].event == "event.closed", "the close")[1:]
+            assert kinds(messages) == ["round.stored", "round.stored", "round.stored", "round.corrected", "event.closed"]
+            assert [(m.id, m.event) for m in messages] == [(seq, {"round.submitted": "round.stored"}.get(action, action)) for seq, action in expected]
+            assert [m.data["points"] for m in messages[:3]] == [{p["name"]: p["total"] for p in result["players"]} for result in results]
+            assert messages[3].data["reason"] == "Bob laid TOP" and messages[3].data["round"] == 2
+    finally:
+        for s in streams:
+            s.close()
+
+
+def test_a_reconnect_gets_what_it_missed_and_nothing_twice(api: Api) -> None:
+    event_id, director = event(api)
+    url = f"{api.server.url}/events/{event_id}/stream"
+    with Stream(url) as first:
+        store(api, event_id, director, 1)
+        seen = first.until(lambda m: kinds(m)[-1:] == ["round.stored"], "round 1")
+    last = seen[-1].id
+    store(api, event_id, director, 2)
+    store(api, event_id, director, 3)
+    for resumed in (Stream(url, {"Last-Event-ID": str(last)}), Stream(f"{url}?after={last}"), Stream(f"{url}?after=0", {"Last-Event-ID": str(last)})):
+        with resumed:
+            messages = resumed.until(lambda m: len(m) >= 3, "the two missed rounds")
+            assert [(m.event, m.data.get("round")) for m in messages] == [("ready", None), ("round.stored", 2), ("round.stored", 3)]
+            assert messages[0].id == last
+    with Stream(f"{url}?after=0") as everything:
+        messages = everything.until(lambda m: len(m) >= 5, "the whole history")
+        assert kinds(messages) == ["ready", "table.seated", "round.stored", "round.stored", "round.stored"]
+        assert messages[1].data == {"game": "t1", "players": ["Ann", "Bob"]}
+
+
+def test_a_private_events_stream_needs_one_of_its_tokens(api: Api) -> None:
+    event_id, director = event(api, private=True)
+    other_id, other_director = event(api)
+    url = f"{api.server.url}/events/{event_id}/stream"
+    with Stream(url) as anonymous:
+        assert anonymous.status == 401
+    with Stream(url, {"Authorization": f"Bearer {other_director}"}) as stranger:
+        assert stranger.status == 403
+    referee = api("POST", f"/events/{event_id}/tokens", director, expect=201, json={"role": "referee", "table": "t1"}).json()["token"]
+    with Stream(url, {"Authorization": f"Bearer {referee}"}) as allowed:
+        assert allowed.status == 200
+        store(api, event_id, director, 1)
+        assert kinds(allowed.until(lambda m: len(m) >= 2, "round 1")) == ["ready", "round.stored"]
+    assert other_id != event_id
+
+
+def test_bad_resumes_and_unknown_events_are_4xx_problems(api: Api) -> None:
+    event_id, _ = event(api)
+    url = f"{api.server.url}/events/{event_id}/stream"
+    for header in ("x", "-1", "1e3", "99999999999"):
+        with Stream(url, {"Last-Event-ID": header}) as bad:
+            assert bad.status == 422, header
+            assert b"Last-Event-ID" in bad.body
+    api("GET", f"/events/{event_id}/stream?after=-1", expect=422)
+    api("GET", "/events/no-such-event/stream", expect=404)
+    with Stream(f"{url}?after=100000") as future:  # past the newest entry: from the newest
+        assert future.until(lambda m: len(m) >= 1, "ready")[0].id == future.messages[0].data["head"]
+
+
+def test_a_tournament_streams_its_players_sessions_and_tables(api: Api) -> None:
+    event_id, director = event(api)
+    with Stream(f"{api.server.url}/events/{event_id}/stream") as watching:
+        for i in range(1, 5):
+            api("PUT", f"/events/{event_id}/players/p{i}", director, expect=201, json={"name": f"Player {i}"})
+            api("POST", f"/events/{event_id}/players/p{i}/check-in", director, expect=200)
+        api("POST", f"/events/{event_id}/sessions", director, expect=201, json={"method": "random", "size": {"target": 2}, "number": 1})
+        api("POST", f"/events/{event_id}/players/p4/withdraw", director, expect=200)
+        messages = watching.until(lambda m: kinds(m)[-1:] == ["player.withdrawn"], "the withdrawal")[1:]
+    assert kinds(messages) == ["player.registered", "player.checked_in"] * 4 + ["session.started", "table.seated", "table.seated", "player.withdrawn"]
+    assert messages[0].data == {"player": "p1", "name": "Player 1"}
+    assert messages[8].data == {"session": 1, "tables": 2}
+    assert sorted(name for m in messages[9:11] for name in m.data["players"]) == [f"Player {i}" for i in range(1, 5)]
+    assert messages[-1].data == {"player": "p4", "from": 2}
+
+
+def test_a_change_through_another_server_reaches_the_streams_and_a_clean_end_resumes_here(api: Api, ledger_server: LedgerServer) -> None:
+    """Another ``wordsvc serve`` on the same database: a second replica (PostgreSQL) or a second process on the host (SQLite)."""
+    event_id, director = event(api)
+    here = Stream(f"{api.server.url}/events/{event_id}/stream")
+    try:
+        with running_server("wordsvc-stream-second-", env={"WORDSVC_DATABASE_URL": ledger_server.database_url}) as (second, _log):
+            there = Stream(f"{second}/events/{event_id}/stream")
+            for s in (here, there):
+                s.until(lambda m: len(m) >= 1, "ready")
+            store(api, event_id, director, 1, url=second)  # through the other server
+            store(api, event_id, director, 2)  # through this one
+            for s in (here, there):
+                assert [(m.event, m.data.get("round")) for m in s.until(lambda m: len(m) >= 3, "both rounds")] == [
+                    ("ready", None), ("round.stored", 1), ("round.stored", 2)
+                ]  # fmt: skip
+            ids = [m.id for m in here.messages[1:]]
+            assert ids == [m.id for m in there.messages[1:]] and ids == sorted(set(ids))
+        assert kinds(there.rest()) == ["ready", "round.stored", "round.stored"]  # the other server stopped: its stream ended, cleanly
+        there.close()
+        store(api, event_id, director, 3)
+        with Stream(f"{api.server.url}/events/{event_id}/stream", {"Last-Event-ID": str(ids[-1])}) as resumed:
+            assert [(m.event, m.data.get("round")) for m in resumed.until(lambda m: len(m) >= 2, "round 3")] == [("ready", None), ("round.stored", 3)]
+        assert [(m.event, m.data.get("round")) for m in here.until(lambda m: len(m) >= 4, "round 3")][3] == ("round.stored", 3)
+    finally:
+        here.close()
+
+
+def test_every_message_has_an_id_and_none_repeats(api: Api) -> None:
+    event_id, director = event(api)
+    with Stream(f"{api.server.url}/events/{event_id}/stream?after=0") as watching:
+        for number in range(1, 9):
+            store(api, event_id, director, number)
+        messages = watching.until(lambda m: len(m) >= 10, "eight rounds")
+    ids = [m.id for m in messages[1:]]
+    assert all(isinstance(i, int) for i in ids) and ids == sorted(set(ids))
