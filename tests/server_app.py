@@ -146,7 +146,16 @@ def _channel(name: str) -> Path:
 
 
 def _fetch(channel: Path, after: int) -> tuple[list[tuple[int, bytes]], int, bool]:
-    """The messages of ``channel`` past ``after``: ``(number, "id: N / data: line")``, the last number, no more to read."""
+    """The messages of ``channel`` past ``after``: ``(number, "id: N / data: line")``, the last number, no more to read.
+
+    While a file ``<channel>.hold`` exists, a fetch first makes ``<channel>.fetching`` and waits for it to go.
+    """
+    hold = channel.with_suffix(".hold")
+    if hold.exists():
+        channel.with_suffix(".fetching").touch()
+        give_up = time.monotonic() + 60
+        while hold.exists() and time.monotonic() < give_up:
+            time.sleep(0.005)
     lines = channel.read_text().splitlines() if channel.exists() else []
     messages = [(n, b"id: %d\ndata: %s\n\n" % (n, line.encode())) for n, line in enumerate(lines, start=1) if n > after]
     return messages, max(after, len(lines)), False

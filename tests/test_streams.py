@@ -136,6 +136,24 @@ def test_a_stream_that_resumes_gets_what_it_missed_and_nothing_twice(streaming: 
     first.close()
 
 
+def test_a_stream_opened_while_a_fetch_runs_gets_every_message_from_its_own_cursor(streaming: Server) -> None:
+    name = channel()
+    channels = streaming.channels
+    ahead = StreamClient(streaming.port, name)
+    get(streaming.port, f"/publish?channel={name}&text=one")
+    ahead.until(lambda c: c.ids() == [1], "message 1")
+    (channels / f"{name}.hold").touch()
+    get(streaming.port, f"/publish?channel={name}&text=two")  # its fetch starts from 1 and waits
+    wait_for(lambda: (channels / f"{name}.fetching").exists(), "the fetch to start")
+    behind = StreamClient(streaming.port, name, after=0)  # opened from 0 while the fetch from 1 runs
+    (channels / f"{name}.hold").unlink()
+    ahead.until(lambda c: len(c.ids()) >= 2, "message 2")
+    behind.until(lambda c: len(c.ids()) >= 2, "messages 1 and 2")
+    assert (ahead.ids(), behind.ids()) == ([1, 2], [1, 2])
+    ahead.close()
+    behind.close()
+
+
 def test_streams_past_the_cap_get_503_and_held_streams_leave_the_connection_count(streaming: Server, tmp_path: Any) -> None:
     name = channel()
     before = rejected(streaming.port)

@@ -4,12 +4,12 @@
   own transaction, and PostgreSQL delivers the notification at commit to
   every session listening on it. :class:`Watch` holds one listening
   connection (psycopg, autocommit) in a thread of its own; a connection that
-  breaks is opened again, and then ``changed(None)`` says "anything may have
-  changed", since notifications sent meanwhile are lost.
+  breaks is opened again. Each time it starts listening, ``changed(None)``
+  says "anything may have changed": what was notified before is lost.
 - **SQLite**: the processes of one host share the file, and a commit wakes
   nobody. The thread reads the audit rows past the last rowid it saw every
   :data:`POLL_SECONDS` (an index walk on the rowid: nothing when nothing
-  changed).
+  changed), and says ``changed(None)`` after its first read.
 
 A watch starts on demand (:meth:`Watch.start`, from the first stream a
 worker holds) and stops with the process: its thread is a daemon.
@@ -74,6 +74,7 @@ class Watch:
                 with self.engine.connect() as conn:
                     if last is None:
                         last = int(_LAST_ROWID.first(conn, {}).last or 0)
+                        self.changed(None)  # what was appended before this first read and after a stream's own read is not lost
                     for row in _NEW_ROWS.all(conn, {"after": last}):
                         last = max(last, int(row.last))
                         self.changed(row.chain)
@@ -88,20 +89,17 @@ class Watch:
 
         url = self.engine.url.set(drivername="postgresql")
         conninfo = url.render_as_string(hide_password=False)
-        stop, first = self._stop, True
+        stop = self._stop
         while not stop.is_set():
             try:
                 with psycopg.connect(conninfo, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANGES_CHANNEL}")
-                    if not first:
-                        self.changed(None)  # what was notified while no one listened is lost
-                    first = False
+                    self.changed(None)  # what was notified before this listened (first, or while it was away) is lost
                     while not stop.is_set():
                         for note in conn.notifies(timeout=_LISTEN_WAKE_SECONDS):
                             self.changed(note.payload)
             except Exception as err:  # the server restarted or the connection broke: listen again
                 log.warning("the ledger's change watch lost its PostgreSQL connection: %r", err)
-                first = False
                 stop.wait(_RECONNECT_SECONDS)
 
 

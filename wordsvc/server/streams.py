@@ -190,15 +190,15 @@ class Streams:
         channel.fetching, channel.again = True, False
         after = min(stream.cursor for stream in channel.streams.values())
         future = self.executor.submit(channel.fetch, after)
-        future.add_done_callback(lambda done: self._from_thread(name, channel, done))
+        future.add_done_callback(lambda done: self._from_thread(name, channel, after, done))
 
-    def _from_thread(self, name: str, channel: _Channel, done: Future[Any]) -> None:
+    def _from_thread(self, name: str, channel: _Channel, after: int, done: Future[Any]) -> None:
         try:
-            self.loop.call_soon_threadsafe(self._fetched, name, channel, done)
+            self.loop.call_soon_threadsafe(self._fetched, name, channel, after, done)
         except RuntimeError:
             pass  # the loop is closed
 
-    def _fetched(self, name: str, channel: _Channel, done: Future[Any]) -> None:
+    def _fetched(self, name: str, channel: _Channel, after: int, done: Future[Any]) -> None:
         channel.fetching = False
         if done.cancelled() or self.draining:
             return
@@ -208,8 +208,18 @@ class Streams:
             self.loop.call_later(_RETRY_SECONDS, self._changed, name)
             return
         messages, cursor, more = done.result()
+        framed: dict[tuple[int, bool], bytes] = {}  # what to write, by cursor and framing: most streams share one
         for stream in list(channel.streams.values()):
-            self._send(stream, messages, cursor)
+            if stream.cursor < after:
+                continue  # opened while the fetch ran, from before it: the next fetch (``again``, set by open) starts from it
+            key = (stream.cursor, stream.chunked)
+            data = framed.get(key)
+            if data is None:
+                pending = b"".join(data for number, data in messages if number > stream.cursor)
+                data = framed[key] = frame(pending, stream.chunked) if pending else b""
+            stream.cursor = max(stream.cursor, cursor)
+            if data:
+                self._write(stream, data)
         if self.channels.get(name) is not channel:
             return  # every stream closed meanwhile, and a new channel of that name may have begun
         if more or channel.again:
@@ -217,18 +227,13 @@ class Streams:
         elif not channel.streams:
             del self.channels[name]
 
-    def _send(self, stream: _Stream, messages: Sequence[tuple[int, bytes]], cursor: int) -> None:
-        pending = [data for number, data in messages if number > stream.cursor]
-        stream.cursor = max(stream.cursor, cursor)
-        if pending:
-            self._write(stream, b"".join(pending))
-
     def _write(self, stream: _Stream, data: bytes) -> None:
+        """Write ``data``, framed already, to the stream's client; cut a client that has stopped reading."""
         transport = stream.conn.transport
         if transport is None or transport.is_closing():
             self.closed(stream.conn)
             return
-        transport.write(frame(data, stream.chunked))
+        transport.write(data)
         if transport.get_write_buffer_size() > self.options.stream_buffer:
             rejected("stream_slow")  # the client reads slower than the channel writes: it reconnects and resumes
             stream.conn.cut()
@@ -237,6 +242,7 @@ class Streams:
         self.heartbeat = None
         if self.draining or not self.by_conn:
             return
+        beat = {True: frame(_HEARTBEAT, True), False: _HEARTBEAT}
         for stream in list(self.by_conn.values()):
-            self._write(stream, _HEARTBEAT)
+            self._write(stream, beat[stream.chunked])
         self.heartbeat = self.loop.call_later(self.options.stream_heartbeat, self._beat)
