@@ -46,6 +46,9 @@ Fetch = Callable[[int], tuple[Sequence[tuple[int, bytes]], int, bool]]
 #: A fetch that failed (the database is away) is tried again after this long.
 _RETRY_SECONDS = 1.0
 _HEARTBEAT = b": keep-alive\n\n"
+#: Streams written in one pass of the event loop: a channel of thousands is written over several passes, and a request
+#: answered on the loop (``/health``) waits for one slice at most, not for the whole channel.
+_SLICE = 100
 
 log = logging.getLogger("wordsvc.server")
 
@@ -71,6 +74,13 @@ class Held(NamedTuple):
 def frame(data: bytes, chunked: bool) -> bytes:
     """``data`` as one chunk of a chunked body (RFC 9112 §7.1), or as it is (an HTTP/1.0 body that ends with the connection)."""
     return b"%x\r\n%s\r\n" % (len(data), data) if chunked else data
+
+
+class _Fetched(NamedTuple):
+    after: int
+    messages: Sequence[tuple[int, bytes]]
+    cursor: int
+    more: bool
 
 
 class _Stream:
@@ -199,30 +209,41 @@ class Streams:
             pass  # the loop is closed
 
     def _fetched(self, name: str, channel: _Channel, after: int, done: Future[Any]) -> None:
-        channel.fetching = False
         if done.cancelled() or self.draining:
+            channel.fetching = False
             return
         error = done.exception()
         if error is not None:
+            channel.fetching = False
             log_event("stream_fetch_failed", logging.WARNING, worker=self.worker, channel=name, error=repr(error)[:200])
             self.loop.call_later(_RETRY_SECONDS, self._changed, name)
             return
         messages, cursor, more = done.result()
-        framed: dict[tuple[int, bool], bytes] = {}  # what to write, by cursor and framing: most streams share one
-        for stream in list(channel.streams.values()):
-            if stream.cursor < after:
-                continue  # opened while the fetch ran, from before it: the next fetch (``again``, set by open) starts from it
+        self._deliver(name, channel, _Fetched(after, messages, cursor, more), list(channel.streams.values()), {}, 0)
+
+    def _deliver(self, name: str, channel: _Channel, got: _Fetched, streams: list[_Stream], framed: dict[tuple[int, bool], bytes], start: int) -> None:
+        """Write what a fetch got to ``streams[start:]``, :data:`_SLICE` of them a pass of the loop; then fetch again if asked."""
+        if self.draining:
+            channel.fetching = False
+            return
+        for stream in streams[start : start + _SLICE]:
+            if stream.cursor < got.after or channel.streams.get(stream.conn) is not stream:
+                continue  # opened while the fetch ran, from before it (the next fetch starts from it), or closed meanwhile
             key = (stream.cursor, stream.chunked)
             data = framed.get(key)
-            if data is None:
-                pending = b"".join(data for number, data in messages if number > stream.cursor)
+            if data is None:  # what to write, by cursor and framing: most streams share one
+                pending = b"".join(data for number, data in got.messages if number > stream.cursor)
                 data = framed[key] = frame(pending, stream.chunked) if pending else b""
-            stream.cursor = max(stream.cursor, cursor)
+            stream.cursor = max(stream.cursor, got.cursor)
             if data:
                 self._write(stream, data)
+        if start + _SLICE < len(streams):
+            self.loop.call_soon(self._deliver, name, channel, got, streams, framed, start + _SLICE)  # the loop serves others between
+            return
+        channel.fetching = False
         if self.channels.get(name) is not channel:
             return  # every stream closed meanwhile, and a new channel of that name may have begun
-        if more or channel.again:
+        if got.more or channel.again:
             self._fetch(name, channel)
         elif not channel.streams:
             del self.channels[name]
