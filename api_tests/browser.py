@@ -118,7 +118,12 @@ def serve_event(database: str, env: dict[str, str]) -> Iterator[PagesServer]:
     """``wordsvc serve`` on ``database`` with event ``club-night`` (standard rules, English), tables t1 (ana, bo, cy) and t2 (dan, eve), and a token of every kind."""
     with running_server("wordsvc-pages-", env={"WORDSVC_DATABASE_URL": database, **env}) as (url, _log):
         admin = admin_token_for(database)
-        created = requests.post(f"{url}/events", json={"name": "Club night", "id": "club-night", "ruleset": "standard", "lang": "en-US"}, headers={"Authorization": f"Bearer {admin}"}, timeout=30)
+        created = requests.post(
+            f"{url}/events",
+            json={"name": "Club night", "id": "club-night", "ruleset": "standard", "lang": "en-US"},
+            headers={"Authorization": f"Bearer {admin}"},
+            timeout=30,
+        )
         assert created.status_code == 201, created.text
         director = created.json()["director_token"]["token"]
         server = PagesServer(url, database, "club-night", Tokens(admin, director, "", "", ""), {"t1": ["ana", "bo", "cy"], "t2": ["dan", "eve"]})
@@ -166,9 +171,11 @@ class Traffic:
 
     @property
     def requests(self) -> list[dict[str, Any]]:
-        """Every call answered so far, with its answer's text (``answer``)."""
+        """Every call answered so far, with its answer's text (``answer``; none for the event stream, which does not end)."""
         for call, response in self.seen:
-            if "answer" not in call:
+            if "answer" not in call and response.headers.get("content-type", "").startswith("text/event-stream"):
+                call["answer"] = ""  # the event stream: its body ends only when the page is gone
+            elif "answer" not in call:
                 try:
                     call["answer"] = response.text()
                 except Exception:  # a redirect or an aborted answer has no body

@@ -19,7 +19,7 @@ from .browser import AXE, AXE_TAGS, VIEWPORTS, PagesServer, Traffic, open_page, 
 
 RESULT_SECONDS, KEY_DELAY, IDLE_SECONDS = 2.5, 0.5, 2.5  # browser.TIMINGS
 STEADY_KEY_DELAY = 0.5  # the default: browser.STEADY_TIMINGS leaves it
-ASSETS = ("common.js", "judge.js", "pages.css")
+ASSETS = ("common.js", "judge.js", "pages.css", "stream.js")
 
 
 def assert_no_axe_violation(page: Any, state: str) -> None:
@@ -100,7 +100,8 @@ def test_an_unacceptable_play_never_names_the_failing_word_on_the_page_or_on_the
         assert len(judged) == 1 and json.loads(judged[0]["sent"])["words"] == words
         assert set(json.loads(judged[0]["answer"])) == {"acceptable", "count", "ruleset", "lexicon", "table", "round", "audit_seq", "receipt"}  # a receipt holds hashes only
         called = {re.sub(r"^https?://[^/]+", "", c["url"]).split("?")[0] for c in traffic.requests}
-        assert called <= {"/judge", "/whoami", f"/events/{pages_server.event}", f"/events/{pages_server.event}/judge"} | {f"/assets/{a}" for a in ASSETS}, called
+        kiosk_calls = {"/judge", "/whoami", f"/events/{pages_server.event}", f"/events/{pages_server.event}/judge", f"/events/{pages_server.event}/stream"}
+        assert called <= kiosk_calls | {f"/assets/{a}" for a in ASSETS}, called  # the stream says what changed, never a word (docs/streams.md)
         for call in traffic.requests:
             if call["answer"].startswith("{"):  # every JSON answer: the assets are the page's own text
                 assert "xyzzy" not in call["answer"] and "reason" not in call["answer"], call["url"]

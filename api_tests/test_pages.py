@@ -1,4 +1,4 @@
-"""/console, /judge and /assets over HTTP: served from the package, in every language, shut to other origins, every word in the catalogue."""
+"""/console, /judge, /events/{event}/display and /assets over HTTP: served from the package, in every language, shut to other origins, every word in the catalogue."""
 
 from __future__ import annotations
 
@@ -10,22 +10,26 @@ import requests
 
 from .contract import assert_problem
 
-PAGE_PATHS = ("/console", "/judge")
+PAGE_PATHS = ("/console", "/judge", "/events/any-event/display")  # the display is served for any event: the page reads the event
 ASSETS = {
     "common.js": "text/javascript",
     "connection.js": "text/javascript",
     "console.js": "text/javascript",
     "dashboard.js": "text/javascript",
+    "display.js": "text/javascript",
     "drafts.js": "text/javascript",
     "entry_form.js": "text/javascript",
     "entry_keys.js": "text/javascript",
+    "event_feed.js": "text/javascript",
     "judge.js": "text/javascript",
     "next_table.js": "text/javascript",
+    "paging.js": "text/javascript",
     "pages.css": "text/css",
     "results.js": "text/javascript",
     "round_diff.js": "text/javascript",
     "slip_messages.js": "text/javascript",
     "standings.js": "text/javascript",
+    "stream.js": "text/javascript",
     "tournament.js": "text/javascript",
     "verdicts.js": "text/javascript",
 }

@@ -1,11 +1,11 @@
-"""The words of the referee console and the judge kiosk, per locale (docs/pages.md).
+"""The words of the referee console, the judge kiosk and the event display, per locale (docs/pages.md).
 
 Merged into :data:`wordsvc.core.messages.CATALOG`, so the test that every
-locale has every key covers them. ``page.*`` keys are shared by both pages,
+locale has every key covers them. ``page.*`` keys are shared by the pages,
 ``console.*`` and ``judge.*`` belong to one, ``tournament.*`` to the
 console's tournament view (a director's), ``dashboard.*`` to the director's
-dashboard of tables and its sign-in links, ``print.*`` to the buttons that print a document (docs/documents.md). Fields in braces are filled in by
-the page.
+dashboard of tables and its sign-in links, ``print.*`` to the buttons that print a document (docs/documents.md), ``display.*`` to the projector view
+of an event's standings and seating. Fields in braces are filled in by the page.
 """
 
 from __future__ import annotations
@@ -319,6 +319,26 @@ PAGE_CATALOG: dict[str, dict[str, str]] = {
         "dashboard.revoke": "Revoke",
         "dashboard.revoke_who": "Revoke token {id} of table {game}",
         "dashboard.revoked": "Token {id} is revoked: it signs in no more.",
+        "display.title": "Event display",
+        "display.standings": "Standings",
+        "display.final_standings": "Final standings",
+        "display.seating": "Seating, session {n}",
+        "display.table": "Table {game}",
+        "display.rounds_played": "{played} of {rounds} rounds",
+        "display.page_of": "Page {page} of {pages}",
+        "display.rank": "Rank",
+        "display.player": "Player",
+        "display.table_col": "Table",
+        "display.rounds": "Rounds",
+        "display.games": "Games",
+        "display.total": "Total",
+        "display.withdrawn": "withdrawn",
+        "display.no_players": "No players yet.",
+        "display.updated": "Updated at {time}",
+        "display.reconnecting": "Reconnecting…",
+        "display.no_event": "There is no event {event}. Check the address.",
+        "display.token_needed": "This event is private: open the display with the link the director made for it, which holds a token of the event.",
+        "display.error": "The standings cannot be shown: {detail}",
     },
     "et": {
         "page.language": "Keel",
@@ -623,6 +643,26 @@ PAGE_CATALOG: dict[str, dict[str, str]] = {
         "dashboard.revoke": "Tühista",
         "dashboard.revoke_who": "Tühista laua {game} tunnus {id}",
         "dashboard.revoked": "Tunnus {id} on tühistatud: sellega enam sisse ei logi.",
+        "display.title": "Võistluse ekraan",
+        "display.standings": "Paremusjärjestus",
+        "display.final_standings": "Lõplik paremusjärjestus",
+        "display.seating": "Paigutus, sessioon {n}",
+        "display.table": "Laud {game}",
+        "display.rounds_played": "{played}/{rounds} vooru",
+        "display.page_of": "Lehekülg {page}/{pages}",
+        "display.rank": "Koht",
+        "display.player": "Mängija",
+        "display.table_col": "Laud",
+        "display.rounds": "Voore",
+        "display.games": "Mänge",
+        "display.total": "Kokku",
+        "display.withdrawn": "taandunud",
+        "display.no_players": "Mängijaid veel pole.",
+        "display.updated": "Uuendatud {time}",
+        "display.reconnecting": "Ühendan uuesti…",
+        "display.no_event": "Võistlust {event} ei ole. Kontrolli aadressi.",
+        "display.token_needed": "See võistlus on privaatne: ava ekraan lingiga, mille korraldaja selle jaoks tegi; selles on võistluse võti.",
+        "display.error": "Paremusjärjestust ei saa näidata: {detail}",
     },
     "is": {
         "page.language": "Tungumál",
@@ -927,5 +967,25 @@ PAGE_CATALOG: dict[str, dict[str, str]] = {
         "dashboard.revoke": "Afturkalla",
         "dashboard.revoke_who": "Afturkalla lykil {id} á borði {game}",
         "dashboard.revoked": "Lykill {id} er afturkallaður: hann skráir ekki lengur inn.",
+        "display.title": "Skjár mótsins",
+        "display.standings": "Staðan",
+        "display.final_standings": "Lokastaðan",
+        "display.seating": "Sætaskipan, lota {n}",
+        "display.table": "Borð {game}",
+        "display.rounds_played": "{played} af {rounds} umferðum",
+        "display.page_of": "Síða {page} af {pages}",
+        "display.rank": "Sæti",
+        "display.player": "Leikmaður",
+        "display.table_col": "Borð",
+        "display.rounds": "Umferðir",
+        "display.games": "Leikir",
+        "display.total": "Samtals",
+        "display.withdrawn": "hætt(ur)",
+        "display.no_players": "Engir leikmenn enn.",
+        "display.updated": "Uppfært {time}",
+        "display.reconnecting": "Tengist aftur…",
+        "display.no_event": "Ekkert mót heitir {event}. Athugaðu slóðina.",
+        "display.token_needed": "Þetta mót er lokað: opnaðu skjáinn með tenglinum sem mótsstjóri gerði fyrir hann; í honum er lykill mótsins.",
+        "display.error": "Ekki er hægt að sýna stöðuna: {detail}",
     },
 }

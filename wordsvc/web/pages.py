@@ -1,4 +1,4 @@
-"""The referee console (``/console``, with the director's dashboard and tournament view) and the judge kiosk (``/judge``): pages and assets shipped in the package (docs/pages.md).
+"""The referee console (``/console``, with the director's dashboard and tournament view), the judge kiosk (``/judge``) and the event display (``/events/<event>/display``): pages and assets shipped in the package (docs/pages.md).
 
 A page is the shared head (its language, title, style sheet, script and one
 JSON block: its strings in every locale from the message catalogue, the locale
@@ -25,26 +25,36 @@ __all__ = ["ASSETS", "PAGES", "STATIC", "bp", "page_strings", "render_page"]
 
 STATIC = Path(__file__).with_name("static")
 #: Each page: its HTML file and the prefixes of the catalogue keys it uses.
-PAGES = {"console": ("console.html", ("page.", "console.", "tournament.", "dashboard.", "print.")), "judge": ("judge.html", ("page.", "judge."))}
+PAGES = {
+    "console": ("console.html", ("page.", "console.", "tournament.", "dashboard.", "print.")),
+    "judge": ("judge.html", ("page.", "judge.")),
+    "display": ("display.html", ("page.", "display.", "tournament.measure.")),
+}
 ASSETS = (
     "common.js",
     "connection.js",
     "console.js",
     "dashboard.js",
+    "display.js",
     "drafts.js",
     "entry_form.js",
     "entry_keys.js",
+    "event_feed.js",
     "judge.js",
     "next_table.js",
+    "paging.js",
     "pages.css",
     "print.js",
     "results.js",
     "round_diff.js",
     "slip_messages.js",
     "standings.js",
+    "stream.js",
     "tournament.js",
     "verdicts.js",
 )
+#: How long the display shows a page of a list too long for its screen before the next; long enough to find one's name.
+DISPLAY_PAGE_SECONDS = 10
 POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 bp = Blueprint("pages", __name__)
@@ -69,6 +79,7 @@ def _config(page: str) -> dict[str, Any]:
         "strings": page_strings(page),
         "judge": {"result_seconds": settings.judge_result_seconds, "key_delay": settings.judge_key_delay, "idle_seconds": settings.judge_idle_seconds},
         "standings_poll_seconds": settings.standings_poll_seconds,
+        "display": {"page_seconds": DISPLAY_PAGE_SECONDS},
     }
 
 
@@ -118,6 +129,12 @@ def console() -> Response:
 @bp.get("/judge")
 def judge() -> Response:
     return _page("judge")
+
+
+@bp.get("/events/<event:event>/display")
+def display(event: str) -> Response:
+    """The event's projector view: the page reads the event itself (a private one with the token of its link's fragment)."""
+    return _page("display")
 
 
 @bp.get("/assets/<name>")

@@ -1,6 +1,6 @@
-// What the console and the kiosk share: the page's configuration, its words in
-// the chosen language, the language switch, and calls to the service that
-// served the page (docs/pages.md). No other origin is ever asked for anything.
+// What the pages share: the page's configuration, its words in the chosen
+// language, the language switch, and calls to the service that served the page
+// (docs/pages.md). No other origin is ever asked for anything.
 
 export const config = JSON.parse(document.getElementById("page-config").textContent);
 
@@ -30,7 +30,15 @@ export function onLanguage(render) {
   render();
 }
 
-// The language switch: a <select> of every locale the service speaks.
+// Shows the page in `code` (a locale of config.locales) from now on: every element that names a key, and every render.
+export function setLocale(code) {
+  locale = code;
+  document.documentElement.lang = locale;
+  translate();
+  for (const render of listeners) render();
+}
+
+// The language switch: a <select> of every locale the service speaks; the choice is kept in this browser.
 export function languageSwitch(select) {
   select.replaceChildren(
     ...Object.entries(config.locales).map(([code, name]) => {
@@ -43,11 +51,8 @@ export function languageSwitch(select) {
   );
   select.value = locale;
   select.addEventListener("change", () => {
-    locale = select.value;
-    localStorage.setItem(LOCALE_KEY, locale);
-    document.documentElement.lang = locale;
-    translate();
-    for (const render of listeners) render();
+    localStorage.setItem(LOCALE_KEY, select.value);
+    setLocale(select.value);
   });
   document.documentElement.lang = locale;
   translate();

@@ -2,9 +2,10 @@
 // `call`: a network error, a 502, 503 or 504, or no answer within TIMEOUT_MS marks the connection lost,
 // and the page probes GET /health by itself, after 1, 2, 4… up to 15 seconds, until it answers; then
 // every listener hears that the connection is back (the page checks every mark again and sends a
-// waiting round). A refusal (any other 4xx or 5xx) is an answer: the connection is fine.
+// waiting round). A refusal (any other 4xx or 5xx) is an answer: the connection is fine. `showConnection`
+// keeps a banner saying so while it is lost.
 
-import { ApiError, api } from "./common.js";
+import { ApiError, api, onLanguage, t } from "./common.js";
 
 const TIMEOUT_MS = 10000; // longer than any answer of a healthy service on a venue's network
 const FIRST_RETRY_MS = 1000;
@@ -21,6 +22,16 @@ export const isOnline = () => online;
 // `listener(online)` is called whenever the connection is lost or comes back.
 export function onConnection(listener) {
   listeners.push(listener);
+}
+
+// Keeps `banner` shown, saying the connection is lost, while it is; in the page's language.
+export function showConnection(banner) {
+  const render = () => {
+    banner.hidden = online;
+    banner.textContent = online ? "" : t("console.connection_lost");
+  };
+  onConnection(render);
+  onLanguage(render);
 }
 
 // Whether `error` says the service was not reached (rather than that it refused).

@@ -5,8 +5,9 @@
 // told and waited out (connection.js), and every problem is said in the page's language (slip_messages.js).
 
 import { ApiError, doubleCards, el, languageSwitch, onLanguage, t } from "./common.js";
-import { call, isOnline, onConnection, unreachable } from "./connection.js";
+import { call, isOnline, onConnection, showConnection, unreachable } from "./connection.js";
 import { hideDashboard, showDashboard, tableOpened } from "./dashboard.js";
+import { follow, unfollow, watch } from "./event_feed.js";
 import { draftOf, dropDraft, forgetSignIn, keepDraft, keepSignIn, keptSignIn, takeSignInLink } from "./drafts.js";
 import { bodyFields, buildPlayers, cardsOf, draftPlay, fields, play as formPlay, renderPlayers, setFields, typed, wordsOf } from "./entry_form.js";
 import { wireCardButtons, wireEnter } from "./entry_keys.js";
@@ -76,7 +77,8 @@ async function signIn(sentToken, eventId, tableId) {
     $("signin").hidden = true;
     $("signin-token").value = "";
     renderHeader();
-    startStandings(token, eventPath(), pollGame);
+    follow(event.id, token); // the open table and every view below read again when the event's stream says they changed
+    startStandings(token, eventPath());
     showDashboard({ token, event, who, openTable: openFromTournament });
     if (mayCorrect()) showTournament({ token, event, openTable: openFromTournament, tablesChanged: reloadTables });
     const open = me.table || (tableId && event.games.some((g) => g.id === tableId) ? tableId : null);
@@ -125,6 +127,7 @@ async function openFromTournament(id) {
 
 function signOut() {
   forgetSignIn();
+  unfollow();
   stopStandings();
   hideTournament();
   hideDashboard();
@@ -453,10 +456,10 @@ function renderNext() {
   if (upNext) $("next-table").textContent = t("console.open_next", { table: upNext.id, players: upNext.players.join(", ") });
 }
 
-// --- the open table, read again as the standings are -------------------------------------------------
+// --- the open table, read again when the stream says a round of it was stored -------------------------
 
 // The open table as stored now: a round stored from another tab or device shows up, and is compared with this tab's entry.
-async function pollGame() {
+async function rereadGame() {
   if (!game || pending || inFlight) return;
   const seen = JSON.stringify(game.rounds.map((r) => [r.round, r.revisions]));
   let now;
@@ -477,13 +480,8 @@ async function pollGame() {
   renderStored_();
 }
 
-function renderConnection(online) {
-  $("connection").hidden = online;
-  $("connection").textContent = online ? "" : t("console.connection_lost");
-}
-
+showConnection($("connection"));
 onConnection((online) => {
-  renderConnection(online);
   if (online && !who && retrySignIn) signIn(...retrySignIn);
   if (!game) return;
   if (online) {
@@ -507,6 +505,7 @@ $("show-token").addEventListener("click", () => {
   $("show-token").setAttribute("aria-pressed", String(shown));
 });
 $("sign-out").addEventListener("click", signOut);
+watch(["round.stored", "round.corrected"], rereadGame, (change) => change.game === table);
 $("table-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   try {
@@ -573,7 +572,6 @@ $("stored-table").addEventListener("click", (e) => {
 languageSwitch($("language"));
 onLanguage(() => {
   renderHeader();
-  renderConnection(isOnline());
   renderEntry();
   renderStored_();
   renderStandings();

@@ -2,17 +2,21 @@
 // of the event with its players, the last round stored, the rounds still to enter and its kiosk rulings;
 // one click opens a table; per table a referee's sign-in link (and its QR code) is issued and revoked.
 // Also, for every role, the open table named at the top of the page. Only the public API, with the
-// console's token: GET /events/{e}, its audit (read from where the last poll stopped), its tokens;
-// POST /events/{e}/tokens, DELETE /events/{e}/tokens/{id}, POST /qr.
+// console's token: GET /events/{e}, its audit (read from where the last read stopped), its tokens;
+// POST /events/{e}/tokens, DELETE /events/{e}/tokens/{id}, POST /qr. All of it is read again when the
+// event's stream (event_feed.js) says a table changed, or on the poll it falls back to.
 
-import { ApiError, api, config, el, onLanguage, t } from "./common.js";
+import { ApiError, api, el, onLanguage, t } from "./common.js";
+import { watch } from "./event_feed.js";
 import { printDocument } from "./print.js";
 
 const $ = (id) => document.getElementById(id);
 const AUDIT_PAGE = 1000; // the most entries GET /events/{e}/audit answers at once
+// The messages after which a card may read otherwise (a token issued or revoked elsewhere sends none: it shows at the next one).
+const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated", "ruling.given", "event.closed"];
 
 let ctx = null; // {token, event, who, openTable} from the console
-let event = null; // GET /events/{e}, as the last poll read it
+let event = null; // GET /events/{e}, as the last read had it
 let cursor = 0; // the last audit entry read
 let stored = new Map(); // game -> Map(round -> time it was last stored)
 let rulings = new Map(); // game -> {count, at, acceptable} of its kiosk rulings
@@ -21,7 +25,7 @@ let links = new Map(); // game -> {id, url, svg}: a sign-in link issued here, sh
 let openGame = null; // the table open in the console
 let shown = ""; // what the last render drew, to draw again only when something changed
 let status = null; // {key, params} of the last revocation
-let pollTimer = 0;
+let unwatch = () => {};
 let busy = false;
 let loaded = false; // the audit is read: the cards say what is stored only from then on
 
@@ -73,7 +77,7 @@ async function refresh() {
     }
   } catch (error) {
     if (director()) $("dashboard-error").textContent = problemText(error);
-    return; // the next poll tries again; what is shown stays
+    return; // the next change or poll tries again; what is shown stays
   }
   render();
 }
@@ -186,7 +190,7 @@ async function copy(game, button) {
 
 // --- rendering --------------------------------------------------------------------------------------------
 
-// Draws the dashboard again when what it shows changed (or `force`): a poll never moves the focus for nothing.
+// Draws the dashboard again when what it shows changed (or `force`): a read never moves the focus for nothing.
 function render(force = false) {
   if (!ctx || !event) return;
   renderOpen();
@@ -288,21 +292,21 @@ function linkBox(game, link) {
 // --- wiring -----------------------------------------------------------------------------------------------
 
 // Called by the console once signed in: `ctx` is {token, event, who, openTable(game)}. A director (or an
-// administrator) gets the dashboard, read again every WORDSVC_STANDINGS_POLL_SECONDS; every role gets the
-// open table named at the top.
+// administrator) gets the dashboard, read again whenever a table changes; every role gets the open table
+// named at the top.
 export function showDashboard(context) {
   ctx = context;
   event = ctx.event;
   [cursor, stored, rulings, tokens, links, openGame, shown, status, busy, loaded] = [0, new Map(), new Map(), [], new Map(), null, "", null, false, false];
   $("dashboard").hidden = !director();
   render(true);
+  unwatch();
+  unwatch = watch(CHANGES, refresh);
   refresh();
-  clearInterval(pollTimer);
-  pollTimer = setInterval(refresh, config.standings_poll_seconds * 1000);
 }
 
 export function hideDashboard() {
-  clearInterval(pollTimer);
+  unwatch();
   ctx = event = openGame = null;
   links = new Map(); // a link holds a token: gone with the sign-out
   $("dashboard").hidden = true;

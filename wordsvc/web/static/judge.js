@@ -1,14 +1,18 @@
 // The judge kiosk (docs/pages.md): how many words, the words, one press to
 // judge, one verdict filling the screen. It calls the event's judge endpoint
-// only, which answers acceptable or not and never which word.
+// only, which answers acceptable or not and never which word. It follows the
+// event's stream (stream.js): the round it shows moves on as the table's rounds
+// are stored, and a closed event is told at once.
 
 import { ApiError, api, config, doubleCards, el, languageSwitch, onLanguage, t } from "./common.js";
+import { subscribe } from "./stream.js";
 
 const LOCK_KEY = "wordsvc.judge";
 const MAX_WORD = 256; // the longest word the judge endpoint takes (MAX_TEXT of wordsvc/schemas/common.py)
 const timing = config.judge;
 const $ = (id) => document.getElementById(id);
 const STEPS = ["setup", "count", "words", "result"];
+const ROUND_CHANGES = ["round.stored", "round.corrected"];
 // How to type a double card, shown with a word of the event's deck: per deck language, the first example whose
 // double card the deck has (each is a word its lexicon accepts: api_tests/test_judge_phone_browser.py judges the one
 // shown). A deck whose doubles have no example here shows its first double alone; a deck with none, no hint.
@@ -20,6 +24,7 @@ const DOUBLE_EXAMPLES = {
 
 let lock = readLock(); // {token, event, table} once set up
 let event = null; // GET /events/{event}
+let feed = null; // the event's stream, while the kiosk is set up
 let round = 1;
 let count = 0;
 let sent = false; // the first press of "judge" locks the input until the ruling is shown
@@ -52,6 +57,7 @@ function step() {
 function renderHeader() {
   const locked = lock && event;
   $("locked-to").hidden = $("lexicon-line").hidden = !locked;
+  $("event-closed").hidden = !locked || event.status !== "closed";
   if (locked) {
     $("locked-to").textContent = t("judge.locked_to", { event: event.name || event.id, table: lock.table, round });
     $("lexicon").textContent = `${event.lexicon.id} ${event.lexicon.version}`;
@@ -126,6 +132,7 @@ async function lockTo(next) {
   pending = null;
   $("setup-token").value = "";
   $("setup-table-field").hidden = true;
+  followEvent();
   startOver();
 }
 
@@ -136,6 +143,15 @@ async function refreshRound() {
   const game = event.games.find((g) => g.id === lock.table);
   round = Math.min((game ? game.rounds_played : 0) + 1, event.ruleset.rounds.length);
   renderHeader();
+}
+
+// The event's stream: the table's rounds and the event's closing read the event again (a failed read keeps
+// what is shown: the next message, poll or press reads again).
+function followEvent() {
+  feed?.close();
+  const reread = () => refreshRound().catch(() => {});
+  const concerns = (type, change) => type === "ready" || type === "event.closed" || (ROUND_CHANGES.includes(type) && change.game === lock.table);
+  feed = subscribe(lock.event, { token: lock.token, onPoll: reread, onMessage: (type, change) => concerns(type, change) && reread() });
 }
 
 // --- the challenge: count, words, one press ---------------------------------------------------------
@@ -274,8 +290,8 @@ async function leave() {
   $("leave-dialog").close();
   $("leave-token").value = "";
   localStorage.removeItem(LOCK_KEY);
-  lock = null;
-  event = null;
+  feed?.close();
+  lock = feed = event = null;
   clearTimeout(resultTimer);
   clearTimeout(idleTimer);
   show("setup");
@@ -379,6 +395,7 @@ async function start() {
   }
   try {
     await refreshRound();
+    followEvent();
     startOver();
   } catch (error) {
     show("setup");

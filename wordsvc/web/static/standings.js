@@ -1,31 +1,31 @@
-// The event's standings in the console, read again every WORDSVC_STANDINGS_POLL_SECONDS (docs/pages.md):
-// the same tick reads the open table again (console.js), so a round stored elsewhere shows up. A poll that
-// fails keeps the last table up; the next one tries again.
+// The event's standings in the console (docs/pages.md), read again when the event's stream (event_feed.js)
+// says a round was stored or corrected or a table seated; when the stream cannot be had, on the poll it falls
+// back to. A read that fails keeps the last table up; the next one tries again.
 
-import { config, el, t } from "./common.js";
+import { el, t } from "./common.js";
 import { call } from "./connection.js";
+import { watch } from "./event_feed.js";
 import { printDocument } from "./print.js";
 
 const $ = (id) => document.getElementById(id);
-let timer = 0;
+// The messages after which the standings may read otherwise: a table seated adds its players with nothing yet.
+const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated"];
+let unwatch = () => {};
 let source = null; // {token, path}
 let standings = null;
 let at = null;
 
-// Shows the standings of the event at `path` and reads them again, with `tick` (the open table's poll), every few seconds.
-export function startStandings(token, path, tick) {
+// Shows the standings of the event at `path`, read again whenever they may have changed.
+export function startStandings(token, path) {
   source = { token, path };
   $("standings").hidden = false;
-  clearInterval(timer);
+  unwatch();
+  unwatch = watch(CHANGES, refreshStandings);
   refreshStandings();
-  timer = setInterval(() => {
-    refreshStandings();
-    tick();
-  }, config.standings_poll_seconds * 1000);
 }
 
 export function stopStandings() {
-  clearInterval(timer);
+  unwatch();
   source = standings = null;
   $("standings").hidden = true;
 }
@@ -36,7 +36,7 @@ export async function refreshStandings() {
     standings = (await call("GET", `${source.path}/standings`, { token: source.token })).body.standings;
     at = new Date();
   } catch {
-    return; // the next poll tries again; the last table stays up
+    return; // the next change or poll tries again; the last table stays up
   }
   renderStandings();
 }

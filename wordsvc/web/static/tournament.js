@@ -1,21 +1,26 @@
 // The director's tournament view in the console (docs/pages.md, "The tournament"): the players with
 // check-in and withdrawal, the next session seated by a method, each session's seating (swaps and a
 // redraw until its first round is stored, then fixed), the tables handed to the referees, and the
-// standings across sessions. Only the public API (docs/tournaments.md), with the director's token.
+// standings across sessions. Only the public API (docs/tournaments.md), with the director's token; all of it
+// read again when the event's stream (event_feed.js) says a player, a session or a round changed, or on the
+// poll it falls back to.
 
-import { ApiError, api, config, el, onLanguage, t } from "./common.js";
+import { ApiError, api, el, onLanguage, t } from "./common.js";
+import { watch } from "./event_feed.js";
 import { printButton, printDocument } from "./print.js";
 
 const $ = (id) => document.getElementById(id);
 const METHODS = ["random", "standings", "swiss", "schedule", "manual"];
+// Every message but a kiosk ruling and the event closing: each changes the players, a seating or the standings.
+const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated", "player.registered", "player.checked_in", "player.withdrawn"];
 
 let ctx = null; // {token, event, openTable, tablesChanged} from the console
 let players = [];
 let sessions = [];
 let overall = null; // the standings' `overall`
 let through = ""; // the session the standings are asked after; "" for the latest
-let seen = ""; // what the last poll got, to render only when something changed
-let pollTimer = 0;
+let seen = ""; // what the last read got, to render only when something changed
+let unwatch = () => {};
 let busy = false; // a write is in flight: a second click sends nothing
 let confirming = null; // the player whose withdrawal awaits a confirmation
 let picked = []; // the (at most two) players picked for a swap, in the order picked
@@ -94,7 +99,7 @@ async function refresh() {
     [players, sessions, overall] = [p.body.players, s.body.sessions, o.body.overall || null];
     if (seating(sessions) !== before) ctx.tablesChanged();
   } catch {
-    return; // the next poll tries again; what is shown stays
+    return; // the next change or poll tries again; what is shown stays
   }
   render();
 }
@@ -405,13 +410,13 @@ export function showTournament(context) {
   $("tournament").hidden = false;
   $("session-target").max = String(ctx.event.ruleset.snapshot.players.max);
   render();
+  unwatch();
+  unwatch = watch(CHANGES, refresh);
   refresh();
-  clearInterval(pollTimer);
-  pollTimer = setInterval(refresh, config.standings_poll_seconds * 1000);
 }
 
 export function hideTournament() {
-  clearInterval(pollTimer);
+  unwatch();
   ctx = null;
   $("tournament").hidden = true;
 }
