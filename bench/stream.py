@@ -20,7 +20,8 @@ The run, in order:
    every (stream, round) pair. The client's own CPU time is printed beside:
    on a small machine it competes with the servers for the same cores.
 
-Run: ``.venv/bin/python bench/stream.py [--streams 2000] [--rounds 20] [--backend postgresql|sqlite]``;
+Run: ``.venv/bin/python bench/stream.py [--streams 2000] [--rounds 20] [--backend postgresql|sqlite] [--one-server]``
+(``--one-server``: every stream on the first replica, the rounds still through both);
 docs/performance.md ("Event streams") gives the figures.
 """
 
@@ -161,6 +162,7 @@ def main() -> int:
     parser.add_argument("--streams", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--backend", choices=("postgresql", "sqlite"), default="postgresql")
+    parser.add_argument("--one-server", action="store_true", help="every stream on the first replica (rounds still through both)")
     args = parser.parse_args()
     print(machine_line())
     with contextlib.ExitStack() as stack, tempfile.TemporaryDirectory(prefix="wordsvc-bench-stream-") as tmp:
@@ -208,7 +210,7 @@ def run(replicas: list[Server], admin: str, args: argparse.Namespace) -> None:
     sent.clear()
 
     loop = asyncio.new_event_loop()
-    clients = [Client(replicas[i % 2].port, "stream-bench") for i in range(args.streams)]
+    clients = [Client(replicas[0 if args.one_server else i % 2].port, "stream-bench") for i in range(args.streams)]
 
     async def open_all(some: list[Client]) -> float:
         started = time.perf_counter()
@@ -234,6 +236,7 @@ def run(replicas: list[Server], admin: str, args: argparse.Namespace) -> None:
     probe.join()
 
     cpu_before = time.process_time()
+    servers_before = [sum(r.cpu_seconds()) for r in replicas]
     probe, out = health_while(a.port, args.rounds * 0.1 + 1.0)
     writer = threading.Thread(target=store_rounds, args=(tables + 1,))
     writer.start()
@@ -259,6 +262,7 @@ def run(replicas: list[Server], admin: str, args: argparse.Namespace) -> None:
     loop.run_until_complete(wait_all())
     writer.join()
     client_cpu = time.process_time() - cpu_before
+    servers_cpu = sum(sum(r.cpu_seconds()) for r in replicas) - sum(servers_before)
     during = out.get()
     probe.join()
 
@@ -270,14 +274,15 @@ def run(replicas: list[Server], admin: str, args: argparse.Namespace) -> None:
     loop.run_until_complete(asyncio.gather(*(task for c in clients for task in c.tasks), return_exceptions=True))
     loop.close()
 
-    print(f"backend: {args.backend}; two replicas of 2 workers; {args.streams} streams ({args.streams // 2} a replica), opened in {opened_s:.2f} s")
+    where = "all on the first" if args.one_server else f"{args.streams // 2} a replica"
+    print(f"backend: {args.backend}; two replicas of 2 workers; {args.streams} streams ({where}), opened in {opened_s:.2f} s")
     print(f"every stream had every round once and in order: {not wrong} ({len(wrong)} did not); {len(clients[::10])} streams cut and resumed half way")
     d = summary(delays)
     print(f"round sent -> message at a stream, over {d['n']} (stream, round) pairs: p50 {d['p50']:.1f} ms, p99 {d['p99']:.1f} ms, worst {d['worst']:.1f} ms")
     for what, times in (("rounds stored, no stream", baseline), ("the streams open, idle", idle), ("the streams open, rounds stored", during)):
         h = summary(times)
         print(f"/health, {what}: p50 {h['p50']:.2f} ms, p99 {h['p99']:.2f} ms ({h['n']} probes)")
-    print(f"the client's own CPU while the rounds were stored: {client_cpu:.2f} s over {args.rounds * 0.1:.1f} s")
+    print(f"CPU while the rounds were stored ({args.rounds * 0.1:.1f} s, {os.cpu_count()} CPUs): the client {client_cpu:.2f} s, the replicas {servers_cpu:.2f} s")
     print(f"workers' private memory: {sum(memory_before):.1f} MiB with {first} streams, {sum(memory_after):.1f} MiB with {args.streams}: {per_stream_kib:.1f} KiB a stream")
 
 

@@ -57,7 +57,7 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_JUDGE_RESULT_SECONDS": ("10", "The judge kiosk (/judge): seconds a ruling stays on the screen."),
     "WORDSVC_JUDGE_KEY_DELAY": ("0.5", "The judge kiosk: seconds after a ruling before a key clears it (a key held from typing does not)."),
     "WORDSVC_JUDGE_IDLE_SECONDS": ("15", "The judge kiosk: seconds without a key before unfinished input is cleared."),
-    "WORDSVC_STANDINGS_POLL_SECONDS": ("5", "The referee console (/console): how often its standings refresh themselves."),
+    "WORDSVC_STANDINGS_POLL_SECONDS": ("5", "The pages (/console, /judge, the display): how often they read again while the event stream cannot connect (docs/streams.md)."),
     "WORDSVC_LOG_FORMAT": ("json", "`json`: one JSON object per line (each request with its id); `plain`: readable lines."),
     "WORDSVC_LOG_LEVEL": ("info", "Log level of the service."),
 }
