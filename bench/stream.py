@@ -12,9 +12,10 @@ The run, in order:
    memory per stream (the tenth first, so what a worker sets up once is out);
 3. ``/health`` probed with the streams open and idle; then ``--rounds``
    rounds stored, one every 100 ms, each through the replica the round's
-   number picks, while ``/health`` is probed again; half way, a
-   tenth of the streams is cut by the client and reopened with
-   ``Last-Event-ID`` (a forced reconnect);
+   number picks, while ``/health`` is probed again: the first half as they
+   are, and as the second half begins a tenth of the streams is cut by the
+   client and reopened with ``Last-Event-ID`` (a forced reconnect), probed
+   apart;
 4. every stream is checked to have every round once, in order; the delay from
    sending a round's PUT to a stream having its message is summarised over
    every (stream, round) pair. The client's own CPU time is printed beside:
@@ -39,6 +40,7 @@ import re
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from common import Server, machine_line, start_server, summary
@@ -90,6 +92,8 @@ def private_mib(server: Server) -> float:
 
 def probe_health(port: int, seconds: float, out: Any) -> None:
     """In a process of its own: GET /health every 5 ms on one keep-alive connection for ``seconds``; the durations."""
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, 0, 0)  # the probe as any client, whatever the stream client's priority (--nice-client)
     conn = http.client.HTTPConnection(HOST, port, timeout=30)
     times: list[float] = []
     stop = time.monotonic() + seconds
@@ -163,6 +167,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--backend", choices=("postgresql", "sqlite"), default="postgresql")
     parser.add_argument("--one-server", action="store_true", help="every stream on the first replica (rounds still through both)")
+    parser.add_argument("--nice-client", action="store_true", help="run the stream client at nice 10: the servers before it for the CPU")
     args = parser.parse_args()
     print(machine_line())
     with contextlib.ExitStack() as stack, tempfile.TemporaryDirectory(prefix="wordsvc-bench-stream-") as tmp:
@@ -192,8 +197,8 @@ def run(replicas: list[Server], admin: str, args: argparse.Namespace) -> None:
     sent: dict[int, float] = {}
     rng = random.Random(5)
 
-    def store_rounds(first_table: int) -> None:
-        for i in range(args.rounds):
+    def store_rounds(first_table: int, first: int = 0, count: int = args.rounds) -> None:
+        for i in range(first, first + count):
             table, number = first_table + i // 8, i % 8 + 1
             rest = rng.sample("eatoinsr", number - 1)
             body = {"players": [{"name": "Ann", "words": ["(qu)iz"], "unused": rest}, {"name": "Bob", "words": ["to"], "unused": ["p", *rest]}]}
@@ -209,6 +214,8 @@ def run(replicas: list[Server], admin: str, args: argparse.Namespace) -> None:
     probe.join()
     sent.clear()
 
+    if args.nice_client:
+        os.nice(10)  # after the servers started (they keep their priority); the probes set theirs back
     loop = asyncio.new_event_loop()
     clients = [Client(replicas[0 if args.one_server else i % 2].port, "stream-bench") for i in range(args.streams)]
 
@@ -235,54 +242,66 @@ def run(replicas: list[Server], admin: str, args: argparse.Namespace) -> None:
     idle = out.get()
     probe.join()
 
-    cpu_before = time.process_time()
-    servers_before = [sum(r.cpu_seconds()) for r in replicas]
-    probe, out = health_while(a.port, args.rounds * 0.1 + 1.0)
-    writer = threading.Thread(target=store_rounds, args=(tables + 1,))
-    writer.start()
+    half = args.rounds // 2
 
-    async def reconnect_some() -> None:
-        while len(sent) < args.rounds // 2:
-            await asyncio.sleep(0.01)
-        cut = clients[:: 10]
+    def wait_for_rounds(count: int) -> None:
+        give_up = time.monotonic() + READY
+        while any(len(set(c.seen)) < count for c in clients):
+            if time.monotonic() > give_up:
+                short = [c for c in clients if len(set(c.seen)) < count]
+                raise SystemExit(f"{len(short)} streams lack rounds, e.g. {sorted(set(sent) - set(short[0].seen))} (had {short[0].seen}, last id {short[0].last})")
+            loop.run_until_complete(asyncio.sleep(0.05))
+
+    def stored(first: int, count: int, during: Callable[[], None] = lambda: None) -> tuple[list[float], float, float]:
+        """Rounds ``first`` .. ``first + count - 1`` stored while /health is probed (``during`` once the writer runs); the probes, the CPU."""
+        cpu, servers = time.process_time(), sum(sum(r.cpu_seconds()) for r in replicas)
+        probe, out = health_while(a.port, count * 0.1 + 0.5)
+        writer = threading.Thread(target=store_rounds, args=(tables + 1, first, count))
+        writer.start()
+        during()
+        while writer.is_alive():
+            loop.run_until_complete(asyncio.sleep(0.05))
+        wait_for_rounds(first + count)
+        times = out.get()
+        probe.join()
+        return times, time.process_time() - cpu, sum(sum(r.cpu_seconds()) for r in replicas) - servers
+
+    cut = clients[::10]
+
+    def reconnect() -> None:
         for c in cut:
             c.cut()
-        await asyncio.sleep(0.05)
-        await asyncio.gather(*(c.open() for c in cut))
+        loop.run_until_complete(asyncio.sleep(0.05))
 
-    async def wait_all() -> None:
-        await reconnect_some()
-        give_up = time.monotonic() + READY
-        while writer.is_alive() or any(len(set(c.seen)) < args.rounds for c in clients):
-            if time.monotonic() > give_up:
-                short = [c for c in clients if len(set(c.seen)) < args.rounds]
-                raise SystemExit(f"{len(short)} streams lack rounds, e.g. {sorted(set(sent) - set(short[0].seen))} (had {short[0].seen}, last id {short[0].last})")
-            await asyncio.sleep(0.05)
+        async def reopen() -> None:
+            await asyncio.gather(*(c.open() for c in cut))
 
-    loop.run_until_complete(wait_all())
-    writer.join()
-    client_cpu = time.process_time() - cpu_before
-    servers_cpu = sum(sum(r.cpu_seconds()) for r in replicas) - sum(servers_before)
-    during = out.get()
-    probe.join()
+        loop.run_until_complete(reopen())
 
+    during, client_cpu, servers_cpu = stored(0, half)
+    reconnecting, _, _ = stored(half, args.rounds - half, reconnect)
     expected = sorted(sent)
     wrong = [i for i, c in enumerate(clients) if c.seen != expected]
     delays = [c.at[seq] - sent[seq] for c in clients for seq in expected]
     for c in clients:
         c.cut()
-    loop.run_until_complete(asyncio.gather(*(task for c in clients for task in c.tasks), return_exceptions=True))
+    async def ended() -> None:
+        await asyncio.gather(*(task for c in clients for task in c.tasks), return_exceptions=True)
+
+    loop.run_until_complete(ended())
     loop.close()
 
     where = "all on the first" if args.one_server else f"{args.streams // 2} a replica"
     print(f"backend: {args.backend}; two replicas of 2 workers; {args.streams} streams ({where}), opened in {opened_s:.2f} s")
-    print(f"every stream had every round once and in order: {not wrong} ({len(wrong)} did not); {len(clients[::10])} streams cut and resumed half way")
+    print(f"every stream had every round once and in order: {not wrong} ({len(wrong)} did not); {len(cut)} streams cut and resumed half way")
     d = summary(delays)
     print(f"round sent -> message at a stream, over {d['n']} (stream, round) pairs: p50 {d['p50']:.1f} ms, p99 {d['p99']:.1f} ms, worst {d['worst']:.1f} ms")
-    for what, times in (("rounds stored, no stream", baseline), ("the streams open, idle", idle), ("the streams open, rounds stored", during)):
+    phases = (("rounds stored, no stream", baseline), ("the streams open, idle", idle), ("the streams open, rounds stored", during),
+              (f"the streams open, rounds stored, {len(cut)} streams reconnecting", reconnecting))  # fmt: skip
+    for what, times in phases:
         h = summary(times)
         print(f"/health, {what}: p50 {h['p50']:.2f} ms, p99 {h['p99']:.2f} ms ({h['n']} probes)")
-    print(f"CPU while the rounds were stored ({args.rounds * 0.1:.1f} s, {os.cpu_count()} CPUs): the client {client_cpu:.2f} s, the replicas {servers_cpu:.2f} s")
+    print(f"CPU while the first {half} rounds were stored ({half * 0.1:.1f} s, {os.cpu_count()} CPUs): the client {client_cpu:.2f} s, the replicas {servers_cpu:.2f} s")
     print(f"workers' private memory: {sum(memory_before):.1f} MiB with {first} streams, {sum(memory_after):.1f} MiB with {args.streams}: {per_stream_kib:.1f} KiB a stream")
 
 
