@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wordsvc.server.options import ServerOptions
-from wordsvc.server.protocol import Connection, Hub
+from wordsvc.server.protocol import WRITING, Connection, Hub
 
 #: Code whose calls count as the server's work: the server's own modules and h11 (not asyncio's loop, the app or this harness).
 _SERVER_CODE = re.compile(r"[/\\](wordsvc[/\\]server|h11)[/\\]")
@@ -119,7 +119,7 @@ def serve_stream(reads: Sequence[bytes], options: ServerOptions = OPTIONS, end: 
                     break
                 conn.data_received(data)
                 settle()
-                while conn.state == 5 and not conn.paused:  # WRITING: a pipeline going on, one request a pass
+                while conn.state == WRITING and not conn.paused:  # a pipeline going on, one request a pass
                     settle()
             if end and not (transport.closed or transport.eof):
                 conn.eof_received()

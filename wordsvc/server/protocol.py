@@ -45,7 +45,7 @@ from .problems import Problem, echo_headers, problem_bytes
 from .streams import Streams, frame
 from .wsgi import Reply, WSGIApp, build_environ, call_app, hold_stream, internal_error, to_pool
 
-__all__ = ["Connection", "Hub"]
+__all__ = ["STREAM", "WRITING", "Connection", "Hub"]
 
 NEW, IDLE, HEAD, BODY, APP, STREAM, WRITING, CLOSING, CLOSED = range(9)
 
