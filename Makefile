@@ -11,6 +11,8 @@ LOCKS := requirements/base.txt requirements/estonian-nodeps.txt
 # pyproject.toml: `make lock`; tests/test_lock.py fails when the two disagree). --no-deps: the lock is the whole set.
 PIP_LOCKED := $(BIN)/python -m pip install --quiet --require-hashes --no-deps
 PIP_TOOLS := pip-tools==7.7.0
+# Debian's word lists the language builders read (each wordlists/<folder>/manifest.yaml names its package and version).
+LANGUAGE_PACKAGES := wngerman hunspell-de-de wspanish
 
 .PHONY: setup build serve test lint lock clients bench fuzz clean
 
@@ -23,10 +25,10 @@ setup: $(STAMP) $(TEST_STAMP) build
 # wordlists/en/build_scowl.py makes the committed English lists: tests/test_english.py rebuilds them
 # and compares); without root or apt the Estonian solver and that check are left out.
 $(STAMP): pyproject.toml $(LOCKS)
-	if ! command -v unmunch >/dev/null || [ ! -f /usr/share/hunspell/et_EE.dic ] || [ ! -d /usr/share/dict/scowl ] || [ ! -f /usr/share/dict/web2 ]; then \
+	if ! command -v unmunch >/dev/null || [ ! -f /usr/share/hunspell/et_EE.dic ] || [ ! -d /usr/share/dict/scowl ] || [ ! -f /usr/share/dict/web2 ] || [ ! -f /usr/share/dict/ngerman ] || [ ! -f /usr/share/dict/spanish ] || [ ! -f /usr/share/hunspell/de_DE.dic ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq myspell-et hunspell-tools scowl miscfiles >/dev/null) || echo "note: apt-get failed; the Estonian solver index and the English lists' rebuild check are skipped"; \
-	  else echo "note: no root/apt-get: install myspell-et, hunspell-tools, scowl and miscfiles for the Estonian solver and the English lists' rebuild check"; fi; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq myspell-et hunspell-tools scowl miscfiles $(LANGUAGE_PACKAGES) >/dev/null) || echo "note: apt-get failed; the Estonian solver index, the English lists' rebuild check and the lexicons built from Debian's lists are skipped"; \
+	  else echo "note: no root/apt-get: install myspell-et, hunspell-tools, scowl, miscfiles and $(LANGUAGE_PACKAGES) for the Estonian solver, the English lists' rebuild check and the lexicons built from Debian's lists"; fi; \
 	fi
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(PIP_LOCKED) -r requirements/base.txt

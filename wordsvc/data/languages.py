@@ -1,9 +1,11 @@
 """The languages wordsvc serves: where each lexicon comes from and how it is built and loaded.
 
-``LANGUAGES`` is the manifest. A ``wordlist`` language is compiled from a
-word list in ``wordlists/`` (committed, or generated at set-up by the
-builder script named); an ``analyzer`` language judges forms with a
-morphological analyser instead of a list (Estonian: Vabamorf).
+``LANGUAGES`` is every lexicon the manifests describe: one
+``wordlists/<folder>/manifest.yaml`` per folder (docs/languages.md says how
+to add a language). A ``wordlist`` language is compiled from a word list in
+``wordlists/`` (committed, or generated at set-up by the builder script
+named); an ``analyzer`` language judges forms with a morphological analyser
+instead of a list (Estonian: Vabamorf).
 
 Language tags follow BCP 47 loosely: matched case-insensitively, with the
 aliases listed (``en`` is ``en-US``, ``is-IS`` is ``is``). An unknown tag is
@@ -25,14 +27,18 @@ from ..core.errors import LanguageBuilding, UnknownLanguage
 from ..core.lexicon import Lexicon
 from .lexicons import CompiledLexicon
 
-__all__ = ["BUILDING_FILE", "LANGUAGES", "Language", "Languages", "building_languages", "default_data_dir", "wordlists_dir"]
+__all__ = ["BUILDING_FILE", "LANGUAGES", "Language", "Languages", "building_languages", "default_data_dir", "read_manifest", "read_manifests", "wordlists_dir"]
 
-SCOWL_CREDIT = "SCOWL (Spell Checker Oriented Word Lists), Copyright 2000-2020 Kevin Atkinson; see wordlists/en/COPYING-SCOWL."
-BIN_CREDIT = "Beygingarlýsing íslensks nútímamáls. Stofnun Árna Magnússonar í íslenskum fræðum. Höfundur og ritstjóri Kristín Bjarnadóttir."
+#: What a manifest's lexicon may say, and what it must.
+_FIELDS = {"id", "name", "aliases", "kind", "source", "licence", "attribution", "wordlist", "builder", "analyzer", "fold_diacritics",
+           "package", "filter", "deck", "ruleset", "locale"}  # fmt: skip
+_REQUIRED = ("id", "name", "kind", "source", "licence", "attribution")
 
 
 @dataclass(frozen=True)
 class Language:
+    """One lexicon as its folder's ``manifest.yaml`` describes it (docs/languages.md)."""
+
     id: str
     name: str
     aliases: tuple[str, ...]
@@ -40,88 +46,81 @@ class Language:
     source: str
     licence: str
     attribution: str
-    wordlist: str | None = None  # path under wordlists/
-    builder: str | None = None  # script under wordlists/ that writes the word list at set-up
+    wordlist: str | None = None  # a committed word list, its path under wordlists/
+    builder: str | None = None  # a script under wordlists/ that writes the word list at set-up
     analyzer: str | None = None  # "module:Class" for analyzer languages
     fold_diacritics: bool = False
+    #: the Debian package the list comes from, ``{"name": ..., "version": ...}``; empty for a source that is none
+    package: dict[str, str] = field(default_factory=dict)
+    #: the filter: each class a form may carry (a ruleset may ban it) or be dropped for, with the reason
+    filter: dict[str, str] = field(default_factory=dict)
+    deck: str | None = None  # rulesets/decks/<deck>.yaml
+    ruleset: str | None = None  # the ruleset that plays this lexicon
+    locale: str | None = None  # the pages' and messages' locale of a table in this language
     meta: dict[str, object] = field(default_factory=dict)
 
 
-#: The English lists' filter (wordlists/en/README.md) asks web2, whose entry in Debian's miscfiles is public domain.
-SCOWL_LICENCE = "SCOWL copyright notice (MIT-like, see wordlists/en/COPYING-SCOWL); word-game filter decided with web2 (public domain)"
-#: What the English lists' source lines say besides their size and categories.
-SCOWL_FILTERED = "(Debian package scowl), with the word-game filter (letter plurals, symbols, ...: wordlists/en/README.md)"
+def read_manifest(path: Path) -> list[Language]:
+    """The lexicons of one ``wordlists/<folder>/manifest.yaml``; ``ValueError`` naming every problem at once."""
+    import yaml  # only data/ reads files, and only here does it need YAML for languages
 
-LANGUAGES: tuple[Language, ...] = (
-    Language(
-        id="en-US",
-        name="English (American)",
-        aliases=("en",),
-        kind="wordlist",
-        wordlist="en/en-US.tsv",
-        source=f"SCOWL size <= 80, english + american + variant_1 {SCOWL_FILTERED}",
-        licence=SCOWL_LICENCE,
-        attribution=SCOWL_CREDIT,
-        fold_diacritics=True,
-    ),
-    Language(
-        id="en-GB",
-        name="English (British)",
-        aliases=(),
-        kind="wordlist",
-        wordlist="en/en-GB.tsv",
-        source=f"SCOWL size <= 80, english + british + british_z + british_variant_1 {SCOWL_FILTERED}",
-        licence=SCOWL_LICENCE,
-        attribution=SCOWL_CREDIT,
-        fold_diacritics=True,
-    ),
-    Language(
-        id="en-US-common",
-        name="English (American), common words",
-        aliases=(),
-        kind="wordlist",
-        wordlist="en/en-US-common.tsv",
-        source=f"SCOWL size <= 60 (the size SCOWL recommends for spell checking), english + american + variant_1 {SCOWL_FILTERED}",
-        licence=SCOWL_LICENCE,
-        attribution=SCOWL_CREDIT,
-        fold_diacritics=True,
-    ),
-    Language(
-        id="en-US-large",
-        name="English (American), large",
-        aliases=(),
-        kind="wordlist",
-        wordlist="en/en-US-large.tsv",
-        source=f"SCOWL size <= 95 (SCOWL's largest, 'insane'), english + american + variant_1 {SCOWL_FILTERED}",
-        licence=SCOWL_LICENCE,
-        attribution=SCOWL_CREDIT,
-        fold_diacritics=True,
-    ),
-    Language(
-        id="is",
-        name="Íslenska",
-        aliases=("is-IS",),
-        kind="wordlist",
-        builder="is/build_bin.py",
-        source="BÍN (Beygingarlýsing íslensks nútímamáls) through the PyPI package islenska, only_bin",
-        licence="CC BY-SA 4.0 (data); MIT (islenska package code)",
-        attribution=BIN_CREDIT,
-    ),
-    Language(
-        id="et",
-        name="Eesti",
-        aliases=("et-EE",),
-        kind="analyzer",
-        analyzer="wordsvc.data.estonian:VabamorfLexicon",
-        source="Vabamorf morphological analyser through the PyPI package estnltk",
-        licence="Vabamorf: LGPL (Filosoft); estnltk: GPL-2.0-only OR Apache-2.0",
-        attribution="Vabamorf, Filosoft and the Institute of the Estonian Language; estnltk, University of Tartu.",
-    ),
-)
+    document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    folder = path.parent.name
+    entries = document.get("lexicons") if isinstance(document, dict) else None  # beside it, "anchors" holds what entries share (YAML anchors)
+    if not isinstance(entries, list) or not entries:
+        raise ValueError(f"{path}: a manifest is a mapping with a non-empty list 'lexicons'")
+    problems: list[str] = []
+    out = []
+    for index, entry in enumerate(entries):
+        where = f"{path}: lexicons[{index}]"
+        if not isinstance(entry, dict):
+            problems.append(f"{where}: not a mapping")
+            continue
+        found = [f"{where}: unknown field {name!r}" for name in sorted(set(entry) - _FIELDS)]
+        found += [f"{where}: missing {name!r}" for name in _REQUIRED if name not in entry]
+        kind = entry.get("kind")
+        if kind not in ("wordlist", "analyzer"):
+            found.append(f"{where}: kind must be wordlist or analyzer, not {kind!r}")
+        elif kind == "wordlist" and ("wordlist" in entry) == ("builder" in entry):
+            found.append(f"{where}: a wordlist lexicon names exactly one of 'wordlist' (committed) and 'builder' (a script)")
+        elif kind == "analyzer" and "analyzer" not in entry:
+            found.append(f"{where}: an analyzer lexicon names its 'analyzer' (module:Class)")
+        found += [f"{where}: {name} {entry[name]!r} is no file in wordlists/{folder}/" for name in ("wordlist", "builder") if name in entry and not (path.parent / str(entry[name])).is_file()]
+        if found:
+            problems += found
+            continue
+        values = dict(entry)
+        values["aliases"] = tuple(str(a) for a in values.get("aliases") or ())
+        for name in ("wordlist", "builder"):
+            if name in values:
+                values[name] = f"{folder}/{values[name]}"
+        values["package"] = {str(k): str(v) for k, v in (values.get("package") or {}).items()}
+        values["filter"] = {str(k): str(v) for k, v in (values.get("filter") or {}).items()}
+        out.append(Language(**values))
+    if problems:
+        raise ValueError("; ".join(problems))
+    return out
+
+
+def read_manifests(root: Path) -> tuple[Language, ...]:
+    """Every lexicon of every ``<root>/*/manifest.yaml``: folders in the order of ``<root>/order.txt``, then the rest by name."""
+    order_file = root / "order.txt"
+    order = [line.strip() for line in order_file.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")] if order_file.is_file() else []
+    folders = sorted((p.parent for p in root.glob("*/manifest.yaml")), key=lambda f: (order.index(f.name) if f.name in order else len(order), f.name))
+    languages = [lang for folder in folders for lang in read_manifest(folder / "manifest.yaml")]
+    ids = [lang.id for lang in languages]
+    doubled = sorted({i for i in ids if ids.count(i) > 1})
+    if doubled:
+        raise ValueError(f"lexicon ids given by two manifests: {', '.join(doubled)}")
+    return tuple(languages)
 
 
 def wordlists_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "wordlists"
+
+
+#: Every lexicon the manifests describe, read once at import (a handful of small YAML files).
+LANGUAGES: tuple[Language, ...] = read_manifests(wordlists_dir())
 
 
 def default_data_dir() -> Path:
