@@ -38,8 +38,11 @@ import sys
 
 from common import ROOT, machine_line, start_server
 
+from wordsvc.data.languages import LANGUAGES
+
 #: The ruleset each lexicon is judged under.
-RULESET = {"en-US": "standard", "en-GB": "standard", "is": "islenska", "et": "eesti"}
+#: Each lexicon judged under the ruleset its manifest names (wordlists/<folder>/manifest.yaml).
+RULESET = {lang.id: lang.ruleset or "standard" for lang in LANGUAGES}
 
 CHILD = r"""
 import itertools, json, random, statistics, sys, time
