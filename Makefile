@@ -12,7 +12,7 @@ LOCKS := requirements/base.txt requirements/estonian-nodeps.txt
 PIP_LOCKED := $(BIN)/python -m pip install --quiet --require-hashes --no-deps
 PIP_TOOLS := pip-tools==7.7.0
 # Debian's word lists the language builders read (each wordlists/<folder>/manifest.yaml names its package and version).
-LANGUAGE_PACKAGES := wngerman hunspell-de-de wspanish
+LANGUAGE_PACKAGES := wngerman hunspell-de-de wspanish wfrench wdutch wpolish witalian wportuguese wdanish
 
 .PHONY: setup build serve test lint lock clients bench fuzz clean
 
@@ -25,7 +25,7 @@ setup: $(STAMP) $(TEST_STAMP) build
 # wordlists/en/build_scowl.py makes the committed English lists: tests/test_english.py rebuilds them
 # and compares); without root or apt the Estonian solver and that check are left out.
 $(STAMP): pyproject.toml $(LOCKS)
-	if ! command -v unmunch >/dev/null || [ ! -f /usr/share/hunspell/et_EE.dic ] || [ ! -d /usr/share/dict/scowl ] || [ ! -f /usr/share/dict/web2 ] || [ ! -f /usr/share/dict/ngerman ] || [ ! -f /usr/share/dict/spanish ] || [ ! -f /usr/share/hunspell/de_DE.dic ]; then \
+	if ! command -v unmunch >/dev/null || [ ! -f /usr/share/hunspell/et_EE.dic ] || [ ! -d /usr/share/dict/scowl ] || [ ! -f /usr/share/dict/web2 ] || ! dpkg -s $(LANGUAGE_PACKAGES) >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq myspell-et hunspell-tools scowl miscfiles $(LANGUAGE_PACKAGES) >/dev/null) || echo "note: apt-get failed; the Estonian solver index, the English lists' rebuild check and the lexicons built from Debian's lists are skipped"; \
 	  else echo "note: no root/apt-get: install myspell-et, hunspell-tools, scowl, miscfiles and $(LANGUAGE_PACKAGES) for the Estonian solver, the English lists' rebuild check and the lexicons built from Debian's lists"; fi; \
