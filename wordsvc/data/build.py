@@ -27,7 +27,7 @@ from .lexicons import COMPILER, compile_lexicon, read_wordlist_columns
 from .rulesets import load_rulesets
 from .search_index import build_search_index
 
-__all__ = ["build_all", "build_indexes", "build_language", "usable_cpus"]
+__all__ = ["build_all", "build_indexes", "build_language", "installed_version", "missing_package", "usable_cpus"]
 
 
 def build_all(  # type: ignore[no-untyped-def]
@@ -44,12 +44,37 @@ def build_all(  # type: ignore[no-untyped-def]
     todo = [lang for lang in LANGUAGES if only is None or lang.id in only]
     with _building(data_dir, [lang.id for lang in todo]) as done:
         for lang in todo:
-            if lang.kind == "wordlist":
+            missing = missing_package(lang)
+            if missing:
+                log(f"{lang.id}: not built: {missing} (docs/languages.md)")
+            elif lang.kind == "wordlist":
                 out = build_language(lang, data_dir, force=force, log=log)
                 build_indexes(out, limits, rulesets_dir, force=force, log=log)
             elif lang.id == "et":  # Vabamorf cannot list its words: the solver's candidates come from myspell-et
                 build_estonian_anagrams(data_dir, limits, force=force, log=log)
             done(lang.id)
+
+
+def installed_version(package: str) -> str | None:
+    """The version of a Debian package installed here, else ``None`` (no dpkg, or not installed)."""
+    try:
+        done = subprocess.run(["dpkg-query", "-W", "-f", "${Status} ${Version}", package], capture_output=True, text=True, check=False)
+    except OSError:
+        return None
+    status, _, version = done.stdout.rpartition(" ")
+    return version if done.returncode == 0 and status.endswith("installed") else None
+
+
+def missing_package(lang: Language) -> str:
+    """Why a language's builder cannot run here (its Debian package is not installed), else ``""``.
+
+    Only a builder reads its package at set-up; a committed list (English) or an analyser does not. A
+    version other than the manifest's is built, and the list's header names the version it was built from.
+    """
+    name = lang.package.get("name")
+    if not lang.builder or not name:
+        return ""
+    return "" if installed_version(name) else f"the Debian package {name} is not installed (make setup installs it as root)"
 
 
 @contextmanager
