@@ -33,7 +33,7 @@ ASSETS = {
     "tournament.js": "text/javascript",
     "verdicts.js": "text/javascript",
 }
-LOCALES = {"en", "et", "is"}
+LOCALES = {"en", "et", "is", "de", "es", "fr", "nl", "pl", "it", "pt", "da"}
 
 
 class _Config(HTMLParser):
@@ -66,7 +66,7 @@ def _parse(html: str) -> _Config:
 
 def test_each_page_is_html_in_the_browsers_language_with_its_words_in_every_locale(base_url: str) -> None:
     for path in PAGE_PATHS:
-        for header, locale in (("is-IS,is;q=0.9,en;q=0.5", "is"), ("et", "et"), ("de-DE", "en"), ("", "en")):
+        for header, locale in (("is-IS,is;q=0.9,en;q=0.5", "is"), ("et", "et"), ("de-DE", "de"), ("es-ES,es;q=0.9", "es"), ("fr-FR", "fr"), ("pt-BR", "pt"), ("sv-SE", "en"), ("", "en")):
             response = requests.get(base_url + path, headers={"Accept-Language": header}, timeout=30)
             assert response.status_code == 200 and response.headers["Content-Type"].startswith("text/html")
             assert f'<html lang="{locale}">' in response.text and response.headers["Content-Language"] == locale

@@ -91,7 +91,8 @@ def test_the_document_language_is_the_event_lexicon_s() -> None:
     assert docs.document_locale({"lexicon": {"id": "en-US"}}) == "en"
     assert docs.document_locale({"lexicon": {"id": "is"}}) == "is"
     assert docs.document_locale({"lexicon": {"id": "et"}}) == "et"
-    assert docs.document_locale({"lexicon": {"id": "fr"}}) == "en"
+    assert docs.document_locale({"lexicon": {"id": "fr"}}) == "fr"
+    assert docs.document_locale({"lexicon": {"id": "sv"}}) == "en"  # no Swedish words yet: English
 
 
 def test_the_seating_lists_every_table_in_seat_order_with_seat_0_dealing_first(played: dict[str, Any]) -> None:

@@ -1,14 +1,18 @@
-"""The words of the printed documents (docs/documents.md), per locale: English, Estonian, Icelandic.
+"""The words of the printed documents (docs/documents.md), per locale: English, Estonian, Icelandic here, the others in :mod:`.locales`.
 
 Kept apart from the pages' catalogue (:mod:`.page_messages`): a document is
 printed in its event's language, whatever the reader's browser asks, and its
 words are headings and column names rather than sentences. The terms follow
 the console's (a tournament's ``session`` is *sessioon* and *lota*, a game's
-``round`` *voor* and *umferð*). Fields in braces are filled in by
+``round`` *voor* and *umferð*; German and Spanish, in their own modules
+:mod:`.locales.de` and :mod:`.locales.es`, *Durchgang* and *jornada*,
+*Runde* and *ronda*). Fields in braces are filled in by
 :func:`document_text`.
 """
 
 from __future__ import annotations
+
+from .locales import MODULES
 
 __all__ = ["DOCUMENT_CATALOG", "DOCUMENT_LOCALES", "document_text"]
 
@@ -181,6 +185,7 @@ DOCUMENT_CATALOG: dict[str, dict[str, str]] = {
         "audit.action": "Aðgerð",
         "audit.summary": "Hvað",
     },
+    **{code: module.DOCUMENTS for code, module in MODULES.items()},
 }
 
 DOCUMENT_LOCALES = tuple(DOCUMENT_CATALOG)

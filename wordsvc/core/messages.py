@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .locales import MODULES
 from .page_messages import LOCALE_NAMES, PAGE_CATALOG
 
 __all__ = ["CATALOG", "DEFAULT_LOCALE", "LOCALES", "LOCALE_NAMES", "render"]
@@ -149,6 +150,7 @@ CATALOG: dict[str, dict[str, str]] = {
         "title.precondition_failed": "Forsenda stenst ekki",
         "title.precondition_required": "Forsendu krafist",
     },
+    **{code: dict(module.MESSAGES) for code, module in MODULES.items()},
 }
 
 for _locale, _texts in PAGE_CATALOG.items():  # the console's and the kiosk's words (docs/pages.md)

@@ -6,14 +6,18 @@ locale has every key covers them. ``page.*`` keys are shared by the pages,
 console's tournament view (a director's), ``dashboard.*`` to the director's
 dashboard of tables and its sign-in links, ``print.*`` to the buttons that print a document (docs/documents.md), ``display.*`` to the projector view
 of an event's standings and seating. Fields in braces are filled in by the page.
+English, Estonian and Icelandic are here; the other languages in their own
+modules, :mod:`.locales` (one a locale).
 """
 
 from __future__ import annotations
 
+from .locales import MODULES
+
 __all__ = ["LOCALE_NAMES", "PAGE_CATALOG"]
 
 #: Each locale's name in itself, for the language switch.
-LOCALE_NAMES = {"en": "English", "et": "Eesti", "is": "Íslenska"}
+LOCALE_NAMES = {"en": "English", "et": "Eesti", "is": "Íslenska", **{code: module.NAME for code, module in MODULES.items()}}
 
 PAGE_CATALOG: dict[str, dict[str, str]] = {
     "en": {
@@ -988,4 +992,5 @@ PAGE_CATALOG: dict[str, dict[str, str]] = {
         "display.token_needed": "Þetta mót er lokað: opnaðu skjáinn með tenglinum sem mótsstjóri gerði fyrir hann; í honum er lykill mótsins.",
         "display.error": "Ekki er hægt að sýna stöðuna: {detail}",
     },
+    **{code: module.PAGES for code, module in MODULES.items()},
 }

@@ -8,10 +8,14 @@ __all__ = ["negotiate"]
 
 
 def negotiate(query_locale: str | None, accept_language: str | None) -> str:
-    """The best locale we speak; English when the client names none we have.
+    """The best locale we speak (those of the message catalogue: en, et, is, de, es); English when the client names none we have.
 
-    >>> negotiate(None, "de;q=0.9, is;q=0.8, en;q=0.5")
-    'is'
+    A tag counts by its primary subtag, so ``es-ES`` and ``de-AT`` are ``es`` and ``de``.
+
+    >>> negotiate(None, "fr;q=0.9, es-ES;q=0.8, en;q=0.5")
+    'es'
+    >>> negotiate("de-DE", "is")
+    'de'
     """
     if query_locale:
         primary = query_locale.strip().lower().split("-")[0]

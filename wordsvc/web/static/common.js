@@ -7,10 +7,26 @@ export const config = JSON.parse(document.getElementById("page-config").textCont
 const LOCALE_KEY = "wordsvc.locale";
 let locale = pickLocale();
 const listeners = [];
+const switches = []; // the page's language switch, kept in step with the language shown
 
 function pickLocale() {
   const kept = localStorage.getItem(LOCALE_KEY);
   return kept && config.strings[kept] ? kept : config.locale;
+}
+
+// The locale a language tag names, by its primary subtag (`de-DE` and `de` are `de`, `en-US` is `en`), when the
+// service speaks it; else null. An event's lexicon id is such a tag: it names the table's language.
+export function localeOf(tag) {
+  const primary = String(tag || "").toLowerCase().split("-")[0];
+  return primary in config.locales ? primary : null;
+}
+
+// Whether someone chose the page's language: with the switch (kept in this browser), in the address (?locale=),
+// or by setting the browser to a language the service speaks other than English (English is what a device
+// speaks when nobody chose). A page that speaks its event's language yields to such a choice.
+export function languageChosen() {
+  const kept = localStorage.getItem(LOCALE_KEY);
+  return Boolean((kept && config.strings[kept]) || localeOf(new URLSearchParams(location.search).get("locale")) || config.locale !== "en");
 }
 
 // The text of `key` in the chosen language, its {fields} filled from `params`.
@@ -34,6 +50,7 @@ export function onLanguage(render) {
 export function setLocale(code) {
   locale = code;
   document.documentElement.lang = locale;
+  for (const select of switches) select.value = locale;
   translate();
   for (const render of listeners) render();
 }
@@ -50,6 +67,7 @@ export function languageSwitch(select) {
     }),
   );
   select.value = locale;
+  switches.push(select);
   select.addEventListener("change", () => {
     localStorage.setItem(LOCALE_KEY, select.value);
     setLocale(select.value);

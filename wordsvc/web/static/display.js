@@ -7,7 +7,7 @@
 // the address's fragment (#token=…), which no browser sends: it is taken out of the address at once and kept
 // for this tab only, so a reload still shows the event.
 
-import { ApiError, config, el, onLanguage, setLocale, t } from "./common.js";
+import { ApiError, config, el, localeOf, onLanguage, setLocale, t } from "./common.js";
 import { call, isOnline, onConnection, unreachable } from "./connection.js";
 import { follow, watch } from "./event_feed.js";
 import { pager } from "./paging.js";
@@ -17,10 +17,6 @@ const eventId = decodeURIComponent(location.pathname.split("/")[2]);
 const path = `/events/${encodeURIComponent(eventId)}`;
 const TOKEN_KEY = `wordsvc.display.token/${eventId}`;
 
-const localeOf = (tag) => {
-  const primary = String(tag || "").toLowerCase().split("-")[0];
-  return primary in config.locales ? primary : null;
-};
 const asked = localeOf(new URLSearchParams(location.search).get("locale"));
 const token = takeToken();
 

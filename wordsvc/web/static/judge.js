@@ -4,7 +4,7 @@
 // event's stream (stream.js): the round it shows moves on as the table's rounds
 // are stored, and a closed event is told at once.
 
-import { ApiError, api, config, doubleCards, el, languageSwitch, onLanguage, t } from "./common.js";
+import { ApiError, api, config, doubleCards, el, languageChosen, languageSwitch, localeOf, onLanguage, setLocale, t } from "./common.js";
 import { subscribe } from "./stream.js";
 
 const LOCK_KEY = "wordsvc.judge";
@@ -20,6 +20,8 @@ const DOUBLE_EXAMPLES = {
   en: ["(qu)iz", "(th)e", "(in)k", "(er)a", "(cl)ap"],
   et: ["(is)a", "(us)k", "(st)iil", "(se)e", "(ga)as"],
   is: ["b(ar)n", "(in)n", "(na)fn", "(st)ór", "se(nn)"],
+  de: ["i(ch)", "(er)st", "(qu)al"],
+  es: ["(ch)ico", "ca(ll)e", "pe(rr)o"],
 };
 
 let lock = readLock(); // {token, event, table} once set up
@@ -142,7 +144,16 @@ async function refreshRound() {
   event = (await api("GET", `/events/${encodeURIComponent(lock.event)}`, { token: lock.token })).body;
   const game = event.games.find((g) => g.id === lock.table);
   round = Math.min((game ? game.rounds_played : 0) + 1, event.ruleset.rounds.length);
+  speakTablesLanguage();
   renderHeader();
+}
+
+// The kiosk speaks its table's language, the event's (its lexicon's: `de` at a German event, `is` at an Icelandic
+// one), unless someone chose another (common.js languageChosen: the switch, ?locale=, a browser set to a language
+// the service speaks other than English). Until it is set up, the browser's.
+function speakTablesLanguage() {
+  const wanted = languageChosen() ? null : localeOf(event.lexicon.id);
+  if (wanted && wanted !== document.documentElement.lang) setLocale(wanted); // draws the page in it
 }
 
 // The event's stream: the table's rounds and the event's closing read the event again (a failed read keeps
