@@ -29,7 +29,7 @@ def add_parsers(sub: Any) -> None:
     build.set_defaults(run=_build)
 
     derive = sub.add_parser("derive-deck", help="derive a language's 118-card deck from its lexicon's letter frequencies")
-    derive.add_argument("--lang", required=True, help="lexicon id or tag: is, et, en-US")
+    derive.add_argument("--lang", required=True, help="lexicon id or tag of a language whose manifest has a deck_plan (docs/languages.md)")
     derive.add_argument("--forms", help="word list to count instead of the lexicon's own forms (needed for analyser lexicons)")
     derive.add_argument("--write", action="store_true", help="write rulesets/decks/<name>.yaml instead of printing")
     derive.set_defaults(run=_derive_deck)
@@ -61,7 +61,7 @@ def _derive_deck(args: argparse.Namespace) -> int:
     service = Service.from_settings()
     lang = service.languages.resolve(args.lang)
     if lang not in ALPHABETS:
-        raise CliError(f"no alphabet known for {lang}; known: {', '.join(ALPHABETS)}")
+        raise CliError(f"no deck_plan with an alphabet in the manifest of {lang}; known: {', '.join(ALPHABETS)}")
     lexicon = service.languages.get(lang)
     if args.forms is None and not lexicon.info.enumerable:
         raise CliError(f"{lang} is an analyser that cannot list its words; give --forms FILE")

@@ -31,7 +31,7 @@ __all__ = ["BUILDING_FILE", "LANGUAGES", "Language", "Languages", "building_lang
 
 #: What a manifest's lexicon may say, and what it must.
 _FIELDS = {"id", "name", "aliases", "kind", "source", "licence", "attribution", "wordlist", "builder", "analyzer", "fold_diacritics",
-           "package", "filter", "deck", "ruleset", "locale"}  # fmt: skip
+           "package", "filter", "deck", "deck_plan", "ruleset", "locale"}  # fmt: skip
 _REQUIRED = ("id", "name", "kind", "source", "licence", "attribution")
 
 
@@ -55,6 +55,10 @@ class Language:
     #: the filter: each class a form may carry (a ruleset may ban it) or be dropped for, with the reason
     filter: dict[str, str] = field(default_factory=dict)
     deck: str | None = None  # rulesets/decks/<deck>.yaml
+    #: how ``wordsvc derive-deck`` derives the deck: ``alphabet`` (the letters of its cards), and where the language names
+    #: them, ``doubles`` (face -> copies), ``values`` ([low, high]), ``double_cap``, ``why``; ``file`` when the derived
+    #: deck is written under another name than ``deck`` (English: its published deck is not derived)
+    deck_plan: dict[str, object] = field(default_factory=dict)
     ruleset: str | None = None  # the ruleset that plays this lexicon
     locale: str | None = None  # the pages' and messages' locale of a table in this language
     meta: dict[str, object] = field(default_factory=dict)
