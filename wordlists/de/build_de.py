@@ -1,0 +1,259 @@
+"""Build the German word list from Debian's wngerman, telling nouns from names with hunspell-de-de.
+
+Contract: writes the wordsvc word list v1 (gzip when ``--out`` ends in
+``.gz``; sorted lines, gzip ``mtime`` 0, so the same package versions give
+the same bytes)::
+
+    # wordsvc word list v1
+    # id: de
+    # version: wngerman-<deb version>-hunspell-de-de-<deb version>-filter<FILTER_VERSION>
+    # source: ...
+    # filter: ...
+    # columns: form<TAB>classes<TAB>rank
+    haus<TAB><TAB>1
+    Goethe<TAB>proper_noun<TAB>1
+
+The forms are wngerman's (``/usr/share/dict/ngerman``: igerman98's every
+inflected form, compounds included). German capitalises every noun, so the
+capital cannot tell a name from a noun; :func:`capitalised_class` asks the
+same dictionary's hunspell edition (``de_DE.dic``/``.aff``, hunspell-de-de)
+about the stem a form comes from, in this order (README.md beside this file
+has every count and what is left unresolved):
+
+1. a dotted stem of de_DE.dic that wngerman lists without its period
+   (``usw.``, ``Mio.``), a capital after the first letter (``USA``,
+   ``MwSt``, ``kWh``), or a lowercase form of 2+ letters without a vowel
+   (``km``): ``abbreviation``;
+2. a German country, state or canton name (Debian's iso-codes: ISO 3166-1
+   and the ISO 3166-2 states of DE, AT, CH, in German) whose stem has no
+   plural flag (``Berlin/Sm``, ``Deutschland/Smij``): ``proper_noun``;
+3. a stem with the flag ``m`` (the prefix table for a noun that ends a
+   hyphenated compound, "Bettbezüge und -laken"): a common noun;
+4. a stem with no flags but ``S`` (genitive -s) or none: a name
+   (``Goethe/S``, ``Kopernikus``), unless the form ends in a suffix that
+   makes only common nouns (-heit, -keit, -schaft, -tät, -tum, -ismus);
+5. a stem with other inflection flags (plural -n, -en, -e, female -in):
+   a common noun, unless /usr/share/dict/propernames (miscfiles) lists the
+   form as a first name (``Simone``, ``Peter``);
+6. no stem: the form is a compound hunspell makes by compounding, and
+   de_DE.dic lists every name as a stem of its own: a common noun.
+
+A noun is written in lowercase (Quiddler is played without case); a name
+keeps its capital. Forms with a letter the German deck has no card for
+(é, à, ñ: ``Attaché``) are dropped; ß stays (the lexicon's normalisation
+makes it ss, as German Scrabble lays it). Standard library only; the
+hunspell expander is ``wordlists/es/hunspell_affixes.py``.
+
+Run: ``python wordlists/de/build_de.py --out de.tsv.gz``
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import gettext
+import gzip
+import hashlib
+import io
+import json
+import re
+import subprocess
+import sys
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "es"))  # one hunspell expander, kept beside its first user
+from hunspell_affixes import expand, read_affixes, read_dictionary
+
+#: Bumped whenever the filter decides differently; part of the list's version.
+FILTER_VERSION = 1
+#: The letters the German deck lays, ß included (laid as S-S: the lexicon's case folding makes it ss).
+DECK_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzäöüß")
+VOWELS = frozenset("aeiouyäöü")
+#: The de_DE.aff flag of a noun that may end a hyphenated compound ("PFX m": -Laken): only common nouns carry it.
+NOUN_FLAG = "m"
+#: Flags a name's stem may carry and still be a name: S, the genitive -s (Goethe/S, Goethes).
+NAME_FLAGS = frozenset("S")
+#: Suffixes that make only common nouns (Verzagtheit, Zähflüssigkeit, Präteritum, Monotheismus), with their inflections.
+NOUN_SUFFIX = re.compile(r"(heit|keit|schaft|tät|tum|ismus)(en|es|s)?$")
+#: Flags a place name's stem carries (Berlin/Sm, Deutschland/Smij): the genitive and the compound flags, no plural.
+PLACE_FLAGS = frozenset("Smij")
+#: Countries of ISO 3166-1 and the states and cantons of ISO 3166-2 (DE, AT, CH) in German, from Debian's iso-codes.
+ISO_SUBDIVISIONS_OF = ("DE", "AT", "CH")
+#: ISO names that are also common nouns in everyday use: Jura (law, the subject), Jersey (the fabric), Panama (the hat).
+ISO_COMMON_NOUNS = frozenset({"Jura", "Jersey", "Panama"})
+#: Why a form is dropped, in the order the checks run.
+DROP_CHECKS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("multi_word", re.compile(r"\s")),
+    ("hyphen", re.compile(r"-")),
+    ("period", re.compile(r"\.")),
+    ("apostrophe", re.compile(r"['’]")),
+    ("digit", re.compile(r"\d")),
+)
+
+HEADER = "# wordsvc word list v1\n# id: de\n# version: {version}\n# source: {source}\n# filter: {filter}\n# columns: form\tclasses\trank\n"
+
+
+def dropped_because(form: str) -> str | None:
+    """The drop class of a form no card can lay (``multi_word`` ... ``unlayable``), or ``None`` when it stays."""
+    for name, pattern in DROP_CHECKS:
+        if pattern.search(form):
+            return name
+    return None if set(form.lower()) <= DECK_LETTERS else "unlayable"
+
+
+def stem_flags(dic: Path, aff: Path) -> tuple[dict[str, set[str]], frozenset[str]]:
+    """Capitalised form -> the flag strings of every de_DE.dic stem whose suffixes make it (prefixes left out); and the abbreviations.
+
+    The abbreviations are the dotted stems of de_DE.dic (``usw.``, ``Mio.``,
+    ``bzw.``) without their period, when no stem without one makes the same
+    form: wngerman lists them without the period.
+    """
+    affixes = read_affixes(aff)
+    flags_of: dict[str, set[str]] = collections.defaultdict(set)
+    made: set[str] = set()
+    dotted: set[str] = set()
+    for stem, flags in read_dictionary(dic, affixes.encoding):
+        stem = unicodedata.normalize("NFC", stem)
+        if stem.endswith("."):
+            dotted.add(stem[:-1])
+            continue
+        for form in expand(stem, flags, affixes, prefixes=False):
+            made.add(form)
+            if stem[:1].isupper():
+                flags_of[form].add(flags)
+    return flags_of, frozenset(dotted - made)
+
+
+def place_names(iso_dir: Path, locale_dir: Path) -> frozenset[str]:
+    """One-word German names of the countries (ISO 3166-1) and of the states and cantons of DE, AT, CH (ISO 3166-2)."""
+    names = set()
+    for standard, fields, keep in (("3166-1", ("name", "common_name"), None), ("3166-2", ("name",), ISO_SUBDIVISIONS_OF)):
+        entries = json.loads((iso_dir / f"iso_{standard}.json").read_text(encoding="utf-8"))[standard]
+        with (locale_dir / f"iso_{standard}.mo").open("rb") as handle:
+            german = gettext.GNUTranslations(handle)
+        for entry in entries:
+            if keep is None or entry["code"][:2] in keep:
+                names.update(german.gettext(entry[name]) for name in fields if name in entry)
+    return frozenset(name for name in names if name.isalpha()) - ISO_COMMON_NOUNS
+
+
+def capitalised_class(form: str, flags: set[str], first_names: frozenset[str], places: frozenset[str] = frozenset()) -> tuple[str, str]:
+    """``(classes, rule)`` of a capitalised form: ``""`` for a common noun, else ``proper_noun``; ``rule`` names the deciding rule."""
+    if not flags:
+        return "", "compound"
+    if (form in places or form.removesuffix("s") in places) and all(set(f) <= PLACE_FLAGS for f in flags):
+        return "proper_noun", "place_name"
+    if any(NOUN_FLAG in f for f in flags):
+        return "", "noun_flag"
+    if all(set(f) <= NAME_FLAGS for f in flags):
+        return ("", "noun_suffix") if NOUN_SUFFIX.search(form) else ("proper_noun", "name_flags")
+    return ("proper_noun", "first_name") if form in first_names else ("", "inflected")
+
+
+def classify(form: str, evidence: Evidence) -> tuple[str, str, str]:
+    """``(written form, classes, rule)`` of one wngerman form that stays: nouns lowercased, names and abbreviations as written."""
+    if form in evidence.abbreviations:
+        return form, "abbreviation", "dotted_stem"
+    if any(ch.isupper() for ch in form[1:]):
+        return form, "abbreviation", "capitals"
+    if form.islower():
+        if len(form) >= 2 and not VOWELS & set(form):
+            return form, "abbreviation", "no_vowel"
+        return form, "", "lowercase"
+    cls, rule = capitalised_class(form, evidence.flags_of.get(form, set()), evidence.first_names, evidence.places)
+    return (form.lower() if cls == "" else form), cls, rule
+
+
+class Evidence(NamedTuple):
+    """What tells a noun from a name or an abbreviation, besides the form itself."""
+
+    flags_of: dict[str, set[str]]  # capitalised form -> its de_DE.dic stems' flags
+    abbreviations: frozenset[str]  # de_DE.dic's dotted stems, without the period
+    first_names: frozenset[str]  # miscfiles' propernames
+    places: frozenset[str]  # iso-codes' German country, state and canton names
+
+
+def build_rows(forms: Iterable[str], evidence: Evidence) -> tuple[set[tuple[str, str]], collections.Counter[str]]:
+    """The ``(form, classes)`` rows of the list, and how many forms each rule (or drop class) took."""
+    rows: set[tuple[str, str]] = set()
+    counts: collections.Counter[str] = collections.Counter()
+    for form in forms:
+        form = unicodedata.normalize("NFC", form)
+        reason = dropped_because(form)
+        if reason:
+            counts[f"drop_{reason}"] += 1
+            continue
+        written, cls, rule = classify(form, evidence)
+        counts[rule] += 1
+        rows.add((written, cls))
+    return rows, counts
+
+
+def read_first_names(path: Path) -> frozenset[str]:
+    """The names of miscfiles' propernames list (gzipped or plain), one a line."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return frozenset(line.strip() for line in handle if line.strip())
+
+
+def debian_version(package: str) -> str:
+    """The installed version of a Debian package (``dpkg-query``); ``unknown`` when it cannot be asked."""
+    try:
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return out.stdout.strip() or "unknown"
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_list(out: str, header: str, rows: set[tuple[str, str]]) -> None:
+    """The header and the rows (rank 1: the list has no frequencies) sorted by (form, classes); gzip with mtime 0 for ``.gz``."""
+    with contextlib.ExitStack() as stack:
+        raw = stack.enter_context(open(out, "wb"))
+        if out.endswith(".gz"):
+            raw = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=9, mtime=0))
+        text = stack.enter_context(io.TextIOWrapper(raw, encoding="utf-8", newline="\n"))
+        text.write(header)
+        text.writelines(f"{form}\t{cls}\t1\n" for form, cls in sorted(rows))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--out", required=True, help="output path; gzip-compressed if it ends in .gz")
+    parser.add_argument("--words", type=Path, default=Path("/usr/share/dict/ngerman"))
+    parser.add_argument("--dic", type=Path, default=Path("/usr/share/hunspell/de_DE.dic"))
+    parser.add_argument("--aff", type=Path, default=Path("/usr/share/hunspell/de_DE.aff"))
+    parser.add_argument("--first-names", type=Path, default=Path("/usr/share/dict/propernames.gz"))
+    parser.add_argument("--iso-codes", type=Path, default=Path("/usr/share/iso-codes/json"))
+    parser.add_argument("--iso-locale", type=Path, default=Path("/usr/share/locale/de/LC_MESSAGES"))
+    args = parser.parse_args(argv)
+
+    forms = [line for line in args.words.read_text(encoding="utf-8").split("\n") if line]
+    places = place_names(args.iso_codes, args.iso_locale)
+    flags_of, abbreviations = stem_flags(args.dic, args.aff)
+    rows, counts = build_rows(forms, Evidence(flags_of, abbreviations, read_first_names(args.first_names), places))
+    wngerman, hunspell, miscfiles = debian_version("wngerman"), debian_version("hunspell-de-de"), debian_version("miscfiles")
+    iso_codes = debian_version("iso-codes")
+    header = HEADER.format(
+        version=f"wngerman-{wngerman}-hunspell-de-de-{hunspell}-filter{FILTER_VERSION}",
+        source=f"wngerman {wngerman} (ngerman sha256 {sha256(args.words)}); nouns told from names by hunspell-de-de {hunspell} "
+        f"(de_DE.dic sha256 {sha256(args.dic)}, de_DE.aff sha256 {sha256(args.aff)}) and miscfiles {miscfiles} propernames "
+        f"(sha256 {sha256(args.first_names)}) and iso-codes {iso_codes} ({len(places)} German country, state and canton names)",
+        filter="forms with a space, hyphen, period, apostrophe, digit or a letter no card lays dropped; de_DE.dic's dotted stems, "
+        "capitals inside or no vowel abbreviation; a capitalised form is a noun (lowercased) or a name by its de_DE.dic stem's flags (wordlists/de/build_de.py)",
+    )
+    write_list(args.out, header, rows)
+    classes = collections.Counter(cls or "ordinary" for _, cls in rows)
+    print(f"{args.out}: {len(rows)} lines; classes {dict(sorted(classes.items()))}; forms by rule {dict(sorted(counts.items()))}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

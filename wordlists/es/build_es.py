@@ -1,0 +1,217 @@
+"""Build the Spanish word list from Debian's hunspell-es (es_ES) and wspanish.
+
+Contract: writes the wordsvc word list v1 (gzip when ``--out`` ends in
+``.gz``; sorted lines, gzip ``mtime`` 0, so the same package versions give
+the same bytes)::
+
+    # wordsvc word list v1
+    # id: es
+    # version: hunspell-es-<deb version>-wspanish-<deb version>-filter<FILTER_VERSION>
+    # source: ...
+    # filter: ...
+    # columns: form<TAB>classes<TAB>rank
+    canción<TAB><TAB>1
+    cancion<TAB><TAB>1
+
+Where the forms come from (README.md beside this file has the counts and
+the evidence):
+
+- every form of every stem of ``/usr/share/hunspell/es_ES.dic`` under its
+  affix rules, expanded by :mod:`hunspell_affixes` (rank 1); wspanish
+  (``/usr/share/dict/spanish``, 86,016 lemmas and no inflected forms) adds
+  the lemmas hunspell-es lacks (rank 2: archaisms and rare words);
+- the class of a form is its stem's (:func:`stem_class`): Spanish capitalises
+  only names, so a capitalised stem is ``proper_noun``; a stem in capitals
+  (``ONU``, ``DVD``) or a lowercase one without a vowel (``km``, ``sr``) is
+  ``abbreviation``; a stem holding a space, hyphen, period, apostrophe, digit
+  or any other character no card shows is dropped (:func:`dropped_because`);
+- Spanish word games lay accented vowels with plain tiles (Spanish Scrabble
+  has no accented tiles) but keep Ñ a letter of its own: every form with
+  á é í ó ú ü also gets its plain spelling (``canción`` and ``cancion``),
+  and ñ is never folded (:func:`plain_vowels`). The lexicon's generic
+  ``fold_diacritics`` would fold ñ to n too, so the manifest leaves it off.
+
+Standard library only. Run: ``python wordlists/es/build_es.py --out es.tsv.gz``
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import gzip
+import hashlib
+import io
+import re
+import subprocess
+import sys
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the expander beside this script, also when it is imported by path
+from hunspell_affixes import expand, read_affixes, read_dictionary
+
+#: Bumped whenever the filter decides differently; part of the list's version.
+FILTER_VERSION = 1
+#: The letters the Spanish deck lays (after plain_vowels): a-z and ñ. CH, LL and RR are cards of two of them.
+DECK_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzñ")
+#: Vowel letters: a lowercase stem with none of them is an abbreviation or symbol (km, sr, pp, cfr); y is the word "y".
+VOWELS = frozenset("aeiouyáéíóúü")
+#: The marks Spanish tiles do not show: the acute accent and the diaeresis (güe). The tilde of ñ stays.
+FOLDED_MARKS = frozenset("\u0301\u0308")
+#: Why a stem is dropped, in the order the checks run (the first that applies names it).
+DROP_CHECKS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("multi_word", re.compile(r"\s")),
+    ("hyphen", re.compile(r"-")),
+    ("period", re.compile(r"\.")),
+    ("apostrophe", re.compile(r"['´’]")),
+    ("digit", re.compile(r"\d")),
+    ("unlayable", re.compile(r"[^a-zA-ZáéíóúüñÁÉÍÓÚÜÑ]")),
+)
+
+HEADER = "# wordsvc word list v1\n# id: es\n# version: {version}\n# source: {source}\n# filter: {filter}\n# columns: form\tclasses\trank\n"
+
+
+def dropped_because(stem: str) -> str | None:
+    """The drop class of a stem no card can lay (``multi_word``, ``hyphen``, ...), or ``None`` when it stays."""
+    for name, pattern in DROP_CHECKS:
+        if pattern.search(stem):
+            return name
+    return None
+
+
+def stem_class(stem: str) -> str:
+    """``""`` (ordinary), ``proper_noun`` or ``abbreviation`` for a stem that stays, by how Spanish writes it."""
+    if len(stem) >= 2 and any(ch.isupper() for ch in stem[1:]):
+        return "abbreviation"  # ONU, DVD, iPad-like spellings
+    if stem[:1].isupper():
+        return "abbreviation" if len(stem) == 1 else "proper_noun"  # C, G, I: letters as symbols; Madrid, Luisa
+    if len(stem) >= 2 and not VOWELS & set(stem):
+        return "abbreviation"  # km, sr, pp, cfr
+    return ""
+
+
+def plain_vowels(form: str) -> str:
+    """``form`` with á é í ó ú ü as plain vowels, ñ kept: ``canción`` -> ``cancion``, ``pingüino`` -> ``pinguino``, ``año`` stays."""
+    if form.isascii():
+        return form
+    decomposed = unicodedata.normalize("NFD", form)
+    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if ch not in FOLDED_MARKS))
+
+
+def layable(form: str) -> bool:
+    """Whether every letter of ``form`` (lowercased, vowels plain) is on a card."""
+    return set(plain_vowels(form.lower())) <= DECK_LETTERS
+
+
+def hunspell_rows(dic: Path, aff: Path, drops: collections.Counter[str]) -> dict[tuple[str, str], int]:
+    """``(form, classes) -> rank 1`` for every form of every stem that stays; ``drops`` counts the stems dropped by class."""
+    affixes = read_affixes(aff)
+    rows: dict[tuple[str, str], int] = {}
+    for stem, flags in read_dictionary(dic, affixes.encoding):
+        stem = unicodedata.normalize("NFC", stem)
+        reason = dropped_because(stem)
+        if reason:
+            drops[reason] += 1
+            continue
+        cls = stem_class(stem)
+        for form in expand(stem, flags, affixes):
+            form = unicodedata.normalize("NFC", form)
+            if layable(form):
+                rows[(form, cls)] = 1
+            else:
+                drops["unlayable_form"] += 1
+    return rows
+
+
+def wspanish_rows(words: Iterable[str], known: dict[tuple[str, str], int], drops: collections.Counter[str]) -> dict[tuple[str, str], int]:
+    """``(form, classes) -> rank 2`` for the wspanish lemmas hunspell-es lacks in any reading.
+
+    wspanish writes everything in lowercase, names too (``españa``,
+    ``andrés``): a lemma whose capitalised spelling hunspell-es holds as a
+    name, and that hunspell-es does not hold in lowercase, is taken as that
+    name (``proper_noun``, written capitalised).
+    """
+    lowercase = {form for form, _ in known if not form[:1].isupper()}
+    names = {form for form, cls in known if cls == "proper_noun"}
+    rows: dict[tuple[str, str], int] = {}
+    for word in words:
+        word = unicodedata.normalize("NFC", word)
+        if word in lowercase:
+            continue
+        reason = dropped_because(word)
+        if reason or not layable(word):
+            drops[f"wspanish_{reason or 'unlayable'}"] += 1
+            continue
+        capital = word[:1].upper() + word[1:]
+        if capital in names:
+            drops["wspanish_name"] += 1
+            continue  # hunspell-es has it already, as the name it is
+        rows[(word, "")] = 2
+    return rows
+
+
+def with_plain_spellings(rows: dict[tuple[str, str], int]) -> dict[tuple[str, str], int]:
+    """``rows`` and, for each form with an accented vowel, its plain spelling with the same classes (smallest rank kept)."""
+    out = dict(rows)
+    for (form, cls), rank in rows.items():
+        plain = plain_vowels(form)
+        if plain != form:
+            out[(plain, cls)] = min(rank, out.get((plain, cls), rank))
+    return out
+
+
+def debian_version(package: str) -> str:
+    """The installed version of a Debian package (``dpkg-query``); ``unknown`` when it cannot be asked."""
+    try:
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return out.stdout.strip() or "unknown"
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_list(out: str, header: str, rows: dict[tuple[str, str], int]) -> None:
+    """The header and the rows sorted by (form, classes), UTF-8, LF; gzip (no name, mtime 0) when ``out`` ends in ``.gz``."""
+    with contextlib.ExitStack() as stack:
+        raw = stack.enter_context(open(out, "wb"))
+        if out.endswith(".gz"):
+            raw = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=9, mtime=0))
+        text = stack.enter_context(io.TextIOWrapper(raw, encoding="utf-8", newline="\n"))
+        text.write(header)
+        text.writelines(f"{form}\t{cls}\t{rank}\n" for (form, cls), rank in sorted(rows.items()))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--out", required=True, help="output path; gzip-compressed if it ends in .gz")
+    parser.add_argument("--dic", type=Path, default=Path("/usr/share/hunspell/es_ES.dic"))
+    parser.add_argument("--aff", type=Path, default=Path("/usr/share/hunspell/es_ES.aff"))
+    parser.add_argument("--wspanish", type=Path, default=Path("/usr/share/dict/spanish"))
+    args = parser.parse_args(argv)
+
+    drops: collections.Counter[str] = collections.Counter()
+    rows = hunspell_rows(args.dic, args.aff, drops)
+    words = [line for line in args.wspanish.read_text(encoding="utf-8").split("\n") if line]
+    rows.update(wspanish_rows(words, rows, drops))
+    rows = with_plain_spellings(rows)
+    hunspell_es, wspanish = debian_version("hunspell-es"), debian_version("wspanish")
+    header = HEADER.format(
+        version=f"hunspell-es-{hunspell_es}-wspanish-{wspanish}-filter{FILTER_VERSION}",
+        source=f"hunspell-es {hunspell_es} (es_ES.dic sha256 {sha256(args.dic)}, es_ES.aff sha256 {sha256(args.aff)}), "
+        f"wspanish {wspanish} (spanish sha256 {sha256(args.wspanish)})",
+        filter="stems with a space, hyphen, period, apostrophe, digit or other character no card lays dropped; capitalised stems proper_noun, "
+        "capitals or no vowel abbreviation; accented vowels also spelled plain, ñ kept (wordlists/es/build_es.py)",
+    )
+    write_list(args.out, header, rows)
+    classes = collections.Counter(cls or "ordinary" for _, cls in rows)
+    print(f"{args.out}: {len(rows)} lines; classes {dict(sorted(classes.items()))}; dropped {dict(sorted(drops.items()))}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+"""Build the French word list (lexicon ``fr``) from Debian's ``wfrench`` list, with the house filter.
+
+Contract: reads ``/usr/share/dict/french`` (Debian package ``wfrench``: one
+form a line, UTF-8, all lowercase) and writes, gzip'd, the wordsvc word list
+v1::
+
+    # wordsvc word list v1
+    # id: fr
+    # version: wfrench-<Debian version>-house<FILTER_VERSION>
+    # source: wfrench <Debian version> (Debian), /usr/share/dict/french sha256 <hex>
+    # filter: ...
+    # columns: form<TAB>classes<TAB>rank
+    abaca<TAB><TAB>
+
+One line per distinct (form, classes), sorted in code-point order, UTF-8, LF;
+the form lowercased and NFC, accents kept (the lexicon folds them:
+``fold_diacritics`` in the manifest, as French Scrabble has no accented
+tiles). ``rank`` is empty: the list has no frequencies. The gzip header holds
+no name and no time, so the same input gives the same bytes.
+
+The filter (README.md beside this file gives each rule's count and evidence):
+
+- **dropped**, because no card lays them: entries with a space, an
+  apostrophe (``aujourd'hui``; also ``jusqú``, where the list writes ``ú``
+  for the apostrophe), a hyphen, a digit, a period (``etc.``), or a letter
+  that does not fold to a-z;
+- **classed** ``abbreviation``, so a ruleset bans it by name: a form of two
+  or more letters without a vowel that is no interjection (``kg``, ``qqn``),
+  and a form of two or more letters the list also holds with a final period
+  (``ac`` beside ``ac.``), unless it is a word of its own (``ex``, ``long``,
+  ``sept``). Single letters are left alone: no ruleset plays one.
+
+``proper_noun`` is never given: wfrench holds no capitalised entry, and its
+name-like forms are common words (``paris``, bets; ``pierre``, stone).
+
+Standard library only, so it runs before the project is installed.
+Run: ``python wordlists/fr/build_wfrench.py --out fr.tsv.gz``
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import hashlib
+import io
+import subprocess
+import sys
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+
+LEXICON_ID = "fr"
+PACKAGE = "wfrench"
+SOURCE = Path("/usr/share/dict/french")
+#: Bumped whenever the filter decides differently; part of the list's version.
+FILTER_VERSION = 1
+
+#: The letters of the French deck: French Scrabble's 26 plain tiles; accented letters fold onto them.
+DECK_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
+#: Vowel letters (after folding). A form of 2+ letters with none is an abbreviation unless it is an interjection.
+VOWELS = frozenset("aeiouy")
+#: The forms without a vowel that are words: interjections (brrr, pfft, pst).
+INTERJECTIONS = frozenset({"brrr", "pfft", "pst"})
+#: Forms the list also holds with a final period that are words in their own right:
+#: ex (ex-husband, Latin ex), long (long, length), sept (seven). Every other such twin is an abbreviation.
+WORDS_WITH_A_PERIOD_TWIN = frozenset({"ex", "long", "sept"})
+#: wfrench writes the apostrophe after qu as ``ú`` in 15 entries (jusqú, lorsqú, presqúîle, qúen-dira-t-on):
+#: French has no ú, so it is read as the apostrophe it stands for.
+APOSTROPHES = frozenset("'\u2019ú")
+
+#: What the filter drops, in the order the kinds are tried (the first that applies names the kind).
+DROP_KINDS = ("space", "apostrophe", "hyphen", "digit", "period", "character_not_in_deck")
+#: The classes the filter gives, with their header description.
+CLASSES = ("abbreviation",)
+
+
+def plain(text: str) -> str:
+    """``text`` without its diacritics (``élève`` -> ``eleve``): the letters the cards lay."""
+    if text.isascii():  # most entries: nothing to take off
+        return text
+    return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
+
+
+def drop_kind(entry: str) -> str | None:
+    """Why no card can lay ``entry`` (a kind of :data:`DROP_KINDS`), or ``None`` when it can be laid."""
+    if entry.isascii() and entry.isalpha():  # most entries: plain letters, at once
+        return None
+    if any(ch.isspace() for ch in entry):
+        return "space"
+    if any(ch in APOSTROPHES for ch in entry):
+        return "apostrophe"
+    if "-" in entry:
+        return "hyphen"
+    if any(ch.isdigit() for ch in entry):
+        return "digit"
+    if "." in entry:
+        return "period"
+    if not set(plain(entry.lower())) <= DECK_LETTERS:
+        return "character_not_in_deck"
+    return None
+
+
+def word_class(form: str, period_twins: frozenset[str]) -> str:
+    """The class of a kept, lowercase ``form`` (``""`` for an ordinary word).
+
+    ``period_twins`` are the list's forms that it also holds with a final
+    period (``ac`` for ``ac.``): the list's own evidence of an abbreviation.
+    """
+    letters = plain(form)
+    if len(letters) >= 2 and not set(letters) & VOWELS and form not in INTERJECTIONS:
+        return "abbreviation"  # kg, km, qqn, bd
+    if len(letters) >= 2 and form in period_twins and form not in WORDS_WITH_A_PERIOD_TWIN:
+        return "abbreviation"  # ac, déc, dép
+    return ""
+
+
+def read_entries(path: Path) -> list[str]:
+    """The list's entries, NFC, in file order (empty lines skipped)."""
+    text = path.read_text(encoding="utf-8")
+    return [unicodedata.normalize("NFC", line) for line in text.split("\n") if line]
+
+
+def filtered_rows(entries: Iterable[str]) -> tuple[list[tuple[str, str]], collections.Counter[str], collections.Counter[str]]:
+    """Sorted, unique ``(form, classes)`` rows; how many entries each drop kind took; how many rows each class took."""
+    entries = list(entries)
+    present = set(entries)
+    period_twins = frozenset(entry[:-1] for entry in entries if entry.endswith(".") and entry[:-1] in present)
+    dropped: collections.Counter[str] = collections.Counter()
+    rows: set[tuple[str, str]] = set()
+    for entry in entries:
+        kind = drop_kind(entry)
+        if kind:
+            dropped[kind] += 1
+            continue
+        form = entry.lower()
+        rows.add((form, word_class(form, period_twins)))
+    classed = collections.Counter(classes for _, classes in rows if classes)
+    return sorted(rows), dropped, classed
+
+
+def debian_version(package: str) -> str:
+    """The installed version of a Debian package; ``SystemExit`` when it is not installed (the header must name it)."""
+    try:
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as err:
+        raise SystemExit(f"{package} is not installed (dpkg-query: {err}); give --package-version") from err
+    return out.stdout.strip()
+
+
+def header(package_version: str, source_sha256: str, source: Path) -> str:
+    """The list's header lines, each ending in a newline."""
+    lines = [
+        "# wordsvc word list v1",
+        f"# id: {LEXICON_ID}",
+        f"# version: {PACKAGE}-{package_version}-house{FILTER_VERSION}",
+        f"# source: {PACKAGE} {package_version} (Debian), {source} sha256 {source_sha256}",
+        f"# filter: house{FILTER_VERSION}: dropped {', '.join(DROP_KINDS)}; classes {', '.join(CLASSES)} (wordlists/fr/build_wfrench.py)",
+        "# columns: form\tclasses\trank",
+    ]
+    return "".join(line + "\n" for line in lines)
+
+
+def write_list(path: Path, head: str, rows: Iterable[tuple[str, str]]) -> None:
+    """Write the header and rows to ``path``, gzip'd when it ends in ``.gz`` (no name, mtime 0: same rows, same bytes; level 6: a fifth of level 9's time for 1% more)."""
+    text = head + "".join(f"{form}\t{classes}\t\n" for form, classes in rows)
+    data = text.encode("utf-8")
+    if path.name.endswith(".gz"):
+        buffer = io.BytesIO()
+        with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=6, mtime=0) as packed:
+            packed.write(data)
+        data = buffer.getvalue()
+    path.write_bytes(data)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--out", required=True, type=Path, help="output path; gzip-compressed if it ends in .gz")
+    parser.add_argument("--source", type=Path, default=SOURCE, help=f"the word list (default {SOURCE})")
+    parser.add_argument("--package-version", help=f"the {PACKAGE} version for the header (default: dpkg-query)")
+    args = parser.parse_args(argv)
+    raw = args.source.read_bytes()
+    rows, dropped, classed = filtered_rows(read_entries(args.source))
+    write_list(args.out, header(args.package_version or debian_version(PACKAGE), hashlib.sha256(raw).hexdigest(), args.source), rows)
+    kinds = ", ".join(f"{kind} {dropped[kind]}" for kind in DROP_KINDS)
+    print(f"{args.out}: {len(rows)} rows; dropped entries: {kinds}; classed rows: {dict(sorted(classed.items()))}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,212 @@
+"""Build the Dutch word list (lexicon ``nl``) from Debian's ``wdutch`` list (OpenTaal), with the house filter.
+
+Contract: reads ``/usr/share/dict/dutch`` (Debian package ``wdutch``: the
+OpenTaal word list, one entry a line, UTF-8, case kept) and writes, gzip'd,
+the wordsvc word list v1::
+
+    # wordsvc word list v1
+    # id: nl
+    # version: wdutch-<Debian version>-house<FILTER_VERSION>
+    # source: wdutch <Debian version> (Debian; OpenTaal), /usr/share/dict/dutch sha256 <hex>
+    # filter: ...
+    # columns: form<TAB>classes<TAB>rank
+    aardbei<TAB><TAB>
+    aardbei<TAB>proper_noun<TAB>
+
+One line per distinct (form, classes), sorted in code-point order, UTF-8, LF;
+the form lowercased and NFC, accents kept (the lexicon folds them:
+``fold_diacritics`` in the manifest, as Dutch Scrabble has no accented
+tiles). An entry the list holds both capitalised and in lowercase gives two
+lines (``Aardbei`` a street, ``aardbei`` a strawberry): a form is playable
+when any reading is. ``rank`` is empty: the list has no frequencies. The gzip
+header holds no name and no time, so the same input gives the same bytes.
+
+The filter (README.md beside this file gives each rule's count and evidence):
+
+- **dropped**, because no card lays them: entries with a space
+  (``a capella``), an apostrophe (``auto's``), a hyphen, a digit (``cm²``
+  too), a period (``bijv.``), or any other character that does not fold to
+  a-z (``B&B``, ``en/of``, ``C++``);
+- **classed**, so a ruleset bans it by name: ``abbreviation`` for an
+  all-capital entry (``ANWB``), a short mixed-case one (``kWh``, ``PhD``), a
+  lowercase form of two or more letters without a vowel that is no
+  interjection (``btw``, ``cd``), and a form the list also holds with a final
+  period (``okt`` beside ``okt.``) unless it is a word of its own (``vrij``,
+  ``red``); ``proper_noun`` for any other entry with a capital (Dutch
+  capitalises names, not common nouns: ``Amsterdam``, ``Jan``, ``Engels``).
+
+Standard library only, so it runs before the project is installed.
+Run: ``python wordlists/nl/build_wdutch.py --out nl.tsv.gz``
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import hashlib
+import io
+import subprocess
+import sys
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+
+LEXICON_ID = "nl"
+PACKAGE = "wdutch"
+SOURCE = Path("/usr/share/dict/dutch")
+#: Bumped whenever the filter decides differently; part of the list's version.
+FILTER_VERSION = 1
+
+#: The letters of the Dutch deck: Dutch Scrabble's 26 plain tiles (IJ is laid as I and J); accented letters fold onto them.
+DECK_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
+#: Vowel letters (after folding). A lowercase form of 2+ letters with none is an abbreviation unless it is an interjection.
+VOWELS = frozenset("aeiouy")
+#: The lowercase forms without a vowel that are words: interjections (brr, hm, mmm, pst, zzz).
+INTERJECTIONS = frozenset({"brr", "hm", "mmm", "pst", "zzz"})
+#: Lowercase forms the list also holds with a final period that are words in their own right: bijl (axe),
+#: dra (soon), fa (the note), jan (jan en alleman), max, min, prof, red (I save), verg (I demand), vrij (free).
+WORDS_WITH_A_PERIOD_TWIN = frozenset({"bijl", "dra", "fa", "jan", "max", "min", "prof", "red", "verg", "vrij"})
+#: The longest mixed-case entry that is a symbol or an abbreviation (kWh, PhD, BSc, iOS, KvK); from five letters
+#: mixed case is a brand or a name (GitHub, eBay, ChristenUnie).
+MAX_MIXED_ABBREVIATION = 4
+
+#: What the filter drops, in the order the kinds are tried (the first that applies names the kind).
+DROP_KINDS = ("space", "apostrophe", "hyphen", "digit", "period", "character_not_in_deck")
+#: The classes the filter gives.
+CLASSES = ("proper_noun", "abbreviation")
+
+
+def plain(text: str) -> str:
+    """``text`` without its diacritics (``ideeën`` -> ``ideeen``): the letters the cards lay."""
+    if text.isascii():  # most entries: nothing to take off
+        return text
+    return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
+
+
+def drop_kind(entry: str) -> str | None:
+    """Why no card can lay ``entry`` (a kind of :data:`DROP_KINDS`), or ``None`` when it can be laid."""
+    if entry.isascii() and entry.isalpha():  # most entries: plain letters, at once
+        return None
+    if any(ch.isspace() for ch in entry):
+        return "space"
+    if "'" in entry or "\u2019" in entry:
+        return "apostrophe"
+    if "-" in entry:
+        return "hyphen"
+    if any(ch.isdigit() for ch in entry):
+        return "digit"  # also the superscripts and subscripts of cm², CO₂
+    if "." in entry:
+        return "period"
+    if not set(plain(entry.lower())) <= DECK_LETTERS:
+        return "character_not_in_deck"
+    return None
+
+
+def is_capitalised(entry: str) -> bool:
+    """``entry`` is a capital then lowercase letters; Dutch capitalises the digraph IJ whole (``IJsland``)."""
+    rest = entry[2:] if entry.startswith("IJ") else entry[1:]
+    return entry[:1].isupper() and (not rest or rest.islower())
+
+
+def case_class(entry: str) -> str:
+    """The class an entry's capitals give it (``""`` when it has none)."""
+    if entry == entry.lower():
+        return ""
+    if entry.isupper() and not is_capitalised(entry):
+        return "abbreviation"  # ANWB, ADHD, CD
+    if not is_capitalised(entry) and len(entry) <= MAX_MIXED_ABBREVIATION:
+        return "abbreviation"  # kWh, dB, PhD, BSc, iOS
+    return "proper_noun"  # Amsterdam, IJsland, GitHub, eBay
+
+
+def lowercase_class(form: str, period_twins: frozenset[str]) -> str:
+    """The class of a lowercase entry ``form`` (``""`` for an ordinary word).
+
+    ``period_twins`` are the list's forms that it also holds with a final
+    period (``okt`` for ``okt.``): the list's own evidence of an abbreviation.
+    """
+    letters = plain(form)
+    if len(letters) < 2:
+        return ""  # single letters: no ruleset plays one
+    if not set(letters) & VOWELS and form not in INTERJECTIONS:
+        return "abbreviation"  # btw, cd, tv, kg
+    if form in period_twins and form not in WORDS_WITH_A_PERIOD_TWIN:
+        return "abbreviation"  # okt, nov, febr
+    return ""
+
+
+def read_entries(path: Path) -> list[str]:
+    """The list's entries, NFC, in file order (empty lines skipped)."""
+    text = path.read_text(encoding="utf-8")
+    return [unicodedata.normalize("NFC", line) for line in text.split("\n") if line]
+
+
+def filtered_rows(entries: Iterable[str]) -> tuple[list[tuple[str, str]], collections.Counter[str], collections.Counter[str]]:
+    """Sorted, unique ``(form, classes)`` rows; how many entries each drop kind took; how many rows each class took."""
+    entries = list(entries)
+    present = set(entries)
+    period_twins = frozenset(entry[:-1] for entry in entries if entry.endswith(".") and entry[:-1] in present)
+    dropped: collections.Counter[str] = collections.Counter()
+    rows: set[tuple[str, str]] = set()
+    for entry in entries:
+        kind = drop_kind(entry)
+        if kind:
+            dropped[kind] += 1
+            continue
+        form = entry.lower()
+        rows.add((form, case_class(entry) or lowercase_class(form, period_twins)))
+    classed = collections.Counter(classes for _, classes in rows if classes)
+    return sorted(rows), dropped, classed
+
+
+def debian_version(package: str) -> str:
+    """The installed version of a Debian package; ``SystemExit`` when it is not installed (the header must name it)."""
+    try:
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as err:
+        raise SystemExit(f"{package} is not installed (dpkg-query: {err}); give --package-version") from err
+    return out.stdout.strip()
+
+
+def header(package_version: str, source_sha256: str, source: Path) -> str:
+    """The list's header lines, each ending in a newline."""
+    lines = [
+        "# wordsvc word list v1",
+        f"# id: {LEXICON_ID}",
+        f"# version: {PACKAGE}-{package_version}-house{FILTER_VERSION}",
+        f"# source: {PACKAGE} {package_version} (Debian; OpenTaal), {source} sha256 {source_sha256}",
+        f"# filter: house{FILTER_VERSION}: dropped {', '.join(DROP_KINDS)}; classes {', '.join(CLASSES)} (wordlists/nl/build_wdutch.py)",
+        "# columns: form\tclasses\trank",
+    ]
+    return "".join(line + "\n" for line in lines)
+
+
+def write_list(path: Path, head: str, rows: Iterable[tuple[str, str]]) -> None:
+    """Write the header and rows to ``path``, gzip'd when it ends in ``.gz`` (no name, mtime 0: same rows, same bytes; level 6: a fifth of level 9's time for 1% more)."""
+    text = head + "".join(f"{form}\t{classes}\t\n" for form, classes in rows)
+    data = text.encode("utf-8")
+    if path.name.endswith(".gz"):
+        buffer = io.BytesIO()
+        with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=6, mtime=0) as packed:
+            packed.write(data)
+        data = buffer.getvalue()
+    path.write_bytes(data)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--out", required=True, type=Path, help="output path; gzip-compressed if it ends in .gz")
+    parser.add_argument("--source", type=Path, default=SOURCE, help=f"the word list (default {SOURCE})")
+    parser.add_argument("--package-version", help=f"the {PACKAGE} version for the header (default: dpkg-query)")
+    args = parser.parse_args(argv)
+    raw = args.source.read_bytes()
+    rows, dropped, classed = filtered_rows(read_entries(args.source))
+    write_list(args.out, header(args.package_version or debian_version(PACKAGE), hashlib.sha256(raw).hexdigest(), args.source), rows)
+    kinds = ", ".join(f"{kind} {dropped[kind]}" for kind in DROP_KINDS)
+    print(f"{args.out}: {len(rows)} rows; dropped entries: {kinds}; classed rows: {dict(sorted(classed.items()))}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
