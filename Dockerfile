@@ -11,8 +11,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     WORDSVC_PORT=8000 \
     WORDSVC_WORKERS=2
 
-# myspell-et and unmunch: candidate words for the Estonian solver (wordlists/et/README.md)
+# myspell-et and unmunch: candidate words for the Estonian solver (wordlists/et/README.md); Debian's word lists the
+# other languages are built from (the Makefile's LANGUAGE_PACKAGES; each wordlists/<folder>/manifest.yaml names its own)
 RUN apt-get update && apt-get install -y --no-install-recommends myspell-et hunspell-tools \
+    wngerman hunspell-de-de iso-codes wspanish hunspell-es wfrench wdutch wpolish witalian wportuguese wdanish \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --create-home --uid 10001 wordsvc
 WORKDIR /app

@@ -12,7 +12,7 @@ LOCKS := requirements/base.txt requirements/estonian-nodeps.txt
 PIP_LOCKED := $(BIN)/python -m pip install --quiet --require-hashes --no-deps
 PIP_TOOLS := pip-tools==7.7.0
 # Debian's word lists the language builders read (each wordlists/<folder>/manifest.yaml names its package and version).
-LANGUAGE_PACKAGES := wngerman hunspell-de-de wspanish wfrench wdutch wpolish witalian wportuguese wdanish
+LANGUAGE_PACKAGES := wngerman hunspell-de-de iso-codes wspanish hunspell-es wfrench wdutch wpolish witalian wportuguese wdanish
 
 .PHONY: setup build serve test lint lock clients bench fuzz clean
 

@@ -60,3 +60,13 @@ def test_two_manifests_may_not_give_one_id(tmp_path: Path) -> None:
         )
     with pytest.raises(ValueError, match="lexicon ids given by two manifests: zz"):
         read_manifests(tmp_path)
+
+
+def test_set_up_and_the_image_install_every_package_a_builder_reads() -> None:
+    root = wordlists_dir().parent
+    makefile = (root / "Makefile").read_text(encoding="utf-8")
+    listed = next(line for line in makefile.splitlines() if line.startswith("LANGUAGE_PACKAGES :=")).split(":=", 1)[1].split()
+    dockerfile = (root / "Dockerfile").read_text(encoding="utf-8")
+    read = {lang.package["name"] for lang in LANGUAGES if lang.builder and lang.package.get("name")}
+    assert read <= set(listed), f"the Makefile's LANGUAGE_PACKAGES lacks {sorted(read - set(listed))}"
+    assert all(f" {name} " in dockerfile.replace("\\\n", " ") for name in read), "the Dockerfile installs every package a builder reads"
