@@ -2,8 +2,9 @@
 // `call`: a network error, a 502, 503 or 504, or no answer within TIMEOUT_MS marks the connection lost,
 // and the page probes GET /health by itself, after 1, 2, 4… up to 15 seconds, until it answers; then
 // every listener hears that the connection is back (the page checks every mark again and sends a
-// waiting round). A refusal (any other 4xx or 5xx) is an answer: the connection is fine. `showConnection`
-// keeps a banner saying so while it is lost.
+// waiting round). A refusal (any other 4xx or 5xx) is an answer: the connection is fine. The browser's own
+// `offline` event (the device left its network) marks it lost at once, without waiting for a call to fail:
+// a page fed by the stream may make none for minutes. `showConnection` keeps a banner saying so while it is lost.
 
 import { ApiError, api, onLanguage, t } from "./common.js";
 
@@ -85,6 +86,12 @@ async function probe() {
     schedule();
   }
 }
+
+window.addEventListener("offline", lost);
+window.addEventListener("online", () => {
+  retryIn = FIRST_RETRY_MS;
+  probe(); // the network is back; the service may not be yet
+});
 
 function back() {
   clearTimeout(retryTimer);
