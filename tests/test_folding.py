@@ -211,3 +211,29 @@ def test_no_form_of_a_built_lexicon_holds_a_compatibility_character(lang):
     encoding = json.loads((folder / "meta.json").read_text(encoding="utf-8"))["encoding"]
     characters = set((folder / "forms.txt").read_bytes().decode(encoding)) - {"\n"}
     assert [ch for ch in sorted(characters) if normalize(ch) != ch or not unicodedata.is_normalized("NFKC", ch)] == []
+
+
+def _spanish(rulesets):  # type: ignore[no-untyped-def]
+    """The espanol ruleset (its deck has Ñ and no accented card) and a lexicon that folds every mark but ñ's tilde."""
+    from wordsvc.core.lexicon import LexiconInfo
+
+    info = LexiconInfo(id="es-test", lang="es", version="t", sha256="0" * 64, fold_diacritics=True, fold_keep="ñ")
+    return rulesets.get("espanol"), MemoryLexicon(["canción", "niño", "pingüino"], info)
+
+
+def test_a_lexicon_that_keeps_a_letter_folds_the_other_marks_and_lays_that_letter_as_its_own_card(rulesets):
+    ruleset, lexicon = _spanish(rulesets)
+    typed, plain, tilde, no_tilde = (judge(word, ruleset, lexicon) for word in ("canción", "cancion", "niño", "nino"))
+    assert typed.valid and plain.valid and [s.cards for s in typed.spellings] == [tuple("cancion")]
+    assert tilde.valid and [s.cards for s in tilde.spellings] == [tuple("niño")]
+    assert not no_tilde.valid and "not_in_lexicon" in {r.code for r in no_tilde.reasons}  # ñ never folds to n
+    assert judge("pingüino", ruleset, lexicon).valid
+
+
+def test_a_hand_lays_a_folded_word_with_plain_cards_and_the_kept_letter_with_its_own(rulesets):
+    _, lexicon = _spanish(rulesets)
+    from wordsvc.core.solver.candidates import deck_letters
+
+    assert [deck_letters(w, True, "ñ") for w in ("canción", "niño")] == ["cancion", "niño"]
+    candidates = MemoryCandidates.from_lexicon(lexicon)
+    assert tuple(candidates.candidates("accinno")) == ("cancion",) and tuple(candidates.candidates("inoñ")) == ("niño",)

@@ -2,8 +2,8 @@
 
 Contract: reads the package's plain list (one entry a line, UTF-8) and writes
 the wordsvc word list v1, gzip'd, to ``--out``: one line per distinct
-(form, class set), the form lowercased and spelled with the deck's letters
-(æ, ø, å kept; the accents Danish may leave out folded: idé -> ide), sorted
+(form, class set), the form lowercased as the list spells it (idé; the
+lexicon folds every mark but å's ring, so idé is also ide: manifest.yaml), sorted
 by (form, classes) in code-point order, no rank (the source has no
 frequencies). The same input gives the same bytes (gzip ``mtime`` 0, no file
 name in the gzip header)::
@@ -30,9 +30,9 @@ The filter (README.md beside this file gives each rule's count and evidence):
   since 1948, so a capital marks a name). (The list holds no Roman numeral
   but vi, which is a word: we.)
 
-Why fold here and not in the lexicon: the service's folding removes every
-mark (å would be laid as a), so the lexicon does not fold
-(``fold_diacritics: false``) and the list is written in the deck's letters.
+The lexicon folds (``fold_diacritics: true``) and keeps å (``fold_keep``):
+å is a card of its own, the other marks are laid plain. The deck check
+(:func:`deck_spelling`) folds the same way, to drop what no card can lay.
 
 Standard library only, so it runs before the project is installed.
 Run: ``python wordlists/da/build_wdanish.py --out da.tsv.gz``
@@ -126,7 +126,7 @@ def filtered(entries: Iterable[str]) -> tuple[list[str], collections.Counter[str
             continue
         found = word_class(entry)
         classes[found or "ordinary"] += 1
-        keys.add(f"{deck_spelling(entry.lower())}\t{found}")
+        keys.add(f"{entry.lower()}\t{found}")
     return sorted(keys), drops, classes
 
 

@@ -75,6 +75,8 @@ class LexiconInfo:
     licence: str = ""
     attribution: str = ""
     fold_diacritics: bool = False
+    #: letters folding keeps (Spanish ñ): cards of their own in a language whose other accents are laid plain
+    fold_keep: str = ""
     enumerable: bool = True
     extra: Mapping[str, object] = field(default_factory=dict)
 
@@ -107,14 +109,14 @@ class Lexicon(Protocol):
         ...
 
 
-def add_folded_forms(table: dict[str, set[frozenset[str]]]) -> None:
+def add_folded_forms(table: dict[str, set[frozenset[str]]], keep: str = "") -> None:
     """For a lexicon whose words are laid with plain letters: the plain spelling is the word too.
 
     ``café`` is laid C-A-F-E, so the laying ``cafe`` must find café's readings
     (merged with any readings ``cafe`` has of its own).
     """
     for form in [f for f in table if not f.isascii()]:
-        plain = fold_diacritics(form)
+        plain = fold_diacritics(form, keep)
         if plain != form:
             table.setdefault(plain, set()).update(table[form])
 
@@ -133,7 +135,7 @@ class MemoryLexicon:
             for classes in readings:
                 bucket.add(frozenset(classes))
         if info.fold_diacritics:
-            add_folded_forms(table)
+            add_folded_forms(table, info.fold_keep)
         self._table = {form: tuple(sorted(rs, key=sorted)) for form, rs in table.items()}
         self.info = info
 

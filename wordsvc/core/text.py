@@ -79,13 +79,20 @@ def _word_characters(text: str) -> bool:
     return all(ch in WORD_PUNCTUATION or unicodedata.category(ch)[0] in ("L", "M") for ch in text)
 
 
-def fold_diacritics(text: str) -> str:
-    """``text`` with combining marks removed: ``"café"`` -> ``"cafe"``.
+def fold_diacritics(text: str, keep: str = "") -> str:
+    """``text`` with combining marks removed: ``"café"`` -> ``"cafe"``; the letters of ``keep`` stay as they are.
 
-    Letters that are not a base letter plus marks (ð, þ, æ, ß) are kept.
+    Letters that are not a base letter plus marks (ð, þ, æ, ß) are kept. A
+    language whose cards have no accents but a letter of its own folds with
+    that letter kept (Spanish: ``"canción"`` -> ``"cancion"``, ``"niño"`` stays):
+
+    >>> fold_diacritics("cañón", keep="ñ"), fold_diacritics("år idé", keep="å")
+    ('cañon', 'år ide')
     """
     if text.isascii():
         return text
+    if keep:
+        return "".join(ch if ch in keep else fold_diacritics(ch) for ch in text)
     decomposed = unicodedata.normalize("NFD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 

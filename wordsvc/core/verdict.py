@@ -122,7 +122,7 @@ def judge(word: str, ruleset: Ruleset, lexicon: Lexicon) -> Verdict:
             return _refused(word, normalized, ruleset, lexicon, early)
     reasons, readings = _lexicon_reasons(normalized, ruleset, lexicon)
     info = lexicon.info
-    letters = fold_diacritics(normalized) if info.fold_diacritics else normalized
+    letters = fold_diacritics(normalized, info.fold_keep) if info.fold_diacritics else normalized
     deck = ruleset.deck
     # A way counts when its cards are between the minimum and the largest
     # hand. No way has fewer cards than letters / widest face: for most words
@@ -165,7 +165,7 @@ def judge_cards(cards: Sequence[str], ruleset: Ruleset, lexicon: Lexicon, word: 
             return _refused(shown, normalized, ruleset, lexicon, early)
     reasons, readings = _lexicon_reasons(normalized, ruleset, lexicon)
     info = lexicon.info
-    laid = tuple(map(fold_diacritics, faces)) if info.fold_diacritics and not normalized.isascii() else faces
+    laid = tuple(fold_diacritics(face, info.fold_keep) for face in faces) if info.fold_diacritics and not normalized.isascii() else faces
     deck = ruleset.deck
     if not deck.holds(laid):
         reasons.append(_unspellable("".join(laid), deck.unknown_faces(laid), deck, normalized))

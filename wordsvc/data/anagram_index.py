@@ -111,6 +111,7 @@ def build_anagram_index(lexicon_dir: str | Path, limits: Limits | None = None, m
         lexicon.forms(),
         lexicon_dir,
         fold=lexicon.info.fold_diacritics,
+        keep=lexicon.info.fold_keep,
         source={"lexicon": lexicon.info.id, "lexicon_sha256": lexicon.info.sha256},
         limits=limits,
         max_letters=max_letters,
@@ -124,6 +125,7 @@ def build_anagram_index_from_forms(
     source: dict[str, object],
     limits: Limits | None = None,
     max_letters: int = MAX_LETTERS,
+    keep: str = "",
 ) -> dict[str, object]:
     """Index ``forms`` (normalized, as :func:`~wordsvc.core.text.normalize` gives them) into ``out_dir``.
 
@@ -144,7 +146,7 @@ def build_anagram_index_from_forms(
     max_cards, multi = limits if limits is not None else _default_limits()
     first_spelling: dict[str, str] = {}  # each key's first spelling
     several: dict[str, set[str]] = {}  # every spelling of a key that has more than one
-    for batch in _kept(forms, fold, max_letters, max_cards, multi):
+    for batch in _kept(forms, fold, max_letters, max_cards, multi, keep):
         for key, letters in zip(map("".join, map(sorted, batch)), batch, strict=True):  # letter_key(letters), without the call
             known = first_spelling.setdefault(key, letters)
             if known != letters:
@@ -184,6 +186,7 @@ def build_anagram_index_from_forms(
         "format": FORMAT,
         **source,
         "fold_diacritics": fold,
+        **({"fold_keep": keep} if keep else {}),
         "max_letters": max_letters,
         "max_cards": max_cards,
         "multi": multi,
@@ -202,7 +205,7 @@ def build_anagram_index_from_forms(
 BATCH = 1 << 20
 
 
-def _kept(forms: Iterable[str], fold: bool, max_letters: int, max_cards: int, multi: dict[str, int]) -> Iterator[list[str]]:
+def _kept(forms: Iterable[str], fold: bool, max_letters: int, max_cards: int, multi: dict[str, int], keep: str = "") -> Iterator[list[str]]:
     """The deck letters of each form the index keeps (see :func:`build_anagram_index_from_forms`), repeats and all, in lists.
 
     A batch at a time, in C loops (``map``, ``compress``), rather than a
@@ -214,7 +217,7 @@ def _kept(forms: Iterable[str], fold: bool, max_letters: int, max_cards: int, mu
     """
     stream = iter(forms)
     while batch := list(islice(stream, BATCH)):
-        letters = list(map(fold_diacritics, batch)) if fold else batch
+        letters = [fold_diacritics(form, keep) for form in batch] if fold else batch
         alpha = list(map(str.isalpha, letters))
         laid = list(compress(letters, alpha))
         laid += [word for word in compress(letters, map(not_, alpha)) if layable(word)]  # "" is neither

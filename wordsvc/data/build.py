@@ -174,7 +174,8 @@ def build_language(lang: Language, data_dir: Path, force: bool = False, log=prin
     meta_path = out / "meta.json"
     if not force and meta_path.is_file():
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if meta.get("source_sha256") == source_sha and meta.get("compiler") == COMPILER:
+        same_folding = (bool(meta.get("fold_diacritics")), meta.get("fold_keep", "")) == (lang.fold_diacritics, lang.fold_keep)
+        if meta.get("source_sha256") == source_sha and meta.get("compiler") == COMPILER and same_folding:
             log(f"{lang.id}: up to date ({meta['entries']} forms, sha256 {meta['sha256'][:12]})")
             return out
     started = time.perf_counter()
@@ -190,6 +191,7 @@ def build_language(lang: Language, data_dir: Path, force: bool = False, log=prin
             "licence": lang.licence,
             "attribution": lang.attribution,
             "fold_diacritics": lang.fold_diacritics,
+            "fold_keep": lang.fold_keep,
             "source_sha256": source_sha,
         },
     )

@@ -30,7 +30,7 @@ from .lexicons import CompiledLexicon
 __all__ = ["BUILDING_FILE", "LANGUAGES", "Language", "Languages", "building_languages", "default_data_dir", "read_manifest", "read_manifests", "wordlists_dir"]
 
 #: What a manifest's lexicon may say, and what it must.
-_FIELDS = {"id", "name", "aliases", "kind", "source", "licence", "attribution", "wordlist", "builder", "analyzer", "fold_diacritics",
+_FIELDS = {"id", "name", "aliases", "kind", "source", "licence", "attribution", "wordlist", "builder", "analyzer", "fold_diacritics", "fold_keep",
            "package", "filter", "deck", "deck_plan", "ruleset", "locale"}  # fmt: skip
 _REQUIRED = ("id", "name", "kind", "source", "licence", "attribution")
 
@@ -50,6 +50,8 @@ class Language:
     builder: str | None = None  # a script under wordlists/ that writes the word list at set-up
     analyzer: str | None = None  # "module:Class" for analyzer languages
     fold_diacritics: bool = False
+    #: with ``fold_diacritics``, the letters folding keeps: cards of their own (Spanish ñ, Danish å)
+    fold_keep: str = ""
     #: the Debian package the list comes from, ``{"name": ..., "version": ...}``; empty for a source that is none
     package: dict[str, str] = field(default_factory=dict)
     #: the filter: each class a form may carry (a ruleset may ban it) or be dropped for, with the reason

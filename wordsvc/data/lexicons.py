@@ -181,7 +181,7 @@ def compile_lexicon(rows: Columns | Iterable[tuple[str, frozenset[str], int | No
     files are the same bytes either way.
     """
     columns = rows if isinstance(rows, Columns) else columns_of(rows)
-    row_of, entries, combos = _key_entries(columns, bool(meta.get("fold_diacritics")))
+    row_of, entries, combos = _key_entries(columns, bool(meta.get("fold_diacritics")), str(meta.get("fold_keep", "")))
     # marisa lays out its trie from the set of keys alone (their order does not matter; a repeated key would weigh)
     trie = marisa_trie.Trie(row_of)
     by_id = [0] * len(trie)
@@ -225,7 +225,7 @@ def _combo(readings: Iterable[frozenset[str]]) -> Combo:
     return tuple(sorted(tuple(sorted(classes)) for classes in readings))
 
 
-def _key_entries(columns: Columns, fold: bool) -> tuple[dict[str, int], list[int], list[Combo]]:
+def _key_entries(columns: Columns, fold: bool, keep: str = "") -> tuple[dict[str, int], list[int], list[Combo]]:
     """Each key's entry, ``readings << 8 | rank``: a row number by key (keys in order of their first row) and the entries by row; and the readings by number.
 
     ``readings`` numbers a :func:`_combo` in the list returned (a number
@@ -261,9 +261,9 @@ def _key_entries(columns: Columns, fold: bool) -> tuple[dict[str, int], list[int
             values[last[key]] = number(_combo(found)) << 8 | min(best.get(key, 0), 255)
     if fold:
         combos = list(numbers)
-        plain = {fold_diacritics(key) for key in filterfalse(str.isascii, last)}
+        plain = {fold_diacritics(key, keep) for key in filterfalse(str.isascii, last)}
         table = {key: set(map(frozenset, combos[values[row] >> 8])) for key, row in last.items() if key in plain or not key.isascii()}
-        add_folded_forms(table)
+        add_folded_forms(table, keep)
         for key, found in table.items():
             row = last.setdefault(key, len(values))  # a plain spelling of its own, or a new key with no rank
             if row == len(values):
@@ -307,6 +307,7 @@ class CompiledLexicon:
             licence=meta.get("licence", ""),
             attribution=meta.get("attribution", ""),
             fold_diacritics=bool(meta.get("fold_diacritics", False)),
+            fold_keep=str(meta.get("fold_keep", "")),
         )
 
     def readings(self, form: str) -> Readings:

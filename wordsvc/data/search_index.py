@@ -211,7 +211,7 @@ def build_search_index(
     for form, key_id in trie.iteritems():
         if key_id % sample == 0:
             holding.update({*form, *(form[i : i + 2] for i in range(len(form) - 1))})
-        found = table_.best(fold_diacritics(form) if fold else form) if table_ is not None else None
+        found = table_.best(fold_diacritics(form, lexicon.info.fold_keep) if fold else form) if table_ is not None else None
         if found is not None:
             points[key_id] = min(found, NO_POINTS - 1)
         kind = 0 if found is not None and allowed[reading_ids[key_id]] else 1

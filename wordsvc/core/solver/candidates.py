@@ -43,9 +43,9 @@ def letter_key(letters: str) -> str:
     return "".join(sorted(letters))
 
 
-def deck_letters(form: str, fold: bool) -> str:
-    """The letters cards must show to lay ``form``: ``café`` -> ``cafe`` when ``fold``."""
-    return fold_diacritics(form) if fold else form
+def deck_letters(form: str, fold: bool, keep: str = "") -> str:
+    """The letters cards must show to lay ``form``: ``café`` -> ``cafe`` when ``fold`` (the letters of ``keep`` stay)."""
+    return fold_diacritics(form, keep) if fold else form
 
 
 def layable(letters: str) -> bool:
@@ -90,10 +90,10 @@ class MemoryCandidates:
     (('ao', ()), ('t', ()))
     """
 
-    def __init__(self, forms: Iterable[str], fold: bool = False):
+    def __init__(self, forms: Iterable[str], fold: bool = False, keep: str = ""):
         keys: dict[str, set[str]] = {}
         for form in forms:
-            letters = deck_letters(form, fold)
+            letters = deck_letters(form, fold, keep)
             if letters and layable(letters):
                 keys.setdefault(letter_key(letters), set()).add(letters)
         self._keys = {key: tuple(sorted(found)) for key, found in keys.items()}
@@ -106,7 +106,7 @@ class MemoryCandidates:
     @classmethod
     def from_lexicon(cls, lexicon: Lexicon) -> MemoryCandidates:
         """Every form of an enumerable lexicon (``forms()`` raises TypeError for an analyser)."""
-        return cls(lexicon.forms(), lexicon.info.fold_diacritics)
+        return cls(lexicon.forms(), lexicon.info.fold_diacritics, lexicon.info.fold_keep)
 
     def probe(self, prefix: str) -> Sequence[str] | None:
         found = self._keys.get(prefix)

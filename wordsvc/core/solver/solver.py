@@ -127,7 +127,7 @@ class Solver:
         self.lexicon = lexicon
         self.candidates = candidates
         self.fold = lexicon.info.fold_diacritics
-        house = {deck_letters(w, self.fold) for w in ruleset.house_allow}
+        house = {deck_letters(w, self.fold, lexicon.info.fold_keep) for w in ruleset.house_allow}
         self._house = MemoryCandidates(house) if house else None
         budget = budget if budget is not None else MemoryBudget(OWN_BUDGET)
         self._allowed: BudgetedCache[str, bool] = budget.cache("solver.allowed", ALLOWED_BYTES)
@@ -368,7 +368,7 @@ def prefix_scope(ruleset: Ruleset, lexicon: Lexicon, candidates: CandidateSource
     long as the key does.
     """
     letters = None if isinstance(candidates, ExpandingSource) else "".join(sorted(set("".join(ruleset.deck.cards))))
-    house = frozenset(deck_letters(w, lexicon.info.fold_diacritics) for w in ruleset.house_allow)
+    house = frozenset(deck_letters(w, lexicon.info.fold_diacritics, lexicon.info.fold_keep) for w in ruleset.house_allow)
     return (candidates, house, letters)
 
 
