@@ -116,4 +116,4 @@ def test_the_builder_writes_the_same_bytes_twice_with_the_package_version_in_the
         assert builder.main(["--out", str(out), "--package-version", "1:2.20.19-2"]) == 0
     assert first.read_bytes() == second.read_bytes()
     head = gzip.decompress(first.read_bytes()).decode("utf-8").split("\n")[:6]
-    assert head[0] == "# wordsvc word list v1" and head[2] == "# version: wdutch-1:2.20.19-2-house1"
+    assert head[0] == "# wordsvc word list v1" and head[2] == "# version: wdutch-1:2.20.19-2-house2"

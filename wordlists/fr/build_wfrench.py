@@ -23,12 +23,15 @@ The filter (README.md beside this file gives each rule's count and evidence):
 - **dropped**, because no card lays them: entries with a space, an
   apostrophe (``aujourd'hui``; also ``jusqú``, where the list writes ``ú``
   for the apostrophe), a hyphen, a digit, a period (``etc.``), or a letter
-  that does not fold to a-z;
+  that does not fold to a-z; an elided ``qu'`` written bare (``qu``,
+  ``quelqu``, beside the list's ``qú``, ``quelqú``); and, by hand, parts of
+  hyphenated entries (``gri`` of ``gri-gri``) and an English word (``men``);
 - **classed** ``abbreviation``, so a ruleset bans it by name: a form of two
   or more letters without a vowel that is no interjection (``kg``, ``qqn``),
   and a form of two or more letters the list also holds with a final period
   (``ac`` beside ``ac.``), unless it is a word of its own (``ex``, ``long``,
-  ``sept``). Single letters are left alone: no ruleset plays one.
+  ``sept``), and a short hand list of abbreviations with no evidence in the
+  list (``enc``, ``int``). Single letters are left alone: no ruleset plays one.
 
 ``proper_noun`` is never given: wfrench holds no capitalised entry, and its
 name-like forms are common words (``paris``, bets; ``pierre``, stone).
@@ -54,7 +57,7 @@ LEXICON_ID = "fr"
 PACKAGE = "wfrench"
 SOURCE = Path("/usr/share/dict/french")
 #: Bumped whenever the filter decides differently; part of the list's version.
-FILTER_VERSION = 1
+FILTER_VERSION = 2
 
 #: The letters of the French deck: French Scrabble's 26 plain tiles; accented letters fold onto them.
 DECK_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
@@ -68,9 +71,20 @@ WORDS_WITH_A_PERIOD_TWIN = frozenset({"ex", "long", "sept"})
 #: wfrench writes the apostrophe after qu as ``ú`` in 15 entries (jusqú, lorsqú, presqúîle, qúen-dira-t-on):
 #: French has no ú, so it is read as the apostrophe it stands for.
 APOSTROPHES = frozenset("'\u2019ú")
+#: Forms that stand in the list only as a part of a hyphenated or two-word entry it also holds, with no
+#: inflection of their own (a spell checker splits the entry and must accept each part): gri (gri-gri),
+#: gum (chewing-gum), king (king-charles), quo (statu quo), ray (ray-grass), sad (tan-sad), yé (yé-yé).
+#: A hand list: the list holds hundreds of such parts that are words (sud, quatre, néo), so only these were judged.
+EXPRESSION_PARTS = frozenset({"gri", "gum", "king", "quo", "ray", "sad", "yé"})
+#: English words the list holds that French does not use on their own: men (and English am, below). A hand list.
+FOREIGN = frozenset({"men"})
+#: Abbreviations written without their period and with a vowel, for which the list gives no evidence (no
+#: period twin): déf (défini, défense), dég (degré), él (élève, élu), enc (encyclopédie), inc (incorporated),
+#: int (intérieur, intransitif), am (a.m., ante meridiem). A hand list.
+HAND_ABBREVIATIONS = frozenset({"am", "déf", "dég", "él", "enc", "inc", "int"})
 
 #: What the filter drops, in the order the kinds are tried (the first that applies names the kind).
-DROP_KINDS = ("space", "apostrophe", "hyphen", "digit", "period", "character_not_in_deck")
+DROP_KINDS = ("space", "apostrophe", "hyphen", "digit", "period", "character_not_in_deck", "elision", "expression_part", "foreign")
 #: The classes the filter gives, with their header description.
 CLASSES = ("abbreviation",)
 
@@ -101,6 +115,28 @@ def drop_kind(entry: str) -> str | None:
     return None
 
 
+def elided(entries: Iterable[str]) -> frozenset[str]:
+    """The forms that are an elided ``qu'`` written without its apostrophe: ``qu`` beside the list's ``qú``.
+
+    The list writes the apostrophe after ``qu`` as ``ú`` (``qú``, ``puisqú``,
+    ``quelqú``) and also holds the same forms bare (``qu``, ``puisqu``,
+    ``quelqu``): those are ``qu'`` with the apostrophe lost, no words.
+    """
+    present = set(entries)
+    return frozenset(entry[:-1] + "u" for entry in present if entry.endswith("qú") and entry[:-1] + "u" in present)
+
+
+def house_drop(entry: str, elisions: frozenset[str]) -> str | None:
+    """Why the house drops a form a card could lay (a kind of :data:`DROP_KINDS`), or ``None``."""
+    if entry in elisions:
+        return "elision"
+    if entry in EXPRESSION_PARTS:
+        return "expression_part"
+    if entry in FOREIGN:
+        return "foreign"
+    return None
+
+
 def word_class(form: str, period_twins: frozenset[str]) -> str:
     """The class of a kept, lowercase ``form`` (``""`` for an ordinary word).
 
@@ -112,6 +148,8 @@ def word_class(form: str, period_twins: frozenset[str]) -> str:
         return "abbreviation"  # kg, km, qqn, bd
     if len(letters) >= 2 and form in period_twins and form not in WORDS_WITH_A_PERIOD_TWIN:
         return "abbreviation"  # ac, déc, dép
+    if form in HAND_ABBREVIATIONS:
+        return "abbreviation"  # déf, enc, int: no evidence in the list
     return ""
 
 
@@ -126,10 +164,11 @@ def filtered_rows(entries: Iterable[str]) -> tuple[list[tuple[str, str]], collec
     entries = list(entries)
     present = set(entries)
     period_twins = frozenset(entry[:-1] for entry in entries if entry.endswith(".") and entry[:-1] in present)
+    elisions = elided(entries)
     dropped: collections.Counter[str] = collections.Counter()
     rows: set[tuple[str, str]] = set()
     for entry in entries:
-        kind = drop_kind(entry)
+        kind = drop_kind(entry) or house_drop(entry, elisions)
         if kind:
             dropped[kind] += 1
             continue
