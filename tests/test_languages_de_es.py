@@ -177,4 +177,4 @@ def test_the_builder_writes_the_same_bytes_twice_with_the_package_version_in_the
         assert builder.main(["--out", str(out)]) == 0
     assert first.read_bytes() == second.read_bytes()
     head = gzip.decompress(first.read_bytes()).decode("utf-8").split("\n")[:3]
-    assert head[0] == "# wordsvc word list v1" and head[1] == f"# id: {lang}" and "-filter1" in head[2]
+    assert head[0] == "# wordsvc word list v1" and head[1] == f"# id: {lang}" and f"-filter{builder.FILTER_VERSION}" in head[2]
