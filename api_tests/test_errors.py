@@ -85,10 +85,10 @@ def test_unknown_ruleset_is_404_listing_what_exists(base_url: str, method: str, 
 @pytest.mark.parametrize(
     ("method", "path", "body"),
     [
-        ("get", "/validate?word=cat&lang=fr", None),
-        ("post", "/validate", {"words": ["cat"], "lang": "fr"}),
-        ("post", "/score-round", {"lang": "fr", "players": [{"name": "ann"}, {"name": "bob"}]}),
-        ("post", "/score-game", {"lang": "fr", "players": ["ann"], "rounds": [{"players": [{"name": "ann"}]}]}),
+        ("get", "/validate?word=cat&lang=tlh", None),
+        ("post", "/validate", {"words": ["cat"], "lang": "tlh"}),
+        ("post", "/score-round", {"lang": "tlh", "players": [{"name": "ann"}, {"name": "bob"}]}),
+        ("post", "/score-game", {"lang": "tlh", "players": ["ann"], "rounds": [{"players": [{"name": "ann"}]}]}),
     ],
 )
 def test_unknown_language_is_404_listing_what_exists_never_english_instead(base_url: str, method: str, path: str, body: object) -> None:

@@ -14,11 +14,12 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..core.ruleset import Ruleset
 from .anagram_index import FORMAT as ANAGRAM_FORMAT
 from .anagram_index import Limits, build_anagram_index, deck_limits
 from .estonian_candidates import build_estonian_anagrams
@@ -40,7 +41,7 @@ def build_all(  # type: ignore[no-untyped-def]
     online when its last index is written (:class:`~.languages.Languages`).
     """
     data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
-    limits = deck_limits(load_rulesets(rulesets_dir))
+    rulesets = list(load_rulesets(rulesets_dir))
     todo = [lang for lang in LANGUAGES if only is None or lang.id in only]
     with _building(data_dir, [lang.id for lang in todo]) as done:
         for lang in todo:
@@ -49,10 +50,26 @@ def build_all(  # type: ignore[no-untyped-def]
                 log(f"{lang.id}: not built: {missing} (docs/languages.md)")
             elif lang.kind == "wordlist":
                 out = build_language(lang, data_dir, force=force, log=log)
-                build_indexes(out, limits, rulesets_dir, force=force, log=log)
+                build_indexes(out, limits_for(lang, rulesets), rulesets_dir, force=force, log=log)
             elif lang.id == "et":  # Vabamorf cannot list its words: the solver's candidates come from myspell-et
-                build_estonian_anagrams(data_dir, limits, force=force, log=log)
+                build_estonian_anagrams(data_dir, limits_for(lang, rulesets), force=force, log=log)
             done(lang.id)
+
+
+#: The ruleset any lexicon may be asked with (``lang=`` beside the default ruleset): its deck is in every index's limits.
+DEFAULT_RULESET = "standard"
+
+
+def limits_for(lang: Language, rulesets: Iterable[Ruleset]) -> Limits:
+    """What a lexicon's anagram index must cover: the decks it is played with, its own language's rulesets and the default.
+
+    Each deck's multi-letter faces let a word of more letters than cards
+    into the index, so covering every language's decks would index, for
+    Icelandic, the words Spanish LL or Danish EN would shorten: cards no
+    Icelandic table holds (and twice the Estonian index's build time).
+    """
+    tags = {lang.id, *lang.aliases}
+    return deck_limits(r for r in rulesets if r.language in tags or r.id == DEFAULT_RULESET)
 
 
 def installed_version(package: str) -> str | None:
