@@ -402,3 +402,13 @@ def test_a_seeded_event_adds_the_best_play_of_the_dealt_cards_for_those_who_may_
         assert (mine["name"], mine["cards"], mine["best"]) == (seat["player"], seat["hand"], solution.best.score)
     public = client.get("/events/analysed-seeded/games/t1/rounds/2/analysis").get_json()
     assert "dealt" not in public  # before the reveal only the table's referee and the director see a deal
+
+
+def test_another_languages_ruleset_is_refused_422_naming_the_ruleset_the_solver_is_not_built_for(client: Any) -> None:
+    """An index covers the decks its lexicon is played with: Spanish LL with the Icelandic lexicon is a client's mix-up, not a missing index."""
+    if not (BUILD / "is" / "anagrams.json").is_file():
+        pytest.skip("Icelandic lexicon and anagram index not built")
+    answer = client.post("/best-meld", json={"hand": "abcdefgh", "ruleset": "espanol", "lang": "is"})
+    assert answer.status_code == 422, answer.get_data(as_text=True)
+    assert answer.get_json()["errors"] == {"ruleset": ["not played with lexicon is: use one of is's rulesets or standard"]}
+    assert client.post("/best-meld", json={"hand": "abcdefgh", "ruleset": "standard", "lang": "is"}).status_code == 200

@@ -43,7 +43,7 @@ from pathlib import Path
 
 import marisa_trie
 
-from ..core.errors import out_of_descriptors
+from ..core.errors import InvalidRequest, out_of_descriptors
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
 from ..core.solver.candidates import layable
@@ -53,6 +53,7 @@ from .lexicons import CompiledLexicon, map_file
 from .rulesets import load_rulesets
 
 __all__ = [
+    "DEFAULT_RULESET",
     "FORMAT",
     "MAX_LETTERS",
     "AnagramIndex",
@@ -62,6 +63,7 @@ __all__ = [
     "build_anagram_index_from_forms",
     "deck_limits",
     "index_files",
+    "plays",
 ]
 
 FORMAT = "wordsvc-anagrams/2"
@@ -342,6 +344,21 @@ class AnagramIndex:
         return int(self.meta["keys"])
 
 
+#: The ruleset any lexicon may be asked with: its deck is in every lexicon's index (``wordsvc build``, :func:`plays`).
+DEFAULT_RULESET = "standard"
+
+
+def plays(ruleset: Ruleset, lexicon: Lexicon) -> bool:
+    """Whether ``lexicon``'s index is built for ``ruleset``'s deck: a ruleset of its language, or the default one.
+
+    An index covers the decks its lexicon is played with (docs/languages.md);
+    another language's ruleset (Spanish LL with the Icelandic lexicon) is a
+    request the solver refuses, 422, rather than an index to build for every
+    pair of the languages.
+    """
+    return ruleset.id == DEFAULT_RULESET or ruleset.language in (lexicon.info.id, lexicon.info.lang)
+
+
 class AnagramIndexes:
     """The index of each lexicon, opened on first use from ``<data_dir>/lexicons/<lexicon id>/``.
 
@@ -362,6 +379,12 @@ class AnagramIndexes:
             index = AnagramIndex(folder, info.sha256 if isinstance(lexicon, CompiledLexicon) else None)
             self._open[info.id] = index
         problems = index.uncovered(ruleset) if ruleset is not None else []
+        if problems and ruleset is not None and not plays(ruleset, lexicon):
+            raise InvalidRequest(
+                f"Ruleset {ruleset.id} is not played with lexicon {info.id}: its solver covers the decks of {info.id}'s own rulesets "
+                f"and {DEFAULT_RULESET}'s, and {ruleset.id}'s deck has cards they lack ({'; '.join(problems)}).",
+                {"ruleset": [f"not played with lexicon {info.id}: use one of {info.id}'s rulesets or {DEFAULT_RULESET}"]},
+            )
         if problems:
             raise AnagramIndexError(f"the anagram index of {info.id} does not cover ruleset {ruleset.id}: {'; '.join(problems)}; run `wordsvc build --force`")  # type: ignore[union-attr]
         return index

@@ -20,8 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..core.ruleset import Ruleset
+from .anagram_index import DEFAULT_RULESET, Limits, build_anagram_index, deck_limits
 from .anagram_index import FORMAT as ANAGRAM_FORMAT
-from .anagram_index import Limits, build_anagram_index, deck_limits
 from .estonian_candidates import build_estonian_anagrams
 from .languages import BUILDING_FILE, LANGUAGES, Language, default_data_dir, wordlists_dir
 from .lexicons import COMPILER, compile_lexicon, read_wordlist_columns
@@ -56,17 +56,14 @@ def build_all(  # type: ignore[no-untyped-def]
             done(lang.id)
 
 
-#: The ruleset any lexicon may be asked with (``lang=`` beside the default ruleset): its deck is in every index's limits.
-DEFAULT_RULESET = "standard"
-
-
 def limits_for(lang: Language, rulesets: Iterable[Ruleset]) -> Limits:
     """What a lexicon's anagram index must cover: the decks it is played with, its own language's rulesets and the default.
 
     Each deck's multi-letter faces let a word of more letters than cards
     into the index, so covering every language's decks would index, for
     Icelandic, the words Spanish LL or Danish EN would shorten: cards no
-    Icelandic table holds (and twice the Estonian index's build time).
+    Icelandic table holds (and twice the Estonian index's build time). The
+    solver refuses another language's ruleset, 422 (:func:`~.anagram_index.plays`).
     """
     tags = {lang.id, *lang.aliases}
     return deck_limits(r for r in rulesets if r.language in tags or r.id == DEFAULT_RULESET)
