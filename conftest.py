@@ -43,6 +43,7 @@ NEEDS = {
     "Browser": "install Debian's chromium, Playwright and axe-core (make setup does, as root)",
     "Node.js": "install Node.js 18 or newer with npm (make setup then runs npm ci)",
     "Poppler": "install Debian's poppler-utils, for pdftotext and pdftoppm (make setup does, as root)",
+    "Lexicon": "run `make setup`: as root it installs each language's Debian package, then `wordsvc build` builds them",
 }
 _missing = pytest.StashKey[dict[str, str]]()
 _server = pytest.StashKey[str]()

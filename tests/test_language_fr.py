@@ -1,12 +1,10 @@
-"""The French lexicon (fr, Debian's wfrench with the house filter) held to real words under the francais ruleset.
+"""The French lexicon (fr, Debian's wfrench with the house filter) and its filter, under the francais ruleset.
 
-``wordlists/fr/held.tsv`` lists words chosen by hand, not from the list:
-common words and inflected forms the lexicon must accept, and names,
-abbreviations and non-words it must refuse (wordlists/fr/README.md). Each is
-judged through the lexicon ``wordsvc build`` compiled into ``build/`` and the
-language's ruleset; the solver's best play of a hand and a deal (/deal) are
-checked under the same ruleset. Without the built lexicon the tests are
-skipped, and under CI (``CI`` set) they fail: CI must not pass by skipping.
+The builder's filter rules on their own, and the built lexicon's classes and
+folding under the language's ruleset. The words the lexicon is held to, the
+solver's best play and a deal are tested for every language in
+``tests/test_held_words.py``. Without the built lexicon the tests that need it
+skip, and under CI (``CI`` set) they fail.
 """
 
 from __future__ import annotations
@@ -35,19 +33,6 @@ def unavailable(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
-def held_words() -> list[tuple[str, str, str]]:
-    """``(word, expected, note)`` rows of held.tsv; ``expected`` is ``accept`` or ``refuse``."""
-    rows = []
-    for line in (FOLDER / "held.tsv").read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            word, expected, note = line.split("\t")
-            rows.append((word, expected, note))
-    return rows
-
-
-HELD = held_words()
-
-
 @pytest.fixture(scope="module")
 def service():  # type: ignore[no-untyped-def]
     from wordsvc.data.languages import Languages
@@ -59,50 +44,12 @@ def service():  # type: ignore[no-untyped-def]
     return Service(load_rulesets(), Languages.load(ROOT / "build", (LANG,)))
 
 
-def test_the_held_list_has_100_words_to_accept_and_50_to_refuse_each_once():
-    expected = [row[1] for row in HELD]
-    assert set(expected) == {"accept", "refuse"}
-    assert expected.count("accept") >= 100 and expected.count("refuse") >= 50
-    words = [row[0] for row in HELD]
-    assert len(words) == len(set(words))
-    assert all(note.strip() for _, _, note in HELD)
-
-
-@pytest.mark.parametrize(("word", "expected", "note"), HELD, ids=[row[0] for row in HELD])
-def test_each_held_word_is_accepted_or_refused_as_held(service, word, expected, note):
-    verdict = judge(word, service.ruleset(RULESET), service.languages.get(LANG))
-    assert verdict.valid == (expected == "accept"), (word, note, verdict.to_dict())
-
-
 def test_abbreviations_are_refused_by_their_class_and_accents_are_laid_with_plain_cards(service):
     """kg is an entry of wfrench; the filter's class makes the verdict say why it is refused."""
     ruleset, lexicon = service.ruleset(RULESET), service.languages.get(LANG)
     refused = judge("kg", ruleset, lexicon)
     assert [(r.code, r.params.get("class")) for r in refused.reasons] == [("banned_class", "abbreviation")]
     assert judge("ELEVE", ruleset, lexicon).valid and judge("élève", ruleset, lexicon).valid
-
-
-def test_the_solvers_best_play_of_a_hand_is_made_of_accepted_words(service):
-    from wordsvc.service.solvers import Solvers
-
-    if not (BUILT / "anagrams.json").is_file():
-        unavailable(f"the {LANG} anagram index is not built; run `wordsvc build --only {LANG}`")
-    ruleset, lexicon = service.ruleset(RULESET), service.languages.get(LANG)
-    best = Solvers.from_data_dir(service, ROOT / "build").solve(["M", "A", "I", "S", "O", "N", "E", "T"], RULESET).best
-    assert best.score > 0 and best.words
-    assert all(judge(word.word, ruleset, lexicon).valid for word in best.words)
-
-
-def test_a_deal_under_the_ruleset_comes_from_the_french_deck(service):
-    from wordsvc.web.app import create_app
-
-    response = create_app(service=service).test_client().get("/deal", query_string={"ruleset": RULESET, "players": 4, "round": 1, "seed": "0" * 64})
-    assert response.status_code == 200, response.get_json()
-    dealt = response.get_json()
-    faces = {face.upper() for face in service.ruleset(RULESET).deck.cards}
-    assert dealt["ruleset"] == RULESET and len(dealt["hands"]) == 4
-    assert all(len(hand) == 3 for hand in dealt["hands"])  # round 1 deals 3 cards
-    assert {card for hand in dealt["hands"] for card in hand} <= faces
 
 
 @pytest.mark.skipif(not SOURCE.is_file(), reason="Debian's wfrench is not installed")
