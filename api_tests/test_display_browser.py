@@ -208,11 +208,80 @@ def test_a_round_stored_at_a_tournament_table_shows_in_its_seating_within_two_se
         venue.play_round("reykjavik-open", "s1-t1", 2)
         stored_at = time.monotonic()
         totals = venue.totals("reykjavik-open", "s1-t1")
+        # The card's round and every seat's total, both. Not one read: a read begun before the round was stored
+        # may show the round from its seating and the totals from before (the round's message reads again).
         # Attached, not visible: the card may be on a page not shown at this moment.
-        card.locator(".played:text-is('2 af 8 umferðum')").wait_for(state="attached", timeout=SHOWN_WITHIN_MS)
+        page.wait_for_function(
+            """([totals, played]) => {
+                 const card = document.querySelector("#seating-box article[data-game='s1-t1']");
+                 const seats = [...(card?.querySelectorAll("li") ?? [])];
+                 return card?.querySelector(".played").textContent === played && seats.length === Object.keys(totals).length
+                   && seats.every((li) => String(totals[li.lastChild.textContent]) === li.querySelector(".score").textContent);
+               }""",
+            arg=[totals, "2 af 8 umferðum"],
+            timeout=SHOWN_WITHIN_MS,
+        )
         assert time.monotonic() - stored_at < SHOWN_WITHIN_MS / 1000
-        seats = card.locator("li").evaluate_all("(items) => items.map((li) => [li.lastChild.textContent, li.querySelector('.score').textContent])")
-        assert {name: int(score) for name, score in seats} == totals
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_a_pages_reads_never_overlap_so_a_slow_answer_is_never_drawn_over_a_later_one(browser: Any, venue: Venue) -> None:
+    """Every page reads what it shows through common.js's ``oneAtATime`` (the display, the console's views, the kiosk).
+
+    Two reads in flight at once could be answered out of order: a slow standings read begun before a round was
+    stored would be drawn last, over the totals read after it. So a call while a read is under way waits for it,
+    calls meanwhile share one more read, and that read starts after the last call. Driven by hand: each read
+    ends only when the test says so.
+    """
+    context, page, _traffic = open_page(browser, venue.url + "/events/harbour-night/display", FULL_HD)
+    try:
+        log = page.evaluate(
+            """async () => {
+              const { oneAtATime } = await import("/assets/common.js");
+              const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+              const log = [];
+              const ends = [];
+              let started = 0;
+              const read = oneAtATime(() => {
+                const n = ++started;
+                log.push(`start ${n}`);
+                return new Promise((resolve, reject) => ends.push((ok) => (log.push(`end ${n}`), ok ? resolve(n) : reject(new Error(`read ${n}`)))));
+              });
+              const first = read();
+              const second = read(); // a change heard while the first read is under way
+              const third = read(); // and another: one more read answers both
+              await settle();
+              if (started !== 1) return [...log, "overlapped"];
+              log.push(second === third ? "shared" : "apart");
+              ends[0](true);
+              await settle();
+              ends[1](true);
+              log.push(`answered ${await first} ${await second} ${await third}`);
+              const fourth = read(); // nothing under way: it starts at once
+              const fifth = read();
+              await settle();
+              ends[2](false); // a read that fails still lets the next run
+              await settle();
+              ends[3](true);
+              log.push(`fourth ${await fourth.catch((error) => error.message)}, fifth ${await fifth}`);
+              return log;
+            }"""
+        )
+        assert log == [
+            "start 1",
+            "shared",
+            "end 1",
+            "start 2",
+            "end 2",
+            "answered 1 2 2",
+            "start 3",
+            "end 3",
+            "start 4",
+            "end 4",
+            "fourth read 3, fifth 4",
+        ]
         assert page.errors == []
     finally:
         context.close()

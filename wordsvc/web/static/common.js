@@ -116,6 +116,31 @@ export async function api(method, path, { token, body, headers = {} } = {}) {
   return { status: response.status, body: data, etag: response.headers.get("ETag") };
 }
 
+// `read` (a page's reading of what it shows) made to run one at a time: a call while a run is under way is
+// answered by one more run when it ends, however many calls came meanwhile. So the last run starts after the
+// last call, and an answer read before a change (a slow one, sent before a round was stored) is never drawn
+// over one read after it. Returns the promise of the run that answers this call.
+export function oneAtATime(read) {
+  let running = null;
+  let next = null;
+  const run = () => {
+    if (running) {
+      next ??= running.catch(() => {}).then(() => {
+        next = null;
+        return run();
+      });
+      return next;
+    }
+    running = Promise.resolve()
+      .then(read)
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+  return run;
+}
+
 // A new element: el("td", {class: "n"}, "text", child, ...).
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);

@@ -7,7 +7,7 @@
 // the address's fragment (#token=…), which no browser sends: it is taken out of the address at once and kept
 // for this tab only, so a reload still shows the event.
 
-import { ApiError, config, el, localeOf, onLanguage, setLocale, t } from "./common.js";
+import { ApiError, config, el, localeOf, oneAtATime, onLanguage, setLocale, t } from "./common.js";
 import { call, isOnline, onConnection, unreachable } from "./connection.js";
 import { follow, watch } from "./event_feed.js";
 import { pager } from "./paging.js";
@@ -40,7 +40,7 @@ function takeToken() {
 
 // --- reading --------------------------------------------------------------------------------------------
 
-async function refresh() {
+const refresh = oneAtATime(async () => {
   try {
     const [e, s, seated] = await Promise.all([call("GET", path, { token }), call("GET", `${path}/standings`, { token }), call("GET", `${path}/sessions`, { token })]);
     const last = seated.body.sessions[seated.body.sessions.length - 1];
@@ -51,7 +51,7 @@ async function refresh() {
   const wanted = asked || localeOf(event?.lexicon.id) || config.locale;
   if (wanted !== document.documentElement.lang) setLocale(wanted); // draws the page in it
   else render();
-}
+});
 
 function refusal(error) {
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return ["display.token_needed", {}];

@@ -4,7 +4,7 @@
 // event's stream (stream.js): the round it shows moves on as the table's rounds
 // are stored, and a closed event is told at once.
 
-import { ApiError, api, config, doubleCards, el, languageChosen, languageSwitch, localeOf, onLanguage, setLocale, t } from "./common.js";
+import { api, ApiError, config, doubleCards, el, languageChosen, languageSwitch, localeOf, oneAtATime, onLanguage, setLocale, t } from "./common.js";
 import { subscribe } from "./stream.js";
 
 const LOCK_KEY = "wordsvc.judge";
@@ -140,13 +140,13 @@ async function lockTo(next) {
 
 // The round a ruling is recorded under: the table's next round to be stored, the last once all are. The event
 // (read again: a director may have accepted a new lexicon) counts each table's rounds; no stored play is read.
-async function refreshRound() {
+const refreshRound = oneAtATime(async () => {
   event = (await api("GET", `/events/${encodeURIComponent(lock.event)}`, { token: lock.token })).body;
   const game = event.games.find((g) => g.id === lock.table);
   round = Math.min((game ? game.rounds_played : 0) + 1, event.ruleset.rounds.length);
   speakTablesLanguage();
   renderHeader();
-}
+});
 
 // The kiosk speaks its table's language, the event's (its lexicon's: `de` at a German event, `is` at an Icelandic
 // one), unless someone chose another (common.js languageChosen: the switch, ?locale=, a browser set to a language

@@ -2,7 +2,7 @@
 // says a round was stored or corrected or a table seated; when the stream cannot be had, on the poll it falls
 // back to. A read that fails keeps the last table up; the next one tries again.
 
-import { el, t } from "./common.js";
+import { el, oneAtATime, t } from "./common.js";
 import { call } from "./connection.js";
 import { watch } from "./event_feed.js";
 import { printDocument } from "./print.js";
@@ -30,7 +30,7 @@ export function stopStandings() {
   $("standings").hidden = true;
 }
 
-export async function refreshStandings() {
+export const refreshStandings = oneAtATime(async () => {
   if (!source) return;
   try {
     standings = (await call("GET", `${source.path}/standings`, { token: source.token })).body.standings;
@@ -39,7 +39,7 @@ export async function refreshStandings() {
     return; // the next change or poll tries again; the last table stays up
   }
   renderStandings();
-}
+});
 
 export function renderStandings() {
   if (!standings) return;

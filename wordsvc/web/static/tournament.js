@@ -5,7 +5,7 @@
 // read again when the event's stream (event_feed.js) says a player, a session or a round changed, or on the
 // poll it falls back to.
 
-import { ApiError, api, el, onLanguage, t } from "./common.js";
+import { api, ApiError, el, oneAtATime, onLanguage, t } from "./common.js";
 import { watch } from "./event_feed.js";
 import { printButton, printDocument } from "./print.js";
 
@@ -82,7 +82,7 @@ function showProblems(found, fields, general) {
 
 // --- reading -------------------------------------------------------------------------------------------
 
-async function refresh() {
+const refresh = oneAtATime(async () => {
   if (!ctx) return;
   try {
     const query = through ? `?session=${through}` : "";
@@ -102,7 +102,7 @@ async function refresh() {
     return; // the next change or poll tries again; what is shown stays
   }
   render();
-}
+});
 
 // --- writing --------------------------------------------------------------------------------------------
 
