@@ -37,7 +37,7 @@ class Table:
     locked_to: str  # judge.locked_to for table t1, round 1
     count_prompt: str  # judge.count_prompt
     word_label: str  # judge.word_label of word 1 of 2
-    words_prompt: str  # judge.words_prompt with the example of its deck's double card (judge.js DOUBLE_EXAMPLES)
+    words_prompt: str  # judge.words_prompt with the example of its deck's double card (its manifest's double_examples)
     acceptable: str  # judge.acceptable
     unacceptable: str  # judge.unacceptable
     lexicon: str  # page.lexicon

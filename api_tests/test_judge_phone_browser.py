@@ -28,7 +28,7 @@ LONGEST = {
     "et": ["sünnipäevapeoettevalmistustega"],
 }
 #: The event made per deck language, its ruleset and the hint the kiosk shows for it: the first example of
-#: judge.js's DOUBLE_EXAMPLES whose double card the deck has (the Estonian and Icelandic decks have no QU).
+#: The first of each language's double_examples (its manifest's) whose double card the deck has (the Estonian and Icelandic decks have no QU).
 DECKS = {"en": ("standard", "(qu)iz"), "is": ("islenska", "b(ar)n"), "et": ("eesti", "(is)a")}
 WIDTHS = {"phone": 390, "narrow phone": 320}
 #: The refusals a test provokes, in each language as the catalogue words them (wordsvc/core/page_messages.py).

@@ -109,3 +109,35 @@ def test_a_deal_under_the_ruleset_comes_from_the_languages_deck(service: Any, la
     assert dealt["ruleset"] == lang.ruleset and len(dealt["hands"]) == 4
     assert all(len(hand) == 3 for hand in dealt["hands"])  # round 1 deals 3 cards
     assert {card for hand in dealt["hands"] for card in hand} <= faces
+
+
+EXAMPLED = [lang for lang in LANGUAGES if lang.double_examples]
+
+
+@pytest.fixture(scope="module")
+def every_lexicon() -> Any:
+    """The service with every lexicon that has examples of its double cards, or the ids of those not built."""
+    from wordsvc.data.languages import Languages
+    from wordsvc.data.rulesets import load_rulesets
+    from wordsvc.service import Service
+
+    missing = [lang.id for lang in EXAMPLED if lang.kind == "wordlist" and not (BUILT / lang.id / "meta.json").is_file()]
+    return missing or Service(load_rulesets(), Languages.load(ROOT / "build", tuple(lang.id for lang in EXAMPLED)))
+
+
+def test_every_language_with_a_deck_of_its_own_names_examples_of_its_double_cards() -> None:
+    assert {lang.id for lang in LANGUAGES if lang.deck} <= {lang.id for lang in EXAMPLED}
+
+
+@pytest.mark.parametrize("lang", EXAMPLED, ids=lambda lang: lang.id)
+def test_the_kiosks_examples_of_double_cards_are_words_laid_with_a_card_of_the_languages_deck(every_lexicon: Any, lang: Language, unavailable_tool: Any) -> None:
+    """The kiosk's hint shows the first example whose card the table's deck has (judge.js): each must be a word the
+    table accepts, laid as written, and the language's own deck must have every example's double card."""
+    if isinstance(every_lexicon, list):
+        unavailable_tool("Lexicon", f"not built: {', '.join(every_lexicon)}")
+    ruleset, lexicon = every_lexicon.ruleset(lang.ruleset), every_lexicon.languages.get(lang.id)
+    doubles = {face.lower() for face in ruleset.deck.cards if len(face) > 1}
+    for example in lang.double_examples:
+        assert example[example.index("(") + 1 : example.index(")")] in doubles, (example, sorted(doubles))
+        verdict = judge(example, ruleset, lexicon)
+        assert verdict.valid, (example, verdict.to_dict())

@@ -37,7 +37,7 @@ def test_a_bad_manifest_is_refused_with_every_problem_at_once(tmp_path: Path) ->
     (folder / "manifest.yaml").write_text(
         "lexicons:\n"
         "  - {id: xx, name: X, kind: wordlist, source: s, licence: l, attribution: a, builder: missing.py, colour: red}\n"
-        "  - {id: yy, kind: analyzer, source: s, licence: l, attribution: a}\n",
+        "  - {id: yy, kind: analyzer, source: s, licence: l, attribution: a, double_examples: ['(ch)ico', 'chico', '(c)ico']}\n",
         encoding="utf-8",
     )
     with pytest.raises(ValueError) as refused:
@@ -48,6 +48,7 @@ def test_a_bad_manifest_is_refused_with_every_problem_at_once(tmp_path: Path) ->
         "lexicons[0]: builder 'missing.py' is no file in wordlists/xx/",
         "lexicons[1]: missing 'name'",
         "lexicons[1]: an analyzer lexicon names its 'analyzer' (module:Class)",
+        "lexicons[1]: double_examples is a list of words, each with one double card in brackets ((ch)ico), not ['(ch)ico', 'chico', '(c)ico']",
     ]
 
 

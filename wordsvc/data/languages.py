@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -31,8 +32,10 @@ __all__ = ["BUILDING_FILE", "LANGUAGES", "Language", "Languages", "building_lang
 
 #: What a manifest's lexicon may say, and what it must.
 _FIELDS = {"id", "name", "aliases", "kind", "source", "licence", "attribution", "wordlist", "builder", "analyzer", "fold_diacritics", "fold_keep",
-           "package", "filter", "deck", "deck_plan", "ruleset", "locale"}  # fmt: skip
+           "package", "filter", "deck", "deck_plan", "double_examples", "ruleset", "locale"}  # fmt: skip
 _REQUIRED = ("id", "name", "kind", "source", "licence", "attribution")
+#: A word with one double card in brackets and the rest single letters: ``(ch)ico``, ``i(ch)``.
+_ONE_DOUBLE = re.compile(r"[^()\s]*\([^()\s]{2,}\)[^()\s]*")
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,9 @@ class Language:
     #: them, ``doubles`` (face -> copies), ``values`` ([low, high]), ``double_cap``, ``why``; ``file`` when the derived
     #: deck is written under another name than ``deck`` (English: its published deck is not derived)
     deck_plan: dict[str, object] = field(default_factory=dict)
+    #: words of the lexicon each laid with one double card of its deck in brackets (``i(ch)``, ``(ch)ico``): the kiosk's
+    #: hint shows the first whose card the table's deck has
+    double_examples: tuple[str, ...] = ()
     ruleset: str | None = None  # the ruleset that plays this lexicon
     locale: str | None = None  # the pages' and messages' locale of a table in this language
     meta: dict[str, object] = field(default_factory=dict)
@@ -92,10 +98,14 @@ def read_manifest(path: Path) -> list[Language]:
         elif kind == "analyzer" and "analyzer" not in entry:
             found.append(f"{where}: an analyzer lexicon names its 'analyzer' (module:Class)")
         found += [f"{where}: {name} {entry[name]!r} is no file in wordlists/{folder}/" for name in ("wordlist", "builder") if name in entry and not (path.parent / str(entry[name])).is_file()]
+        examples = entry.get("double_examples", [])
+        if not isinstance(examples, list) or not all(isinstance(word, str) and _ONE_DOUBLE.fullmatch(word) for word in examples):
+            found.append(f"{where}: double_examples is a list of words, each with one double card in brackets ((ch)ico), not {examples!r}")
         if found:
             problems += found
             continue
         values = dict(entry)
+        values["double_examples"] = tuple(examples)
         values["aliases"] = tuple(str(a) for a in values.get("aliases") or ())
         for name in ("wordlist", "builder"):
             if name in values:

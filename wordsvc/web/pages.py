@@ -19,6 +19,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, send_from_directory
 
 from ..core.messages import CATALOG, LOCALE_NAMES, LOCALES
+from ..data.languages import LANGUAGES
 from .problems import problem
 
 __all__ = ["ASSETS", "PAGES", "STATIC", "bp", "page_strings", "render_page"]
@@ -53,6 +54,8 @@ ASSETS = (
     "tournament.js",
     "verdicts.js",
 )
+#: The kiosk's examples of double cards (``(ch)ico``), by every tag a language answers to: its manifest's ``double_examples``.
+DOUBLE_EXAMPLES = {tag: list(lang.double_examples) for lang in LANGUAGES for tag in (lang.id, *lang.aliases) if lang.double_examples}
 #: How long the display shows a page of a list too long for its screen before the next; long enough to find one's name.
 DISPLAY_PAGE_SECONDS = 10
 POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -80,6 +83,7 @@ def _config(page: str) -> dict[str, Any]:
         "judge": {"result_seconds": settings.judge_result_seconds, "key_delay": settings.judge_key_delay, "idle_seconds": settings.judge_idle_seconds},
         "standings_poll_seconds": settings.standings_poll_seconds,
         "display": {"page_seconds": DISPLAY_PAGE_SECONDS},
+        **({"double_examples": DOUBLE_EXAMPLES} if page == "judge" else {}),
     }
 
 

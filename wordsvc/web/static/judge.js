@@ -16,14 +16,6 @@ const ROUND_CHANGES = ["round.stored", "round.corrected"];
 // How to type a double card, shown with a word of the event's deck: per deck language, the first example whose
 // double card the deck has (each is a word its lexicon accepts: api_tests/test_judge_phone_browser.py judges the one
 // shown). A deck whose doubles have no example here shows its first double alone; a deck with none, no hint.
-const DOUBLE_EXAMPLES = {
-  en: ["(qu)iz", "(th)e", "(in)k", "(er)a", "(cl)ap"],
-  et: ["(is)a", "(us)k", "(st)iil", "(se)e", "(ga)as"],
-  is: ["b(ar)n", "(in)n", "(na)fn", "(st)ór", "se(nn)"],
-  de: ["i(ch)", "(er)st", "(qu)al"],
-  es: ["(ch)ico", "ca(ll)e", "pe(rr)o"],
-};
-
 let lock = readLock(); // {token, event, table} once set up
 let event = null; // GET /events/{event}
 let feed = null; // the event's stream, while the kiosk is set up
@@ -193,7 +185,8 @@ function renderWordsPrompt() {
 function doubleExample(snapshot) {
   const doubles = doubleCards(snapshot).map((face) => face.toLowerCase());
   if (!doubles.length) return "";
-  const examples = DOUBLE_EXAMPLES[String(snapshot.language).split("-")[0]] || [];
+  // Each language's examples come from its manifest (wordlists/<folder>/manifest.yaml, double_examples), by its tags.
+  const examples = config.double_examples[snapshot.language] || config.double_examples[String(snapshot.language).split("-")[0]] || [];
   return examples.find((word) => doubles.includes(/\((.+?)\)/.exec(word)[1])) || `(${doubles[0]})`;
 }
 
