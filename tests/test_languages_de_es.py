@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import json
 import os
 from pathlib import Path
 from typing import NoReturn
@@ -109,3 +110,31 @@ def test_the_builder_writes_the_same_bytes_twice_with_the_package_version_in_the
     assert first.read_bytes() == second.read_bytes()
     head = gzip.decompress(first.read_bytes()).decode("utf-8").split("\n")[:3]
     assert head[0] == "# wordsvc word list v1" and head[1] == f"# id: {lang}" and f"-filter{builder.FILTER_VERSION}" in head[2]
+
+
+def _german_builder():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("build_de_towns", ROOT / "wordlists" / "de" / "build_de.py")
+    assert spec and spec.loader
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    return builder
+
+
+def test_a_german_town_is_a_name_unless_the_list_shows_the_word_is_a_noun_or_a_verb(tmp_path):
+    """GeoNames' towns of DE, AT and CH that the list holds capitalised are names, except a name that ends two or more
+    compounds of the list (Kuchen: Käsekuchen, Apfelkuchen), whose lowercase is a form (singen: das Singen), or that
+    is a noun by hand (Kilo). A town of another country, and a town the list does not hold, take nothing."""
+    builder = _german_builder()
+    cities = tmp_path / "cities5000.json"
+    towns = [("München", "DE", ["Munich", "Minca"]), ("Kuchen", "DE", []), ("Singen", "DE", []), ("Kilo", "DE", []), ("Graz", "AT", []), ("Paris", "FR", [])]
+    cities.write_text(
+        json.dumps({str(i): {"name": name, "countrycode": country, "alternatenames": other} for i, (name, country, other) in enumerate(towns)}),
+        encoding="utf-8",
+    )
+    forms = ["München", "Münchens", "Kuchen", "Käse", "Käsekuchen", "Apfel", "Apfelkuchen", "Singen", "singen", "Kilo", "Graz", "Paris", "Haus"]
+    assert builder.town_names(cities, forms) == {"München", "Graz"}
+    place_flags = {"Sm"}
+    for form, expected in [("München", "proper_noun"), ("Münchens", "proper_noun"), ("Kuchen", ""), ("Paris", "")]:
+        assert builder.capitalised_class(form, place_flags, frozenset(), towns=frozenset({"München", "Graz"}))[0] == expected, form
+    # A stem with a plural flag is a noun whatever town shares its name.
+    assert builder.capitalised_class("München", {"Sm", "P"}, frozenset(), towns=frozenset({"München"})) == ("", "noun_flag")

