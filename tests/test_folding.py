@@ -24,7 +24,7 @@ import pytest
 
 from wordsvc.core.cards import parse_cards
 from wordsvc.core.errors import InvalidRequest
-from wordsvc.core.lexicon import MemoryLexicon
+from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.solver.candidates import MemoryCandidates
 from wordsvc.core.text import has_invalid_characters, normalize
 from wordsvc.core.verdict import judge, judge_cards
@@ -215,7 +215,6 @@ def test_no_form_of_a_built_lexicon_holds_a_compatibility_character(lang):
 
 def _spanish(rulesets):  # type: ignore[no-untyped-def]
     """The espanol ruleset (its deck has Ñ and no accented card) and a lexicon that folds every mark but ñ's tilde."""
-    from wordsvc.core.lexicon import LexiconInfo
 
     info = LexiconInfo(id="es-test", lang="es", version="t", sha256="0" * 64, fold_diacritics=True, fold_keep="ñ")
     return rulesets.get("espanol"), MemoryLexicon(["canción", "niño", "pingüino"], info)
@@ -237,3 +236,13 @@ def test_a_hand_lays_a_folded_word_with_plain_cards_and_the_kept_letter_with_its
     assert [deck_letters(w, True, "ñ") for w in ("canción", "niño")] == ["cancion", "niño"]
     candidates = MemoryCandidates.from_lexicon(lexicon)
     assert tuple(candidates.candidates("accinno")) == ("cancion",) and tuple(candidates.candidates("inoñ")) == ("niño",)
+
+
+def test_the_oe_ligature_is_written_out_as_french_word_games_lay_it(rulesets):
+    """French word games lay sœur as S-O-E-U-R, and no deck has an Œ card: œ is looked up and laid as oe."""
+    folding = MemoryLexicon(["soeur", "coeur"], LexiconInfo(id="fr-test", lang="fr", version="t", sha256="0" * 64, fold_diacritics=True))
+    ruleset = rulesets.get("francais")
+    for typed in ("sœur", "SŒUR", "cœur", "soeur"):
+        verdict = judge(typed, ruleset, folding)
+        assert verdict.valid and [s.cards for s in verdict.spellings] == [tuple(verdict.normalized)], typed
+    assert judge("sœur", ruleset, folding).normalized == "soeur" and normalize("BŒUF Œil") == "boeuf oeil"

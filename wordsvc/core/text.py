@@ -18,8 +18,10 @@ a wildcard, a digit or a space out of it; :func:`has_invalid_characters` then
 refuses it, as it refuses every non-letter. So no compatibility character
 reaches a lexicon: every one is folded to letters or refused. ``ß`` and ``ẞ``
 are not compatibility characters (NFKC keeps ``ß``); case folding makes both
-``ss``. The letters of Icelandic and Estonian (þ, ð, æ, ö, õ, š, ž, á, ...) are
-not compatibility characters either and stay themselves.
+``ss``. The ligature ``œ`` (not a compatibility character) is written out
+``oe``, as French word games lay it: no deck has an Œ card, and no word list
+spells with it. The letters of Icelandic and Estonian (þ, ð, æ, ö, õ, š, ž,
+á, ...) are not compatibility characters either and stay themselves.
 
 The deck is a separate question: :func:`fold_diacritics` gives the plain
 letters a language that lays loanwords without accents (English: café is laid
@@ -43,8 +45,8 @@ def normalize(text: str) -> str:
 
     >>> normalize("Ca\\u0301fe\\u0301") == normalize("CÁFÉ") == "cáfé"
     True
-    >>> normalize("ＱＵＩＺ"), normalize("ﬁsh"), normalize("BAẞ"), normalize("Þórður")
-    ('quiz', 'fish', 'bass', 'þórður')
+    >>> normalize("ＱＵＩＺ"), normalize("ﬁsh"), normalize("BAẞ"), normalize("Þórður"), normalize("SŒUR")
+    ('quiz', 'fish', 'bass', 'þórður', 'soeur')
 
     ASCII text costs one ``lower()``. Other text costs two NFKC quick checks
     (C code, a table look-up a character) besides the case folding: the full
@@ -59,6 +61,8 @@ def normalize(text: str) -> str:
     folded = composed.casefold()
     if folded != composed and not unicodedata.is_normalized("NFKC", folded):
         folded = _fold_compatibility(folded)
+    if "œ" in folded:  # written out, as French word games lay sœur (S-O-E-U-R): no deck has an Œ card
+        folded = folded.replace("œ", "oe")
     return folded.replace("\u2019", "'") if "\u2019" in folded else folded
 
 
