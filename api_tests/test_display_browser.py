@@ -227,60 +227,62 @@ def test_a_round_stored_at_a_tournament_table_shows_in_its_seating_within_two_se
         context.close()
 
 
-def test_a_pages_reads_never_overlap_so_a_slow_answer_is_never_drawn_over_a_later_one(browser: Any, venue: Venue) -> None:
-    """Every page reads what it shows through common.js's ``oneAtATime`` (the display, the console's views, the kiosk).
+def test_a_slow_answer_read_before_a_later_one_is_never_drawn_over_it_and_waits_for_nothing(browser: Any, venue: Venue) -> None:
+    """The pages read what they show through common.js's ``newestWins`` (the display, the console's standings, open table
+    and tournament view, the kiosk).
 
-    Two reads in flight at once could be answered out of order: a slow standings read begun before a round was
-    stored would be drawn last, over the totals read after it. So a call while a read is under way waits for it,
-    calls meanwhile share one more read, and that read starts after the last call. Driven by hand: each read
-    ends only when the test says so.
+    Two reads in flight can be answered out of order: a slow standings read begun before a round was stored would be
+    drawn last, over the totals read after it. So an answer is drawn only if no read begun after it has been drawn; and
+    a read never waits for another, so one the network never answers holds nothing up. Driven by hand: each read ends
+    only when the test says so.
     """
     context, page, _traffic = open_page(browser, venue.url + "/events/harbour-night/display", FULL_HD)
     try:
         log = page.evaluate(
             """async () => {
-              const { oneAtATime } = await import("/assets/common.js");
+              const { newestWins } = await import("/assets/common.js");
               const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
               const log = [];
-              const ends = [];
-              let started = 0;
-              const read = oneAtATime(() => {
-                const n = ++started;
-                log.push(`start ${n}`);
-                return new Promise((resolve, reject) => ends.push((ok) => (log.push(`end ${n}`), ok ? resolve(n) : reject(new Error(`read ${n}`)))));
+              const answers = [];
+              const read = newestWins(async (current, name) => {
+                log.push(`start ${name}`);
+                await new Promise((resolve) => answers.push(resolve));
+                log.push(current() ? `draw ${name}` : `drop ${name}`);
               });
-              const first = read();
-              const second = read(); // a change heard while the first read is under way
-              const third = read(); // and another: one more read answers both
+              read("slow"); // begun before the round was stored
+              read("after"); // begun on the round's message: it starts at once, waiting for nothing
               await settle();
-              if (started !== 1) return [...log, "overlapped"];
-              log.push(second === third ? "shared" : "apart");
-              ends[0](true);
+              answers[1]();
               await settle();
-              ends[1](true);
-              log.push(`answered ${await first} ${await second} ${await third}`);
-              const fourth = read(); // nothing under way: it starts at once
-              const fifth = read();
+              answers[0](); // the slow answer comes last: not drawn
               await settle();
-              ends[2](false); // a read that fails still lets the next run
+              read("next");
+              read("last");
               await settle();
-              ends[3](true);
-              log.push(`fourth ${await fourth.catch((error) => error.message)}, fifth ${await fifth}`);
+              answers[2]();
+              await settle();
+              answers[3](); // in order: both drawn
+              await settle();
+              read("never answered");
+              read("later");
+              await settle();
+              answers[5]();
+              await settle();
               return log;
             }"""
         )
         assert log == [
-            "start 1",
-            "shared",
-            "end 1",
-            "start 2",
-            "end 2",
-            "answered 1 2 2",
-            "start 3",
-            "end 3",
-            "start 4",
-            "end 4",
-            "fourth read 3, fifth 4",
+            "start slow",
+            "start after",
+            "draw after",
+            "drop slow",
+            "start next",
+            "start last",
+            "draw next",
+            "draw last",
+            "start never answered",
+            "start later",
+            "draw later",
         ]
         assert page.errors == []
     finally:

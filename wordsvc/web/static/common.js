@@ -116,29 +116,23 @@ export async function api(method, path, { token, body, headers = {} } = {}) {
   return { status: response.status, body: data, etag: response.headers.get("ETag") };
 }
 
-// `read` (a page's reading of what it shows) made to run one at a time: a call while a run is under way is
-// answered by one more run when it ends, however many calls came meanwhile. So the last run starts after the
-// last call, and an answer read before a change (a slow one, sent before a round was stored) is never drawn
-// over one read after it. Returns the promise of the run that answers this call.
-export function oneAtATime(read) {
-  let running = null;
-  let next = null;
-  const run = () => {
-    if (running) {
-      next ??= running.catch(() => {}).then(() => {
-        next = null;
-        return run();
-      });
-      return next;
-    }
-    running = Promise.resolve()
-      .then(read)
-      .finally(() => {
-        running = null;
-      });
-    return running;
+// `read` (a page's reading of what it shows, then its drawing) made so that an answer read before a change is never
+// drawn over one read after it: every call starts at once, and `read(current)` calls `current()` when it has its answer
+// and is about to draw it; `current()` is false when a read started later has been drawn already (two reads in flight
+// can be answered out of order: a slow one begun before a round was stored would be drawn over the totals read after
+// it). Nothing waits on another read, so a read that never ends (a network that drops it) holds nothing up.
+export function newestWins(read) {
+  let started = 0;
+  let drawn = 0;
+  return (...args) => {
+    const mine = ++started;
+    const current = () => {
+      if (mine < drawn) return false;
+      drawn = mine;
+      return true;
+    };
+    return read(current, ...args);
   };
-  return run;
 }
 
 // A new element: el("td", {class: "n"}, "text", child, ...).

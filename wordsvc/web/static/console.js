@@ -4,7 +4,7 @@
 // also runs the tournament (tournament.js). What is typed is kept in the browser (drafts.js), outages are
 // told and waited out (connection.js), and every problem is said in the page's language (slip_messages.js).
 
-import { ApiError, doubleCards, el, languageSwitch, oneAtATime, onLanguage, t } from "./common.js";
+import { ApiError, doubleCards, el, languageSwitch, newestWins, onLanguage, t } from "./common.js";
 import { call, isOnline, onConnection, showConnection, unreachable } from "./connection.js";
 import { hideDashboard, showDashboard, tableOpened } from "./dashboard.js";
 import { follow, unfollow, watch } from "./event_feed.js";
@@ -459,7 +459,7 @@ function renderNext() {
 // --- the open table, read again when the stream says a round of it was stored -------------------------
 
 // The open table as stored now: a round stored from another tab or device shows up, and is compared with this tab's entry.
-const rereadGame = oneAtATime(async () => {
+const rereadGame = newestWins(async (current) => {
   if (!game || pending || inFlight) return;
   const seen = JSON.stringify(game.rounds.map((r) => [r.round, r.revisions]));
   let now;
@@ -468,7 +468,7 @@ const rereadGame = oneAtATime(async () => {
   } catch {
     return;
   }
-  if (pending || inFlight || !game || now.id !== game.id || JSON.stringify(now.rounds.map((r) => [r.round, r.revisions])) === seen) return;
+  if (!current() || pending || inFlight || !game || now.id !== game.id || JSON.stringify(now.rounds.map((r) => [r.round, r.revisions])) === seen) return;
   const typedHere = !correcting && now.rounds.some((r) => r.round === roundNo) && !storedRound(roundNo) && typedAnything();
   if (typedHere) return storedElsewhere(roundNo, play());
   game = now;

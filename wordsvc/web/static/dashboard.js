@@ -6,7 +6,7 @@
 // POST /events/{e}/tokens, DELETE /events/{e}/tokens/{id}, POST /qr. All of it is read again when the
 // event's stream (event_feed.js) says a table changed, or on the poll it falls back to.
 
-import { api, ApiError, el, oneAtATime, onLanguage, t } from "./common.js";
+import { ApiError, api, el, onLanguage, t } from "./common.js";
 import { watch } from "./event_feed.js";
 import { printDocument } from "./print.js";
 
@@ -62,7 +62,7 @@ async function readAudit() {
   }
 }
 
-const refresh = oneAtATime(async () => {
+async function refresh() {
   if (!ctx) return;
   try {
     event = (await api("GET", path(), { token: ctx.token })).body;
@@ -80,7 +80,7 @@ const refresh = oneAtATime(async () => {
     return; // the next change or poll tries again; what is shown stays
   }
   render();
-});
+}
 
 // --- what a table stands at -----------------------------------------------------------------------------
 

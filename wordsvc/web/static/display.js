@@ -7,7 +7,7 @@
 // the address's fragment (#token=…), which no browser sends: it is taken out of the address at once and kept
 // for this tab only, so a reload still shows the event.
 
-import { ApiError, config, el, localeOf, oneAtATime, onLanguage, setLocale, t } from "./common.js";
+import { ApiError, config, el, localeOf, newestWins, onLanguage, setLocale, t } from "./common.js";
 import { call, isOnline, onConnection, unreachable } from "./connection.js";
 import { follow, watch } from "./event_feed.js";
 import { pager } from "./paging.js";
@@ -40,12 +40,14 @@ function takeToken() {
 
 // --- reading --------------------------------------------------------------------------------------------
 
-const refresh = oneAtATime(async () => {
+const refresh = newestWins(async (current) => {
   try {
     const [e, s, seated] = await Promise.all([call("GET", path, { token }), call("GET", `${path}/standings`, { token }), call("GET", `${path}/sessions`, { token })]);
+    if (!current()) return; // a read begun later is drawn already
     const last = seated.body.sessions[seated.body.sessions.length - 1];
     [event, standings, session, at, problem] = [e.body, s.body, last && !last.complete ? last : null, new Date(), null];
   } catch (error) {
+    if (!current()) return;
     if (!unreachable(error)) problem = refusal(error); // not reached: what is shown stays, with the mark
   }
   const wanted = asked || localeOf(event?.lexicon.id) || config.locale;

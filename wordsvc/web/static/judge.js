@@ -4,7 +4,7 @@
 // event's stream (stream.js): the round it shows moves on as the table's rounds
 // are stored, and a closed event is told at once.
 
-import { api, ApiError, config, doubleCards, el, languageChosen, languageSwitch, localeOf, oneAtATime, onLanguage, setLocale, t } from "./common.js";
+import { ApiError, api, config, doubleCards, el, languageChosen, languageSwitch, localeOf, newestWins, onLanguage, setLocale, t } from "./common.js";
 import { subscribe } from "./stream.js";
 
 const LOCK_KEY = "wordsvc.judge";
@@ -13,9 +13,7 @@ const timing = config.judge;
 const $ = (id) => document.getElementById(id);
 const STEPS = ["setup", "count", "words", "result"];
 const ROUND_CHANGES = ["round.stored", "round.corrected"];
-// How to type a double card, shown with a word of the event's deck: per deck language, the first example whose
-// double card the deck has (each is a word its lexicon accepts: api_tests/test_judge_phone_browser.py judges the one
-// shown). A deck whose doubles have no example here shows its first double alone; a deck with none, no hint.
+
 let lock = readLock(); // {token, event, table} once set up
 let event = null; // GET /events/{event}
 let feed = null; // the event's stream, while the kiosk is set up
@@ -132,8 +130,10 @@ async function lockTo(next) {
 
 // The round a ruling is recorded under: the table's next round to be stored, the last once all are. The event
 // (read again: a director may have accepted a new lexicon) counts each table's rounds; no stored play is read.
-const refreshRound = oneAtATime(async () => {
-  event = (await api("GET", `/events/${encodeURIComponent(lock.event)}`, { token: lock.token })).body;
+const refreshRound = newestWins(async (current) => {
+  const read = (await api("GET", `/events/${encodeURIComponent(lock.event)}`, { token: lock.token })).body;
+  if (!current()) return; // a read begun later is shown already
+  event = read;
   const game = event.games.find((g) => g.id === lock.table);
   round = Math.min((game ? game.rounds_played : 0) + 1, event.ruleset.rounds.length);
   speakTablesLanguage();
@@ -182,6 +182,9 @@ function renderWordsPrompt() {
   $("words-prompt").textContent = example ? t("judge.words_prompt", { example }) : t("judge.words_prompt_plain");
 }
 
+// How to type a double card, shown with a word of the event's deck: the first of its language's examples (the page's
+// configuration, from each manifest's double_examples) whose double card the deck has; each is a word its lexicon
+// accepts (tests/test_held_words.py). A deck whose doubles have no example shows its first double alone; none, no hint.
 function doubleExample(snapshot) {
   const doubles = doubleCards(snapshot).map((face) => face.toLowerCase());
   if (!doubles.length) return "";

@@ -2,7 +2,7 @@
 // says a round was stored or corrected or a table seated; when the stream cannot be had, on the poll it falls
 // back to. A read that fails keeps the last table up; the next one tries again.
 
-import { el, oneAtATime, t } from "./common.js";
+import { el, newestWins, t } from "./common.js";
 import { call } from "./connection.js";
 import { watch } from "./event_feed.js";
 import { printDocument } from "./print.js";
@@ -30,10 +30,12 @@ export function stopStandings() {
   $("standings").hidden = true;
 }
 
-export const refreshStandings = oneAtATime(async () => {
+export const refreshStandings = newestWins(async (current) => {
   if (!source) return;
   try {
-    standings = (await call("GET", `${source.path}/standings`, { token: source.token })).body.standings;
+    const read = (await call("GET", `${source.path}/standings`, { token: source.token })).body.standings;
+    if (!current()) return; // a read begun later is drawn already
+    standings = read;
     at = new Date();
   } catch {
     return; // the next change or poll tries again; the last table stays up

@@ -5,7 +5,7 @@
 // read again when the event's stream (event_feed.js) says a player, a session or a round changed, or on the
 // poll it falls back to.
 
-import { api, ApiError, el, oneAtATime, onLanguage, t } from "./common.js";
+import { ApiError, api, el, newestWins, onLanguage, t } from "./common.js";
 import { watch } from "./event_feed.js";
 import { printButton, printDocument } from "./print.js";
 
@@ -82,7 +82,7 @@ function showProblems(found, fields, general) {
 
 // --- reading -------------------------------------------------------------------------------------------
 
-const refresh = oneAtATime(async () => {
+const refresh = newestWins(async (current) => {
   if (!ctx) return;
   try {
     const query = through ? `?session=${through}` : "";
@@ -92,7 +92,7 @@ const refresh = oneAtATime(async () => {
       api("GET", path(`/standings${query}`), { token: ctx.token }),
     ]);
     const got = JSON.stringify([p.body.players, s.body.sessions, o.body.overall || null]);
-    if (got === seen) return;
+    if (!current() || got === seen) return; // a read begun later is drawn already, or nothing changed
     seen = got;
     const seating = (list) => JSON.stringify(list.map((x) => x.tables.map((table) => table.seats)));
     const before = seating(sessions);
