@@ -7,6 +7,8 @@ depend on the compiled SCOWL lexicon in ``build/``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,6 +36,30 @@ WORDS: dict[str, list[tuple[str, ...]]] = {word: [()] for word in ORDINARY} | {
 
 INFO = LexiconInfo(id="test-en", lang="en-US", version="1", sha256="0" * 64, fold_diacritics=True)
 PLAIN_INFO = LexiconInfo(id="test-plain", lang="xx", version="1", sha256="1" * 64, fold_diacritics=False)
+
+
+#: Where ``wordsvc build`` writes the lexicons (``make setup`` runs it).
+BUILD = Path(__file__).resolve().parents[1] / "build"
+
+
+@pytest.fixture(scope="module")
+def built_lexicons(request: pytest.FixtureRequest) -> Any:
+    """The service with the built lexicons the test module names in ``LEXICONS``, or the ids of those not built."""
+    from wordsvc.data.languages import LANGUAGES, Languages
+    from wordsvc.service import Service
+
+    ids = tuple(request.module.LEXICONS)
+    kinds = {lang.id: lang.kind for lang in LANGUAGES}
+    missing = [i for i in ids if kinds.get(i) != "analyzer" and not (BUILD / "lexicons" / i / "meta.json").is_file()]
+    return missing or Service(load_rulesets(), Languages.load(BUILD, ids))
+
+
+@pytest.fixture
+def service(built_lexicons: Any, unavailable_tool: Any) -> Any:
+    """:func:`built_lexicons`; a test that needs one not built skips, and fails under CI (run ``wordsvc build``)."""
+    if isinstance(built_lexicons, list):
+        unavailable_tool("Lexicon", f"not built: {', '.join(built_lexicons)}; run `wordsvc build --only {','.join(built_lexicons)}`")
+    return built_lexicons
 
 
 @pytest.fixture(scope="session")

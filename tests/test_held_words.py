@@ -44,24 +44,9 @@ def held_words(lang: Language) -> list[tuple[str, str, str]]:
 
 
 HELD = [(lang, *row) for lang in HELD_LANGUAGES for row in held_words(lang)]
-
-
-@pytest.fixture(scope="module")
-def loaded() -> Any:
-    """The service with every held lexicon, or the ids of those not built."""
-    from wordsvc.data.languages import Languages
-    from wordsvc.data.rulesets import load_rulesets
-    from wordsvc.service import Service
-
-    missing = [lang.id for lang in HELD_LANGUAGES if not (BUILT / lang.id / "meta.json").is_file()]
-    return missing or Service(load_rulesets(), Languages.load(ROOT / "build", tuple(lang.id for lang in HELD_LANGUAGES)))
-
-
-@pytest.fixture
-def service(loaded: Any, unavailable_tool: Any) -> Any:
-    if isinstance(loaded, list):
-        unavailable_tool("Lexicon", f"not built: {', '.join(loaded)}")
-    return loaded
+EXAMPLED = [lang for lang in LANGUAGES if lang.double_examples]
+#: The built lexicons of the ``service`` fixture (tests/conftest.py): without them its tests skip, and fail under CI.
+LEXICONS = tuple(dict.fromkeys(lang.id for lang in HELD_LANGUAGES + EXAMPLED))
 
 
 def test_every_lexicon_built_from_a_debian_list_is_held_to_words() -> None:
@@ -111,31 +96,15 @@ def test_a_deal_under_the_ruleset_comes_from_the_languages_deck(service: Any, la
     assert {card for hand in dealt["hands"] for card in hand} <= faces
 
 
-EXAMPLED = [lang for lang in LANGUAGES if lang.double_examples]
-
-
-@pytest.fixture(scope="module")
-def every_lexicon() -> Any:
-    """The service with every lexicon that has examples of its double cards, or the ids of those not built."""
-    from wordsvc.data.languages import Languages
-    from wordsvc.data.rulesets import load_rulesets
-    from wordsvc.service import Service
-
-    missing = [lang.id for lang in EXAMPLED if lang.kind == "wordlist" and not (BUILT / lang.id / "meta.json").is_file()]
-    return missing or Service(load_rulesets(), Languages.load(ROOT / "build", tuple(lang.id for lang in EXAMPLED)))
-
-
 def test_every_language_with_a_deck_of_its_own_names_examples_of_its_double_cards() -> None:
     assert {lang.id for lang in LANGUAGES if lang.deck} <= {lang.id for lang in EXAMPLED}
 
 
 @pytest.mark.parametrize("lang", EXAMPLED, ids=lambda lang: lang.id)
-def test_the_kiosks_examples_of_double_cards_are_words_laid_with_a_card_of_the_languages_deck(every_lexicon: Any, lang: Language, unavailable_tool: Any) -> None:
+def test_the_kiosks_examples_of_double_cards_are_words_laid_with_a_card_of_the_languages_deck(service: Any, lang: Language) -> None:
     """The kiosk's hint shows the first example whose card the table's deck has (judge.js): each must be a word the
     table accepts, laid as written, and the language's own deck must have every example's double card."""
-    if isinstance(every_lexicon, list):
-        unavailable_tool("Lexicon", f"not built: {', '.join(every_lexicon)}")
-    ruleset, lexicon = every_lexicon.ruleset(lang.ruleset), every_lexicon.languages.get(lang.id)
+    ruleset, lexicon = service.ruleset(lang.ruleset), service.languages.get(lang.id)
     doubles = {face.lower() for face in ruleset.deck.cards if len(face) > 1}
     for example in lang.double_examples:
         assert example[example.index("(") + 1 : example.index(")")] in doubles, (example, sorted(doubles))

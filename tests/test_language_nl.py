@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
-import os
 from pathlib import Path
-from typing import NoReturn
 
 import pytest
 
@@ -26,22 +24,8 @@ BUILT = ROOT / "build" / "lexicons" / LANG
 SOURCE = Path("/usr/share/dict/dutch")  # Debian package wdutch
 
 
-def unavailable(reason: str) -> NoReturn:
-    """Skip for want of the built lexicon; fail under CI, which must never pass by skipping."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason} (CI is set, so this fails rather than skips)", pytrace=False)
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def service():  # type: ignore[no-untyped-def]
-    from wordsvc.data.languages import Languages
-    from wordsvc.data.rulesets import load_rulesets
-    from wordsvc.service import Service
-
-    if not (BUILT / "meta.json").is_file():
-        unavailable(f"the {LANG} lexicon is not built; run `wordsvc build --only {LANG}`")
-    return Service(load_rulesets(), Languages.load(ROOT / "build", (LANG,)))
+#: The built lexicons of the ``service`` fixture (tests/conftest.py): without them its tests skip, and fail under CI.
+LEXICONS = (LANG,)
 
 
 def test_names_and_abbreviations_are_refused_by_their_class_and_accents_are_laid_with_plain_cards(service):

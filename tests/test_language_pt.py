@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
-import os
 from pathlib import Path
 from types import ModuleType
-from typing import NoReturn
 
 import pytest
 
@@ -27,13 +25,6 @@ BUILT = ROOT / "build" / "lexicons" / LANG
 SOURCE = Path("/usr/share/dict/portuguese")  # Debian package wportuguese
 
 
-def unavailable(reason: str) -> NoReturn:
-    """Skip for want of the built lexicon; fail under CI, which must never pass by skipping."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason} (CI is set, so this fails rather than skips)", pytrace=False)
-    pytest.skip(reason)
-
-
 def builder() -> ModuleType:
     spec = importlib.util.spec_from_file_location("build_wportuguese", FOLDER / "build_wportuguese.py")
     assert spec and spec.loader
@@ -42,15 +33,8 @@ def builder() -> ModuleType:
     return module
 
 
-@pytest.fixture(scope="module")
-def service():  # type: ignore[no-untyped-def]
-    from wordsvc.data.languages import Languages
-    from wordsvc.data.rulesets import load_rulesets
-    from wordsvc.service import Service
-
-    if not (BUILT / "meta.json").is_file():
-        unavailable(f"the {LANG} lexicon is not built; run `wordsvc build --only {LANG}`")
-    return Service(load_rulesets(), Languages.load(ROOT / "build", (LANG,)))
+#: The built lexicons of the ``service`` fixture (tests/conftest.py): without them its tests skip, and fail under CI.
+LEXICONS = (LANG,)
 
 
 # ---------------------------------------------------------------- the filter, on the builder alone

@@ -12,9 +12,7 @@ from __future__ import annotations
 import gzip
 import importlib.util
 import json
-import os
 from pathlib import Path
-from typing import NoReturn
 
 import pytest
 
@@ -25,23 +23,8 @@ RULESET_OF = {"de": "deutsch", "es": "espanol"}
 #: The marks Spanish cards do not show (acute accent, diaeresis); the tilde of ñ stays.
 
 
-def unavailable(reason: str) -> NoReturn:
-    """Skip for want of the built lexicon; fail under CI, which must never pass by skipping."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason} (CI is set, so this fails rather than skips)", pytrace=False)
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def service():  # type: ignore[no-untyped-def]
-    from wordsvc.data.languages import Languages
-    from wordsvc.data.rulesets import load_rulesets
-    from wordsvc.service import Service
-
-    missing = [lang for lang in RULESET_OF if not (ROOT / "build" / "lexicons" / lang / "meta.json").is_file()]
-    if missing:
-        unavailable(f"not built: {', '.join(missing)}; run `wordsvc build --only de,es`")
-    return Service(load_rulesets(), Languages.load(ROOT / "build", tuple(RULESET_OF)))
+#: The built lexicons of the ``service`` fixture (tests/conftest.py): without them its tests skip, and fail under CI.
+LEXICONS = tuple(RULESET_OF)
 
 
 @pytest.mark.parametrize(
@@ -94,16 +77,22 @@ def test_anagrams_use_the_double_cards(service, lang, cards, word):
     assert word in [w["word"] for w in response.get_json()["words"]]
 
 
+def _builder(lang: str, script: str):  # type: ignore[no-untyped-def]
+    """``wordlists/<lang>/<script>`` as a module, its rules callable one by one."""
+    spec = importlib.util.spec_from_file_location(f"build_{lang}", ROOT / "wordlists" / lang / script)
+    assert spec and spec.loader
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    return builder
+
+
 @pytest.mark.parametrize(
     ("lang", "script", "package"), [("de", "build_de.py", "/usr/share/dict/ngerman"), ("es", "build_es.py", "/usr/share/hunspell/es_ES.dic")]
 )
 def test_the_builder_writes_the_same_bytes_twice_with_the_package_version_in_the_header(tmp_path, lang, script, package):
     if not Path(package).is_file():
         pytest.skip(f"{package} is not installed")
-    spec = importlib.util.spec_from_file_location(f"build_{lang}", ROOT / "wordlists" / lang / script)
-    assert spec and spec.loader
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
+    builder = _builder(lang, script)
     first, second = tmp_path / "a.tsv.gz", tmp_path / "b.tsv.gz"
     for out in (first, second):
         assert builder.main(["--out", str(out)]) == 0
@@ -112,19 +101,11 @@ def test_the_builder_writes_the_same_bytes_twice_with_the_package_version_in_the
     assert head[0] == "# wordsvc word list v1" and head[1] == f"# id: {lang}" and f"-filter{builder.FILTER_VERSION}" in head[2]
 
 
-def _german_builder():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("build_de_towns", ROOT / "wordlists" / "de" / "build_de.py")
-    assert spec and spec.loader
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
-    return builder
-
-
 def test_a_german_town_is_a_name_unless_the_list_shows_the_word_is_a_noun_or_a_verb(tmp_path):
     """GeoNames' towns of DE, AT and CH that the list holds capitalised are names, except a name that ends two or more
     compounds of the list (Kuchen: Käsekuchen, Apfelkuchen), whose lowercase is a form (singen: das Singen), or that
     is a noun by hand (Kilo). A town of another country, and a town the list does not hold, take nothing."""
-    builder = _german_builder()
+    builder = _builder("de", "build_de.py")
     cities = tmp_path / "cities5000.json"
     towns = [("München", "DE", ["Munich", "Minca"]), ("Kuchen", "DE", []), ("Singen", "DE", []), ("Kilo", "DE", []), ("Graz", "AT", []), ("Paris", "FR", [])]
     cities.write_text(
