@@ -531,3 +531,91 @@ def test_a_close_racing_round_writes_leaves_no_round_after_it(backend: str, requ
     finally:
         if name:
             drop_database(request.getfixturevalue("postgres_server_url"), name)
+
+
+# ---------------------------------------------------------------- a reseat racing a session's first round
+
+
+RESEAT_TRIALS = 12  # events a back end and kind of reseat; each races one first round against one reseat
+
+
+def _seated_session(url: str, admin: str, event: str) -> tuple[dict[str, str], dict[str, Any]]:
+    """``event`` with four checked-in players seated at two tables of two by a random session; the director's header and the session."""
+    with requests.Session() as session:
+        created = session.post(f"{url}/events", json={"name": f"reseat {event}", "id": event, "ruleset": "standard"}, headers=_auth(admin), timeout=TIMEOUT)
+        assert created.status_code == 201, created.text
+        director = _auth(created.json()["director_token"]["token"])
+        for player in ("ann", "bob", "cat", "dan"):
+            registered = session.put(f"{url}/events/{event}/players/{player}", json={"name": player.title(), "checked_in": True}, headers=director, timeout=TIMEOUT)
+            assert registered.status_code == 201, registered.text
+        seated = session.post(f"{url}/events/{event}/sessions", json={"method": "random", "size": {"target": 2}, "number": 1}, headers=director, timeout=TIMEOUT)
+        assert seated.status_code == 201, seated.text
+    return director, seated.json()
+
+
+@pytest.mark.parametrize("reseat", ["swap", "redraw"])
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_reseat_racing_a_sessions_first_round_never_stores_a_round_of_other_players(
+    backend: str, reseat: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """A director's swap (or redraw) and a table's first round, sent at the same moment through different servers: whichever
+    commits first wins, and the other is refused (409: the session has started, or the table was reseated).
+
+    A round is never stored for players its table no longer seats: after every race each stored round's players are its
+    table's (what an import of the event's export checks, row by row) and ``audit verify`` passes. Which one wins varies;
+    the test holds whatever the outcome: the round's write reads the seats again under the event's lock, as the reseat
+    reads the rounds.
+    """
+    if backend == "sqlite":
+        database_url, name = f"sqlite:///{tmp_path}/reseat-race.sqlite3", ""
+        urls: tuple[str, ...] = (database_url,)
+    else:
+        postgres = request.getfixturevalue("postgres_server_url")
+        name = f"reseat_race_{uuid.uuid4().hex[:8]}"
+        database_url = create_database(postgres, name)
+        urls = (database_url, database_url)
+    try:
+        with serving(*urls, logs=tmp_path / "logs") as servers:
+            admin = admin_token_for(database_url)
+            deck = _deck(servers[0].url)
+            events = [f"reseat-{reseat}-{trial}" for trial in range(RESEAT_TRIALS)]
+            for event in events:
+                director, session = _seated_session(servers[0].url, admin, event)
+                names = [seat["name"] for seat in session["tables"][0]["seats"]]
+                other = session["tables"][1]["seats"][0]["player"]
+                body = {"players": random_players(random.Random(event), deck, 1, names)}
+                barrier = threading.Barrier(2)
+                answers: dict[str, requests.Response] = {}
+
+                def send(what: str, url: str, payload: dict[str, Any], answers=answers, barrier=barrier, director=director, event=event) -> None:
+                    barrier.wait(TIMEOUT)
+                    answers[what] = requests.request("PUT" if what == "round" else "POST", url, json=payload, headers=director, timeout=TIMEOUT)
+
+                first = session["tables"][0]["seats"][0]["player"]
+                reseat_url = f"{servers[-1].url}/events/{event}/sessions/1/{reseat}"
+                threads = [
+                    threading.Thread(target=send, args=("round", f"{servers[0].url}/events/{event}/games/s1-t1/rounds/1", body)),
+                    threading.Thread(target=send, args=("reseat", reseat_url, {"players": [first, other]} if reseat == "swap" else {})),
+                ]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join(TIMEOUT * 2)
+                stored, moved = answers["round"], answers["reseat"]
+                table = requests.get(f"{servers[0].url}/events/{event}/games/s1-t1", headers=director, timeout=TIMEOUT).json()
+                if moved.status_code == 409:  # the round committed first
+                    assert moved.json()["errors"] == {"session": ["started"]} and stored.status_code == 201, f"{event}: {moved.text} / {stored.text}"
+                else:  # the reseat committed first: the round is refused (409 if it had read the seats before), unless the
+                    # redraw left the table its players, so the round read them after it (the seats' order may differ)
+                    assert moved.status_code == 200, f"{event}: {moved.text}"
+                    kept = sorted(table["players"]) == sorted(names)
+                    assert stored.status_code in ((201, 409) if kept else (409, 422)), f"{event}: {stored.text}"
+                    if stored.status_code == 409:
+                        assert stored.json()["errors"] == {"game": ["reseated"]}, stored.text
+                rounds = _stored_rounds(servers[0].url, event, "s1-t1")
+                for (_, number), view in rounds.items():
+                    assert [p["name"] for p in view["result"]["players"]] == table["players"], f"{event}: round {number} of other players"
+            audit_verify(database_url, *events)
+    finally:
+        if name:
+            drop_database(request.getfixturevalue("postgres_server_url"), name)

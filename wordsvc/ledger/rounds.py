@@ -102,9 +102,15 @@ class Rounds:
             A table's revisions are only ever added to, so the same count as
             the read above means the same rows: the write reads them again
             only when another request has written to this table meanwhile.
+            The event's status and the table's seats are read again under the
+            lock: a close, swap or redraw that committed after the read above
+            refuses this write (the play was checked against those seats).
             """
-            if _STATUS.first(conn, {"event": event_id}).status == "closed":  # under the chain's lock: a close that committed first wins
+            table = _STATUS.first(conn, {"event": event_id, "game": game_id})  # under the chain's lock, as every reseat and close
+            if table.status == "closed":  # a close that committed first wins
                 raise Conflict(f"Event {event_id} is closed: its rounds are final.", {"event": ["closed"]})
+            if json.loads(table.players_json) != players:  # a swap or redraw that committed first wins: the play was checked against other seats
+                raise _reseated(game_id, number)
             seen = rows
             if _COUNT.first(conn, where).revisions != len(rows):
                 seen = BRIEF.all(conn, where)
@@ -337,6 +343,13 @@ def _differs(game_id: str, number: int, current: Any) -> Conflict:
     )
 
 
+def _reseated(game_id: str, number: int) -> Conflict:
+    return Conflict(
+        f"Table {game_id} was reseated while round {number} was being stored: read the table's players again and check the slip against them.",
+        {"game": ["reseated"]},
+    )
+
+
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -363,5 +376,9 @@ _EVENT_GAME = Prepared(
     .where(events.c.id == _b("event"))
 )
 _COUNT = Prepared(select(func.count().label("revisions")).select_from(revisions).where(*OF_GAME))
-_STATUS = Prepared(select(events.c.status).where(events.c.id == _b("event")))
+_STATUS = Prepared(
+    select(events.c.status, games.c.players_json)
+    .select_from(events.join(games, and_(games.c.event_id == events.c.id, games.c.id == _b("game"))))
+    .where(events.c.id == _b("event"))
+)
 _HISTORY = Prepared(select(*revisions.c).where(*OF_GAME).order_by(revisions.c.round, revisions.c.revision))
