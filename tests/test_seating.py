@@ -1,8 +1,12 @@
 """Seating (wordsvc/core/seating, docs/seating.md): sizes, the random seating's vectors, King of the Hill, Swiss and its bound, schedules, following one, checks, seat order.
 
-``tests/seating_vectors.json`` holds random seatings (spec s1) of several fields, sizes and sessions, one of
-them rejecting a draw; ``python tests/test_seating.py --write`` rebuilds it (only when the specification's
-version changes: s1 seatings never change).
+``tests/seating_vectors.json`` holds, for spec s1: random seatings of several fields, sizes and sessions, one
+of them rejecting a draw; Swiss seatings with their meetings (one where the phases' result is dropped for a
+search from King of the Hill); schedules, affine and searched; following a schedule with tables broken up,
+overfull, short and with newcomers, and its refusals; manual checks; and whole sessions of three events
+(section 13: players, requests, earlier results, the seating in seat order). ``python tests/test_seating.py
+--write`` rebuilds it (only when the specification's version changes: s1 seatings never change);
+tests/test_seating_text.py reads it as an outsider would.
 """
 
 from __future__ import annotations
@@ -37,6 +41,10 @@ from wordsvc.core.seating import (
 )
 from wordsvc.core.seating.designs import affine_classes, prime_power
 from wordsvc.core.seating.shuffle import seating_stream
+from wordsvc.core.sessions import Registration, active, plan_session, sizes_for
+from wordsvc.core.sessions import history as session_history
+from wordsvc.core.standings import Entrant, Game, standings
+from wordsvc.data.formats import known_formats
 
 VECTORS = Path(__file__).with_name("seating_vectors.json")
 NAMES = ["ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal", "ida", "jo", "kim", "lou", "max"]
@@ -51,6 +59,119 @@ CASES = [
     (FIELD, [4] * 50, REJECTING, 1),
 ]
 SEED = hashlib.sha256(b"seating tests").hexdigest()
+NINE = [f"p0{i}" for i in range(1, 10)]
+NINE_SESSION_1 = [["p02", "p08", "p01"], ["p07", "p03"], ["p05", "p06"], ["p09", "p04"]]
+FORTY = [f"q{i:02d}" for i in range(40)]
+SWISS_CASES = [
+    ("nine players after a manual session (docs/seating.md section 13's example)", NINE, [3, 3, 3], dict(meetings(NINE_SESSION_1))),
+    ("a repeat broken by the smallest move down the standings", ["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4"], [4, 4], {frozenset({"a1", "a2"}): 1}),
+    ("no history: King of the Hill", NAMES, [5, 4, 4], {}),
+    (
+        "thirteen players after two random sessions",
+        sorted(NAMES, key=lambda p: hashlib.sha256(p.encode()).digest()),
+        [4, 3, 3, 3],
+        dict(meetings(t for s in (1, 2) for t in random_seating(NAMES, [4, 3, 3, 3], "11" * 32, s))),
+    ),
+    (
+        "forty players after three random sessions, pairs met up to three times",
+        sorted(FORTY, key=lambda p: hashlib.sha256(p.encode()).digest()),
+        [4] * 10,
+        dict(meetings(t for s in (1, 2, 3) for t in random_seating(FORTY, [5, 5, 5, 5, 5, 5, 5, 5], "22" * 32, s))),
+    ),
+    (
+        "the phases end above King of the Hill: the lexicographic phase alone from King of the Hill",
+        ["p00", "p04", "p01", "p03", "p02"],
+        [3, 2],
+        {frozenset(p): c for *p, c in [("p00", "p01", 8), ("p00", "p02", 2), ("p00", "p03", 2), ("p01", "p02", 8), ("p01", "p03", 3), ("p02", "p03", 8), ("p02", "p04", 8), ("p03", "p04", 8)]},
+    ),
+]
+SCHEDULE_CASES = [
+    ("AG(2, 3): 9 players at 3, 4 sessions", [f"x{i}" for i in range(9)], [3, 3, 3], 4, "33" * 32),
+    ("AG(2, 4) over GF(4): 16 players at 4, 6 sessions (a class again)", [f"x{i:02d}" for i in range(16)], [4] * 4, 6, SEED),
+    ("a search: 10 players at 4, 3, 3, 4 sessions", [f"y{i}" for i in range(10)], [4, 3, 3], 4, "44" * 32),
+    ("a search: 22 players at 4, 4, 4, 4, 3, 3, 5 sessions", [f"x{i:02d}" for i in range(22)], [4, 4, 4, 4, 3, 3], 5, SEED),
+    ("a search where pairs must meet twice: 7 players at 4, 3, 5 sessions", [f"z{i}" for i in range(7)], [4, 3], 5, "55" * 32),
+]
+_TEN = [["ann", "bob", "cy"], ["dee", "eve"], ["fay", "gus", "hal"], ["ida", "jo"]]
+FOLLOW_CASES = [
+    ("unchanged", _TEN, sorted(p for t in _TEN for p in t), 2, 3, {}),
+    ("two tables broken up, smallest first and the last among equals first", _TEN, ["ann", "bob", "cy", "dee", "fay", "gus", "ida"], 3, 4, {}),
+    (
+        "a broken table's players go where they know fewest",
+        _TEN,
+        ["ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"],
+        4,
+        4,
+        {frozenset({"dee", "ann"}): 1, frozenset({"eve", "fay"}): 1},
+    ),
+    ("an overfull table loses its last players", [["ann", "bob", "cy", "dee", "eve", "fay"], ["gus", "hal"]], ["ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"], 2, 4, {}),
+    (
+        "a short table filled from the largest, by fewest repeats and the last among equals",
+        [["ann", "bob", "cy", "dee", "eve"], ["fay", "gus", "hal"]],
+        ["ann", "bob", "cy", "dee", "eve", "fay"],
+        3,
+        5,
+        {frozenset({"fay", "eve"}): 1},
+    ),
+    ("newcomers in active order, after a broken table", _TEN, ["ann", "bob", "cy", "eve", "gus", "hal", "ida", "kim", "lou"], 3, 5, {frozenset({"kim", "ann"}): 2}),
+    ("a new table opened for newcomers", _TEN, sorted([*(p for t in _TEN for p in t), "kim", "lou", "max", "ned", "oli"]), 3, 3, {}),
+    ("no number of tables fits", _TEN, ["ann", "bob", "cy"], 4, 5, {}),
+    ("a player twice in active", _TEN, ["ann", "ann"], 2, 3, {}),
+    ("a player at two planned seats", [["ann", "bob"], ["ann", "cy"]], ["ann", "bob", "cy"], 1, 3, {}),
+]
+MANUAL_CASES = [
+    ("good", [["ann", "bob"], ["cy", "dee", "eve"]], ["ann", "bob", "cy", "dee", "eve"], 2, 4),
+    ("every kind of problem", [["ann", "bob", "ann"], ["cy", "zed", "dee", "eve", "fay"]], ["ann", "bob", "cy", "dee", "eve", "fay", "gus"], 2, 4),
+    ("a stranger twice, a player three times", [["zed", "ann"], ["ann", "zed", "ann"]], ["ann", "bob"], 2, 2),
+    ("an empty table", [[], ["ann", "bob"]], ["ann", "bob"], 1, 4),
+]
+
+
+def _registered(ids: list[str], **changes: tuple[bool, int, int | None]) -> list[dict]:
+    out = []
+    for player in ids:
+        checked_in, joined, withdrawn = changes.get(player, (True, 1, None))
+        out.append({"id": player, "checked_in": checked_in, "joined": joined, "withdrawn": withdrawn})
+    return out
+
+
+_ELEVEN = [f"e{i:02d}" for i in range(1, 12)]
+_TWELVE = [f"f{i:02d}" for i in range(1, 13)]
+EVENTS = [
+    {
+        "name": "nine players: a manual session, then Swiss before any game is complete",
+        "event_seed": "66" * 32, "format": "total", "smallest": 2, "largest": 8,
+        "players": _registered(NINE),
+        "sessions": [
+            {"request": {"method": "manual", "size": None, "tables": NINE_SESSION_1}, "complete": []},
+            {"request": {"method": "swiss", "size": None}},
+        ],
+    },
+    {
+        "name": "eleven players: random, Swiss, standings, Swiss with a table unfinished, a random redraw; a late entry, a withdrawal, a no-show",
+        "event_seed": "77" * 32, "format": "total", "smallest": 2, "largest": 8,
+        "players": _registered(_ELEVEN, e04=(True, 3, None), e07=(True, 1, 4), e11=(False, 1, None)),
+        "sessions": [
+            {"request": {"method": "random", "size": {"target": 3, "remainder": "smaller"}}},
+            {"request": {"method": "swiss", "size": {"target": 3, "remainder": "smaller"}}},
+            {"request": {"method": "standings", "size": {"target": 4, "remainder": "larger"}}, "complete": [1]},
+            {"request": {"method": "swiss", "size": None}},
+            {"request": {"method": "random", "size": None}, "draws": 3},
+        ],
+    },
+    {
+        "name": "twelve players on a schedule of 4 sessions at 4: five withdraw, one enters late, so a table is broken up",
+        "event_seed": "88" * 32, "format": "table-points", "smallest": 3, "largest": 5,
+        "players": _registered([*_TWELVE, "f13"], f02=(True, 1, 2), f05=(True, 1, 2), f09=(True, 1, 3), f10=(True, 1, 3), f11=(True, 1, 3), f13=(True, 2, None)),
+        "schedule": round_robin_schedule(_TWELVE, [4, 4, 4], 4, "88" * 32),
+        "sessions": [
+            {"request": {"method": "schedule", "size": None}},
+            {"request": {"method": "schedule", "size": None}},
+            {"request": {"method": "schedule", "size": None}},
+            {"request": {"method": "swiss", "size": None}},
+        ],
+    },
+]
 
 
 def vectors() -> dict:
@@ -62,6 +183,81 @@ def vectors() -> dict:
             {"event_seed": seed, "session": session, "players": players, "sizes": sizes, "tables": random_seating(players, sizes, seed, session)}
             for players, sizes, seed, session in CASES
         ],
+        "swiss": [
+            {"name": name, "ranked": ranked, "sizes": sizes, "met": _triples(met), "tables": swiss_seating(ranked, sizes, met)}
+            for name, ranked, sizes, met in SWISS_CASES
+        ],
+        "schedules": [
+            {"name": name, "event_seed": seed, "players": players, "sizes": sizes, "sessions": count, "schedule": round_robin_schedule(players, sizes, count, seed)}
+            for name, players, sizes, count, seed in SCHEDULE_CASES
+        ],
+        "follow": [_follow_vector(*case) for case in FOLLOW_CASES],
+        "manual": [
+            {"name": name, "tables": tables, "players": players, "smallest": lo, "largest": hi, "problems": [list(p) for p in check_seating(tables, players, lo, hi)]}
+            for name, tables, players, lo, hi in MANUAL_CASES
+        ],
+        "sessions": [tournament_vector(event) for event in EVENTS],
+    }
+
+
+def _triples(met: dict[frozenset[str], int]) -> list[list]:
+    return sorted([*sorted(pair), count] for pair, count in met.items())
+
+
+def _follow_vector(name: str, planned: list[list[str]], active: list[str], smallest: int, largest: int, met: dict) -> dict:
+    case = {"name": name, "planned": planned, "active": active, "smallest": smallest, "largest": largest, "met": _triples(met)}
+    try:
+        return {**case, "tables": follow_schedule(planned, active, smallest, largest, met)}
+    except SeatingError as err:
+        return {**case, "refused": err.field}
+
+
+def _met_of_sessions(*sessions: list[list[str]]) -> dict[frozenset[str], int]:
+    return dict(meetings(table for session in sessions for table in session))
+
+
+def _scores(player: str, session: int) -> int:
+    """A game score for the vectors' events: a fixed function of the player and the session, some of them equal."""
+    return 60 + hashlib.sha256(f"{player}/{session}".encode()).digest()[0] % 12 * 10
+
+
+def tournament_vector(event: dict) -> dict:
+    """Section 13 on an event described by its players, its schedule and each session's request and results.
+
+    Each session: ``request`` (as stored), ``draws``, and ``complete``: the tables (1 first) whose game is
+    complete when the next session is seated (every table, unless listed). The scores of a complete game are
+    :func:`_scores`. The vector lists each session's tables in seat order and the results it was given.
+    """
+    fmt = known_formats()[event["format"]]
+    registrations = [Registration(p["id"], p["checked_in"], p["joined"], p["withdrawn"]) for p in event["players"]]
+    entrants = [Entrant(p["id"], p["id"], p["joined"], p["withdrawn"]) for p in event["players"] if p["checked_in"]]
+    seated: list[list[list[str]]] = []
+    games: list[Game] = []
+    out = []
+    for number, session in enumerate(event["sessions"], start=1):
+        request = session["request"]
+        players = active(registrations, number)
+        past = session_history(seated)
+        if request["method"] == "manual":
+            sizes = [len(t) for t in request["tables"]]
+        else:
+            size = request.get("size") or {}
+            sizes = sizes_for(len(players), size.get("target"), size.get("remainder", "smaller"), event["smallest"], event["largest"])
+        order = [line["player"] for line in standings(fmt, entrants, games, number - 1)] if number > 1 else players
+        ranked = [player for player in order if player in players]
+        planned = event["schedule"][number - 1] if request["method"] == "schedule" else None
+        tables = plan_session(
+            request["method"], number, players, sizes, event["smallest"], event["largest"], past,
+            seed=event["event_seed"], draw=session.get("draws", 1), ranked=ranked, manual=request.get("tables"), planned=planned,
+        )
+        complete = session.get("complete", range(1, len(tables) + 1))
+        results = {f"s{number}-t{t}": {p: _scores(p, number) for p in tables[t - 1]} for t in complete}
+        games += [Game(number, game, tuple(scores.items())) for game, scores in results.items()]
+        seated.append(tables)
+        out.append({"request": request, "draws": session.get("draws", 1), "players": players, "ranked": ranked, "tables": tables, "results": results})
+    return {
+        "name": event["name"], "event_seed": event["event_seed"], "format": event["format"], "smallest": event["smallest"], "largest": event["largest"],
+        "players": event["players"], "schedule": event.get("schedule"), "sessions": out,
     }
 
 
@@ -204,6 +400,34 @@ def test_a_player_who_has_met_everyone_makes_a_repeat_at_any_table():
     assert repeat_lower_bound([2, 2], met, ["ann", "bob", "cy", "dee"]) == 1
     assert repeat_lower_bound([4], met, ["ann", "bob", "cy", "dee"]) == 3
     assert repeat_lower_bound([3, 2], met, ["ann", "bob", "cy", "dee", "eve"]) == 0
+
+
+def _fewest_repeats(players: list[str], sizes: list[int], met: dict) -> int:
+    """The fewest repeat meetings of any seating, by trying every one (small fields only)."""
+    if not sizes:
+        return 0
+    first, rest = players[0], players[1:]
+    return min(
+        repeat_meetings([[first, *mates]], met) + _fewest_repeats([p for p in rest if p not in mates], sizes[1:], met)
+        for mates in combinations(rest, sizes[0] - 1)
+    )
+
+
+@pytest.mark.parametrize(("count", "sizes", "bound", "fewest"), [(4, [2, 2], 1, 1), (6, [2, 2, 2], 1, 1), (6, [3, 3], 1, 2), (8, [4, 4], 2, 3)])
+def test_the_lower_bound_is_exact_for_one_player_who_met_everyone_only_at_tables_of_two(count, sizes, bound, fewest):
+    players = [f"v{i}" for i in range(count)]
+    met = {frozenset({players[0], p}): 1 for p in players[1:]}
+    assert repeat_lower_bound(sizes, met, players) == bound
+    assert _fewest_repeats(players, sizes, met) == fewest  # that player brings sizes[0] - 1 repeats to any table
+
+
+@pytest.mark.parametrize("count", [4, 6, 8])
+def test_the_lower_bound_is_exact_when_no_pair_or_every_pair_has_met(count):
+    players = [f"v{i}" for i in range(count)]
+    sizes = [count // 2, count // 2]
+    everyone = {frozenset(pair): 1 for pair in combinations(players, 2)}
+    assert repeat_lower_bound(sizes, {}, players) == _fewest_repeats(players, sizes, {}) == 0
+    assert repeat_lower_bound(sizes, everyone, players) == _fewest_repeats(players, sizes, everyone) == 2 * (count // 2) * (count // 2 - 1) // 2
 
 
 fields = st.integers(4, 14).flatmap(

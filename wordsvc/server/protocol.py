@@ -248,6 +248,8 @@ class Connection(asyncio.Protocol):
         self.paused = False
         if self.state == WRITING:
             self._next_request()
+        elif self.state == STREAM:
+            self.hub.streams.drained(self)  # its client took everything written: the stream's next page, if it is behind
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -456,6 +458,8 @@ class Connection(asyncio.Protocol):
                 self.transport.write(b"0\r\n\r\n")
             self.state = CLOSING
             self.transport.close()
+            if self.transport.get_write_buffer_size():  # a client that does not take the rest is cut, as any slow reader
+                self._set_deadline(self.loop.time() + self.options.write_timeout)
         self.hub.streams.closed(self)
 
     def cut(self) -> None:

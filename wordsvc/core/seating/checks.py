@@ -3,6 +3,10 @@
 Problems are values, ``(field, message)``: ``tables.<i>`` for a table of the
 wrong size, ``tables.<i>.<j>`` for seat j of table i (both from 0), and
 ``players`` for a player left without a seat. No problem: an empty list.
+
+The order (docs/seating.md section 11): table by table, its size first, then its seats in order, where the
+first that applies is told: a player not of this session (at every seat they hold), then a player seated at
+an earlier seat (at every seat after their first); then the unseated players in ``players`` order.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ def check_seating(tables: Sequence[Sequence[str]], players: Sequence[str], small
         for j, player in enumerate(table):
             where = f"tables.{i}.{j}"
             if player not in field:
-                problems.append((where, f"{player!r} is not a player of this session"))
+                problems.append((where, f"'{player}' is not a player of this session"))
             elif player in seated:
                 problems.append((where, f"'{player}' is seated twice"))
             seated.add(player)

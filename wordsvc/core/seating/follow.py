@@ -4,14 +4,16 @@ Session k's planned tables, with (docs/seating.md, "Following a schedule"):
 
 1. every player not in ``active`` taken out, and empty tables dropped;
 2. the number of tables brought within ceil(n / largest) .. floor(n / smallest) for the n active players:
-   too many, and the smallest tables (the last among equals) are broken up, their players to be seated again
-   in table order; too few, and empty tables are added at the end;
-3. a table above ``largest`` loses its last players, to be seated again;
+   while there are too many, the smallest table (the last among equals) is broken up, its players, in their
+   order at it, to be seated again (so tables are broken smallest first, the last among equals first, and
+   their players seated again in that order); while too few, an empty table is added at the end;
+3. each table above ``largest`` loses its last player, again and again, to be seated again;
 4. the players to seat (those of step 2 and 3, then the active players the plan does not have, in
-   ``active`` order) each go to the table with the fewest players, then the fewest repeat meetings with
-   them (pairs met before, ``met``), then the first;
-5. while a table is below ``smallest``, it takes a player from the table with the most players (the last
-   among equals): the one with the fewest repeat meetings at the table they join, the last seated among equals.
+   ``active`` order) each join the end of the table with room (below ``largest``) with the fewest players,
+   then the fewest repeat meetings with them (pairs met before, ``met``), then the first;
+5. while a table is below ``smallest``, the first such takes a player from the table with the most players
+   (the last among equals): the one with the fewest repeat meetings at the table they join, the last at
+   their table among equals.
 
 Players the plan keeps stay at their planned table, in planned order; the tables keep the plan's order.
 """

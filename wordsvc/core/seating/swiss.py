@@ -10,17 +10,19 @@ The cost of a seating, compared lexicographically (docs/seating.md, "The cost of
    off and adds 9.
 
 The search starts from the King of the Hill seating and swaps two players at different tables, in phases.
-The first four are penalised: a swap is taken if it lowers P * (repeats + weight) + drift, for P = 1, 4, 16
-and 64 in turn, so that repeats are first traded for small moves in the standings. The last is
-lexicographic: a swap is taken only if it lowers (repeats, weight, drift). Each phase goes in passes: every
-player's best swap is found (the earliest partner in standing order among equals), the swaps are taken best
-first (then by the first player's place), each only if neither player has moved yet in the pass and it still
-lowers the cost; a phase ends with a pass that takes no swap.
+A swap's change of (repeats, weight, drift) is compared by a key: in the four penalised phases, P = 1, 4,
+16 and 64 in turn, the tuple (P * (dr + dw) + dd, dr, dw, dd), so that repeats are first traded for small
+moves in the standings (and, among swaps that leave the weighted sum as it is, one that lowers the repeats
+is still taken); in the last, lexicographic phase, (dr, dw, dd). A swap improves if its key is below the
+key of no change. Each phase is at most :data:`MAX_PASSES` passes: every player's improving swap with the
+lowest key is proposed (the earliest partner in standing order among equals), all on the seating as the pass
+begins; the proposals are taken by key, then by the first player's place, each only if neither player has
+moved yet in the pass and its key, worked out again, still improves; a pass that takes no swap ends the phase.
 
 **The bound**: if the result costs more than King of the Hill (lexicographically), the search is run again
 from King of the Hill with the lexicographic phase alone, whose every swap lowers the cost; either way the
 result never has more repeat meetings than King of the Hill on the same input. The same input gives the
-same tables.
+same tables, each listing its players in standing order (docs/seating.md section 8 says every step).
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from .errors import check_players, check_sizes
 
 __all__ = ["swiss_cost", "swiss_seating"]
 
-#: A pass over every player costs n * n cheap steps; the search ends long before this many passes.
+#: The passes of one phase at most (docs/seating.md, "The search"): a pass over every player costs n * n cheap
+#: steps, and a phase ends long before this many passes on any field the service seats.
 MAX_PASSES = 64
 #: The penalised phases before the lexicographic one: a repeat (or a meeting's weight) is worth this many
 #: units of drift, 1 then 4, 16 and 64. Starting cheap lets repeats be traded for small moves down the
