@@ -21,7 +21,18 @@ these sit beside it:
   refused long before it costs anything. Its work is linear in the bytes fed
   (:attr:`ChunkedDecoder.steps` counts it for the tests);
 - :func:`head_prefix_problem` refuses at once bytes that can begin no request
-  line (binary, a TLS record), instead of waiting for a line end.
+  line (binary, a TLS record, a control character in a target), instead of
+  waiting for a line end;
+- :func:`check_head` reads a whole head before h11 does: a request target
+  typed with accents (the UTF-8 bytes as they are, as curl sends
+  ``/validate?word=niño``; nginx, Apache and Werkzeug take them too) is given
+  to h11, which takes only visible ASCII, with those bytes percent-encoded,
+  so the app sees what the percent-encoded URL gives, byte for byte; a target
+  of malformed UTF-8 or with a control character (C0, DEL, or C1 as UTF-8) is
+  refused with a 400 that says to percent-encode the URL and shows none of
+  its bytes; an obs-folded field line is refused (RFC 9112 §5.2 allows it;
+  h11 would unfold it, and a proxy in front that does not would read another
+  ``Content-Length``).
 
 LF-only line ends in the request *head* are accepted, as h11 does and
 RFC 9112 §2.2 permits ("a recipient MAY recognize a single LF"), and empty
@@ -35,7 +46,7 @@ from collections.abc import Sequence
 
 from .problems import Problem
 
-__all__ = ["FRAMING_ALLOWANCE", "ChunkedDecoder", "check_framing_headers", "head_prefix_problem", "skip_empty_lines"]
+__all__ = ["FRAMING_ALLOWANCE", "ChunkedDecoder", "check_framing_headers", "check_head", "head_end", "head_prefix_problem", "skip_empty_lines"]
 
 #: Bytes of framing (chunk-size lines, CRLFs, trailers) a chunked body may spend beyond one byte per byte of data.
 FRAMING_ALLOWANCE = 16 * 1024
@@ -49,15 +60,74 @@ _QUOTED = rb'"(?:[\t !#-\[\]-~\x80-\xff]|\\[\t -~\x80-\xff])*"'
 _CHUNK_LINE = re.compile(rb"([0-9A-Fa-f]{1,%d})((?:;%s(?:=(?:%s|%s))?)*)\r\n" % (_MAX_SIZE_DIGITS, _TOKEN, _TOKEN, _QUOTED))
 #: field-line = field-name ":" OWS field-value OWS (RFC 9112 §5), as a trailer.
 _FIELD_LINE = re.compile(rb"%s:[ \t]*(?:[!-~\x80-\xff](?:[ \t!-~\x80-\xff]*[!-~\x80-\xff])?)?[ \t]*\r\n" % _TOKEN)
-#: What a request line may start with: a method token, then a space and a visible target (RFC 9112 §3).
-_LINE_PREFIX = re.compile(rb"(?:%s(?: [!-~]*(?: (?:H(?:T(?:T(?:P(?:/[0-9.]*)?)?)?)?)?)?)?)?\r?" % _TOKEN)
+#: What a request line may start with: a method token, then a space and a target of visible ASCII or the bytes of
+#: UTF-8 text (judged whole once the line ends: :func:`check_head`), then a space and a version (RFC 9112 §3).
+_LINE_PREFIX = re.compile(rb"(?:%s(?: [!-~\x80-\xff]*(?: (?:H(?:T(?:T(?:P(?:/[0-9.]*)?)?)?)?)?)?)?)?\r?" % _TOKEN)
+#: A method and the start of a target that holds a control character (C0 or DEL): a URL typed with one.
+_CONTROL_IN_TARGET = re.compile(rb"%s [^ \r\n]*[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\t][^ \r\n]*(?: [!-~]*)?\r?" % _TOKEN)
+#: The end of a request head: its first empty line, after a CRLF or a bare LF (as h11 finds it).
+_HEAD_END = re.compile(rb"\n\r?\n")
+#: A byte of a request line that is neither visible ASCII nor a space: what :func:`check_head` looks at closer.
+_NOT_VISIBLE = re.compile(rb"[^ -~]")
+#: A line of the head that begins with white space: obs-fold (RFC 9112 §5.2), or white space before the first field (§2.2).
+_FOLDED = re.compile(rb"\n[ \t]")
+_HIGH = re.compile(rb"[\x80-\xff]")
+#: C0 controls, DEL and the C1 controls (U+0080 to U+009F), once a target is decoded.
+_CONTROL_CHAR = re.compile("[\x00-\x1f\x7f-\x9f]")
+_PERCENT_ENCODE = "A URL carries such characters only percent-encoded (RFC 3986): percent-encode the URL, its non-ASCII text as UTF-8"
 
 
-def check_framing_headers(headers: Sequence[tuple[bytes, bytes]]) -> None:
-    """Refuse a request that frames its body two ways (h11 already refuses differing Content-Lengths)."""
+def check_framing_headers(headers: Sequence[tuple[bytes, bytes]], http_version: bytes = b"1.1") -> None:
+    """Refuse a request that frames its body two ways (h11 already refuses differing Content-Lengths), or an HTTP/1.0
+    request with a Transfer-Encoding, which RFC 9112 §6.1 says to treat as faulty framing (h11 would decode it)."""
     names = {name for name, _ in headers}
-    if b"content-length" in names and b"transfer-encoding" in names:
-        raise Problem(400, "The request has both Content-Length and Transfer-Encoding; send one.", "bad_framing")
+    if b"transfer-encoding" in names:
+        if http_version == b"1.0":
+            raise Problem(400, "An HTTP/1.0 request cannot carry Transfer-Encoding (RFC 9112 §6.1); send Content-Length, or speak HTTP/1.1.", "bad_framing")
+        if b"content-length" in names:
+            raise Problem(400, "The request has both Content-Length and Transfer-Encoding; send one.", "bad_framing")
+
+
+def head_end(data: bytes | bytearray, start: int = 0) -> int:
+    """Where the request head at the start of ``data`` ends (just past its empty line), or -1 if it has not; ``start``: where to look from."""
+    match = _HEAD_END.search(data, start)
+    return -1 if match is None else match.end()
+
+
+def check_head(head: bytes) -> bytes | None:
+    """A whole request head, checked before h11 reads it: ``None`` if h11 may take it as it is, else the head to give h11.
+
+    Raises :class:`Problem` (400) for a target of malformed UTF-8 or with a
+    control character, and for an obs-folded field line. A target holding
+    well-formed UTF-8 comes back with those bytes percent-encoded (upper-case
+    hex, as RFC 3986 §2.1 says producers should), the rest of the head as it
+    was. Everything else about the line (its method, spaces and version) is
+    left to h11.
+    """
+    line_end = head.find(b"\n")
+    line = head[: line_end - 1 if head[line_end - 1 : line_end] == b"\r" else line_end]
+    if _FOLDED.search(head, line_end) is not None:
+        raise Problem(400, "A header field is folded onto a line that begins with white space (obs-fold, RFC 9112 §5.2); send each field on one line.", "bad_framing")
+    if _NOT_VISIBLE.search(line) is None:
+        return None
+    parts = line.split(b" ")
+    if len(parts) != 3 or _NOT_VISIBLE.search(parts[0] + parts[2]) is not None:
+        raise Problem(400, "This is not an HTTP/1.1 request line: a method, a target and a version, each of visible ASCII (a target's text as UTF-8).", "bad_request")
+    target = parts[1]
+    try:
+        text = target.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise Problem(400, f"The request target is not well-formed UTF-8 (from its byte {err.start + 1}). {_PERCENT_ENCODE}.", "bad_request") from None
+    control = _CONTROL_CHAR.search(text)
+    if control is not None:
+        raise Problem(400, _control_detail(ord(control.group())), "bad_request")
+    encoded = _HIGH.sub(lambda byte: b"%%%02X" % byte.group()[0], target)
+    return b"%s %s %s%s" % (parts[0], encoded, parts[2], head[len(line) :])
+
+
+def _control_detail(code: int) -> str:
+    encoded = "".join(f"%{byte:02X}" for byte in chr(code).encode())
+    return f"The request target holds a control character (U+{code:04X}). {_PERCENT_ENCODE} (this one as {encoded})."
 
 
 def skip_empty_lines(data: bytes) -> bytes:
@@ -73,7 +143,12 @@ def head_prefix_problem(data: bytes) -> Problem | None:
     if b"\n" in data:
         return None
     match = _LINE_PREFIX.match(data)
-    return None if match is not None and match.end() == len(data) else _bad_start(data)
+    if match is not None and match.end() == len(data):
+        return None
+    if _CONTROL_IN_TARGET.fullmatch(data) is not None:
+        control = next(byte for byte in data.partition(b" ")[2] if byte < 0x20 or byte == 0x7F)
+        return Problem(400, _control_detail(control), "bad_request")
+    return _bad_start(data)
 
 
 def _bad_start(line: bytes) -> Problem:

@@ -6,6 +6,7 @@ smaller timeouts to stay short, never other semantics.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -81,6 +82,9 @@ class ServerOptions:
     #: round trip. Keep them cheap: an inline call that finds costly work to do hands the request to the
     #: pool with ``environ["wordsvc.server.to_pool"]()`` before doing it.
     inline_paths: frozenset[str] = field(default_factory=lambda: frozenset({"/health", "/ready", "/validate"}))
+    #: The methods the app serves on some path: what ``OPTIONS *`` (a question about the server, RFC 9110 §9.3.7) is
+    #: answered in ``Allow``, by the server itself (a WSGI app has no path ``*``).
+    allow: str = "GET, HEAD, POST, PUT, DELETE, OPTIONS"
 
     def __post_init__(self) -> None:
         problems = []
@@ -98,6 +102,8 @@ class ServerOptions:
         for name in ("max_worker_rss_mb", "max_requests", "max_requests_jitter", "port"):
             if getattr(self, name) < 0:
                 problems.append(f"{name} must not be negative")
+        if not re.fullmatch(r"[A-Z]+(?:, [A-Z]+)*", self.allow):
+            problems.append("allow must be methods in capitals separated by ', '")
         if self.log_format not in LOG_FORMATS:
             problems.append(f"log_format must be one of {', '.join(LOG_FORMATS)}")
         if problems:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from email.utils import formatdate
@@ -37,7 +38,7 @@ from typing import Any
 
 import h11
 
-from .framing import ChunkedDecoder, check_framing_headers, head_prefix_problem, skip_empty_lines
+from .framing import ChunkedDecoder, check_framing_headers, check_head, head_end, head_prefix_problem, skip_empty_lines
 from .logs import log_event
 from .metrics import connection_closed, connection_opened, rejected
 from .options import ServerOptions
@@ -134,7 +135,9 @@ class Connection(asyncio.Protocol):
         self.chunked: ChunkedDecoder | None = None
         self.ahead = 0  # bytes of later requests taken in while this one is with the app (counted, not measured: no copy)
         self.started = 0.0
-        self.received = 0  # bytes of this request taken in while reading its head, for max_header_bytes
+        #: the head of the next request, held until whole (framing.check_head), then given to h11; None once it has been
+        self.held: bytearray | None = bytearray()
+        self.refusal: Problem | None = None  # what check_head found wrong with a held head: answered when that request's turn comes
         self.paused = False  # the transport's write buffer is over its high-water mark
         self.reading = True
         self.server: tuple[str, int] = ("", 0)
@@ -186,7 +189,7 @@ class Connection(asyncio.Protocol):
             if state == CLOSING or state == CLOSED or state == STREAM:
                 return  # lingering after an error, or a stream's client talking: the rest is discarded
             self.ahead += len(data)
-            self.h11.receive_data(data)  # a pipelined next request, parsed once this one is answered
+            self._take(data)  # a pipelined next request, parsed once this one is answered
             if self.ahead > _MAX_AHEAD:
                 self._pause_reading()
             return
@@ -201,7 +204,6 @@ class Connection(asyncio.Protocol):
                 self.hub.fresh.pop(self, None)
             self.started = time.perf_counter()
             self.state = HEAD
-            self.received = 0
             self.prefix = b""
             if data.startswith(_TLS_RECORD):
                 self._refuse(Problem(400, "This port speaks plain HTTP, not TLS.", "tls_on_plain_port"))
@@ -209,15 +211,13 @@ class Connection(asyncio.Protocol):
         elif state == BODY and self.chunked is not None:
             self._feed_chunked(data)
             return
-        if self.state == HEAD:
-            self.received += len(data)
-            if len(self.prefix) < _CHECKED_PREFIX:
-                self.prefix += data[: _CHECKED_PREFIX - len(self.prefix)]
-                problem = head_prefix_problem(self.prefix)
-                if problem is not None:
-                    self._refuse(problem)
-                    return
-        self.h11.receive_data(data)
+        if self.state == HEAD and len(self.prefix) < _CHECKED_PREFIX:
+            self.prefix += data[: _CHECKED_PREFIX - len(self.prefix)]
+            problem = head_prefix_problem(self.prefix)
+            if problem is not None:
+                self._refuse(problem)
+                return
+        self._take(data)
         self._advance()
 
     def eof_received(self) -> bool:
@@ -253,8 +253,63 @@ class Connection(asyncio.Protocol):
 
     # -- reading -----------------------------------------------------------------------------------
 
+    def _take(self, data: bytes) -> None:
+        """Bytes for h11: a request's head is held until it is whole and checked (:func:`.framing.check_head`), then given
+        to h11 with what follows it (rewritten, for a target typed with accents); a fault is kept for :meth:`_advance`.
+
+        Only a head is held (at most ``max_header_bytes``, else 431): a body, and everything once its head has passed,
+        goes to h11 as it comes. The held bytes grow in place, so a head sent a byte at a time costs no copy per byte.
+        """
+        held = self.held
+        if held is None:
+            self.h11.receive_data(data)
+            return
+        if self.refusal is not None:
+            return  # refused: nothing after it will be read
+        if held:
+            start = len(held) - 2  # the empty line may have begun in the bytes held
+            held += data
+            whole: bytes | bytearray = held
+            end = head_end(held, max(0, start))
+        else:
+            whole = data
+            end = head_end(data)
+        limit = self.options.max_header_bytes
+        if end < 0:
+            if not held:
+                self.held = bytearray(data)
+            if len(whole) > limit:
+                self.refusal = Problem(431, "The request line and headers are larger than the server takes.", "headers_too_large")
+            return
+        self.held = None
+        if end > limit:
+            self.refusal = Problem(431, "The request line and headers are larger than the server takes.", "headers_too_large")
+            return
+        try:
+            head = check_head(bytes(whole[:end]))
+        except Problem as problem:
+            self.refusal = problem
+            return
+        self.h11.receive_data(bytes(whole) if head is None else head + whole[end:])
+
+    def _fresh_h11(self, pending: bytes) -> None:
+        """Parse the next request with a new h11, fed the bytes already received past the one just read (``pending``)."""
+        self.h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=self.options.max_header_bytes)
+        self.held = bytearray()
+        pending = skip_empty_lines(pending)
+        self.ahead = len(pending)  # what is held past this request is at most one read: counted from here on
+        if pending:
+            self._take(pending)
+
+    def _pending(self) -> bytes:
+        """What has been received of the next request and not parsed yet: its head, held, or bytes h11 holds past a request."""
+        return bytes(self.held) if self.held else self.h11.trailing_data[0]
+
     def _advance(self) -> None:
         """Take h11's events until it needs more bytes, a request is complete, or the client erred."""
+        if self.refusal is not None:
+            self._refuse(self.refusal)
+            return
         conn = self.h11
         while True:
             try:
@@ -299,11 +354,7 @@ class Connection(asyncio.Protocol):
         if after is None:
             return
         self.body, self.body_size = [decoder.body()], 0
-        self.h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=self.options.max_header_bytes)
-        after = skip_empty_lines(after)
-        self.ahead = len(after)
-        if after:
-            self.h11.receive_data(after)  # a pipelined next request: parsed once this one is answered
+        self._fresh_h11(after)  # what follows is a pipelined next request: parsed once this one is answered
         self._dispatch()
 
     def _on_request(self, request: h11.Request) -> None:
@@ -311,11 +362,8 @@ class Connection(asyncio.Protocol):
         if not request.http_version.startswith(b"1."):  # h11 passes "HTTP/2.0" and "HTTP/0.9" along
             raise Problem(400, f"This server speaks HTTP/1.1, not HTTP/{request.http_version.decode('latin-1')}.", "bad_request")
         self.closing = request.http_version == b"1.0"  # HTTP/1.0 keep-alive is not offered
-        if self.received > self.options.max_header_bytes:  # h11 only checks a head that arrives in pieces
-            if self.received - len(self.h11.trailing_data[0]) > self.options.max_header_bytes:
-                raise Problem(431, "The request line and headers are larger than the server takes.", "headers_too_large")
         self.headers = headers = list(request.headers)  # h11's Headers iterates slowly; once is enough
-        check_framing_headers(headers)
+        check_framing_headers(headers, request.http_version)
         length = 0
         for name, value in headers:
             if name == b"content-length":
@@ -348,6 +396,11 @@ class Connection(asyncio.Protocol):
         body = b"".join(self.body) if len(self.body) != 1 else self.body[0]
         self.body, self.body_size, self.chunked = [], 0, None
         hub = self.hub
+        if request.target == b"*" and request.method == b"OPTIONS":  # RFC 9110 §9.3.7: a question about the server, not a resource
+            request_id = uuid.uuid4().hex
+            self._respond(Reply(204, b"No Content", b"Allow: %s\r\nX-Request-ID: %s\r\n" % (self.options.allow.encode(), request_id.encode()), b"", request_id, False))
+            return
+
         def new_environ() -> dict[str, Any]:
             environ = build_environ(request.method, request.target, request.http_version, self.headers, body, self.server, self.remote, hub.is_draining)
             environ["wordsvc.server.stream"] = hold_stream(environ)
@@ -407,15 +460,10 @@ class Connection(asyncio.Protocol):
         if close:
             self._linger()  # asked by the client or the app, HTTP/1.0, or the worker is draining
             return
-        old = self.h11
-        self.h11 = h11.Connection(h11.SERVER, max_incomplete_event_size=self.options.max_header_bytes)
-        pending, closed = old.trailing_data
-        pending = skip_empty_lines(pending)
-        if pending:
-            self.h11.receive_data(pending)
+        closed = self.h11.trailing_data[1]
+        self._fresh_h11(self._pending())
         if closed:
             self.h11.receive_data(b"")
-        self.ahead = len(pending)
         self.state = WRITING
         if self.paused:  # resume_writing goes on once the client takes the answer
             self._set_deadline(self.loop.time() + self.options.write_timeout)
@@ -473,14 +521,13 @@ class Connection(asyncio.Protocol):
         if self.state != WRITING or self.paused or self.transport is None:
             return  # closed meanwhile, already going on, or resume_writing will go on
         self.request = None
-        pending, closed = self.h11.trailing_data
+        pending, closed = self._pending(), self.h11.trailing_data[1]
         if not self.reading:
             self.reading = True
             if self.transport is not None:
                 self.transport.resume_reading()
-        if pending:
+        if pending or self.refusal is not None:
             self.state = HEAD
-            self.received = len(pending)
             self.started = time.perf_counter()
             self._set_deadline(self.loop.time() + self.options.header_timeout)
             self._advance()
