@@ -6,6 +6,8 @@ it corrects). Each seat's registered player comes from the ``seats`` rows,
 so two players of one name in different sessions stay two players. The
 ranking itself is :mod:`wordsvc.core.standings`' under the event's format
 snapshot (``formats/``), never the YAML on disk once the event has one.
+The entrants are the players who checked in (a no-show has no line), and
+the crosstable lists them in the order of the overall standings.
 """
 
 from __future__ import annotations
@@ -33,10 +35,10 @@ class TournamentStandings:
         self.store = store
 
     def overall(self, conn: Connection, event_id: str, through: int | None) -> dict[str, Any] | None:
-        """``{"format", "through", "lines"}`` for a tournament (an event with registered players), else ``None``."""
-        people = entrants(conn, event_id)
-        if not people:
+        """``{"format", "through", "lines"}`` for a tournament (an event with registered players), else ``None``; a line per entrant."""
+        if conn.execute(select(func.count()).select_from(players).where(players.c.event_id == event_id)).scalar_one() == 0:
             return None
+        people = entrants(conn, event_id)
         fmt = event_format(conn, event_id)
         last = int(conn.execute(select(func.coalesce(func.max(sessions.c.number), 0)).where(sessions.c.event_id == event_id)).scalar_one())
         if through is not None and through > last:
@@ -59,7 +61,9 @@ class TournamentStandings:
         with self.store.engine.connect() as conn:
             people = entrants(conn, event_id)
             played = complete_games(conn, event_id, self._rounds(event_id))
-        table = crosstable(people, played)
+            fmt = event_format(conn, event_id)
+        place = {line["player"]: rank for rank, line in enumerate(standings(fmt, people, played))}
+        table = crosstable(sorted(people, key=lambda entrant: place[entrant.id]), played)  # in the order of the overall standings
         return {"event": event_id, **table, "checkpoint": self.store.receipts.checkpoint(event_id)}
 
     def _rounds(self, event_id: str) -> int:
@@ -73,8 +77,11 @@ def event_format(conn: Connection, event_id: str) -> Format:
 
 
 def entrants(conn: Connection, event_id: str) -> list[Entrant]:
+    """The standings' entrants, by id: every registered player who checked in (a late entry and a withdrawn player too, never a no-show)."""
     rows = conn.execute(
-        select(players.c.id, players.c.name, players.c.joined, players.c.withdrawn).where(players.c.event_id == event_id).order_by(players.c.id)
+        select(players.c.id, players.c.name, players.c.joined, players.c.withdrawn)
+        .where(players.c.event_id == event_id, players.c.checked_in.is_(True))
+        .order_by(players.c.id)
     )
     return [Entrant(row.id, row.name, row.joined, row.withdrawn) for row in rows]
 
