@@ -6,7 +6,7 @@ when it is an inline path: :func:`hold`), which thread ran it (``/thread``, whic
 itself from the event loop to the pool when asked), what the server handed over
 (``/environ``, ``/echo``), what it counts (``/metrics``, ``/collect``), and ways to fail
 (``/boom``, ``/crash``), and a channel of held streams (``/stream``, ``/publish``: a file of
-lines, each line one message numbered from 1).
+lines, each line one message numbered from 1; ``/revoke`` ends the streams held with a key).
 
 The tests order events by what happened, never by how long they waited: a held
 request makes a file when it is in the app (``mark``) and lets go when the test
@@ -117,11 +117,11 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
         while _leaked:
             os.close(_leaked.pop())
         data = {"pid": os.getpid()}
-    elif path == "/stream":  # a held stream of channel ``channel`` from message ``after`` (default: the newest)
+    elif path == "/stream":  # a held stream of channel ``channel`` from message ``after`` (default: the newest), held with ``key``
         channel = _channel(query["channel"])
         lines = channel.read_text().splitlines() if channel.exists() else []
         after = int(query.get("after", len(lines)))
-        environ["wordsvc.server.stream"](query["channel"], after, lambda past: _fetch(channel, past))
+        environ["wordsvc.server.stream"](query["channel"], after, lambda past, keys: _fetch(channel, past, keys), query.get("key"))
         start_response("200 OK", [("Content-Type", "text/event-stream"), ("X-Request-ID", uuid.uuid4().hex)])
         return [b": ready %d\n\n" % after]
     elif path == "/publish":  # ``n`` messages of ``size`` bytes (default 1 and a short text) on ``channel``, then tell the streams
@@ -129,6 +129,10 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
         with channel.open("a") as out:
             for _ in range(int(query.get("n", "1"))):
                 out.write(("x" * int(query["size"]) if "size" in query else query.get("text", "hello")) + "\n")
+        environ["wordsvc.server.changed"](query["channel"])
+    elif path == "/revoke":  # the streams of ``channel`` held with ``key`` end at its next fetch
+        with _channel(query["channel"]).with_suffix(".revoked").open("a") as out:
+            out.write(query["key"] + "\n")
         environ["wordsvc.server.changed"](query["channel"])
     elif path == "/boom":
         raise RuntimeError("the app failed on purpose")
@@ -145,8 +149,9 @@ def _channel(name: str) -> Path:
     return Path(os.environ["SERVER_APP_CHANNELS"]) / name
 
 
-def _fetch(channel: Path, after: int) -> tuple[list[tuple[int, bytes]], int, bool]:
-    """The messages of ``channel`` past ``after``: ``(number, "id: N / data: line")``, the last number, no more to read.
+def _fetch(channel: Path, after: int, keys: frozenset[str]) -> tuple[list[tuple[int, bytes]], int, bool, set[str]]:
+    """The messages of ``channel`` past ``after``: ``(number, "id: N / data: line")``, the last number, no more to read,
+    and which of ``keys`` are in ``<channel>.revoked``.
 
     While a file ``<channel>.hold`` exists, a fetch first makes ``<channel>.fetching`` and waits for it to go.
     """
@@ -158,7 +163,8 @@ def _fetch(channel: Path, after: int) -> tuple[list[tuple[int, bytes]], int, boo
             time.sleep(0.005)
     lines = channel.read_text().splitlines() if channel.exists() else []
     messages = [(n, b"id: %d\ndata: %s\n\n" % (n, line.encode())) for n, line in enumerate(lines, start=1) if n > after]
-    return messages, max(after, len(lines)), False
+    revoked = channel.with_suffix(".revoked")
+    return messages, max(after, len(lines)), False, keys & set(revoked.read_text().split()) if revoked.exists() else set()
 
 
 def hold(query: dict[str, str], draining: Callable[[], bool]) -> None:

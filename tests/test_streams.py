@@ -24,9 +24,9 @@ _names = iter(range(1_000_000))
 class StreamClient:
     """One stream on a raw socket: its head, then its chunked body parsed into messages as they come."""
 
-    def __init__(self, port: int, channel: str, after: int | None = None, version: str = "1.1"):
+    def __init__(self, port: int, channel: str, after: int | None = None, version: str = "1.1", key: str | None = None):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=PATIENCE)
-        query = f"channel={channel}" + ("" if after is None else f"&after={after}")
+        query = f"channel={channel}" + ("" if after is None else f"&after={after}") + ("" if key is None else f"&key={key}")
         self.sock.sendall(f"GET /stream?{query} HTTP/{version}\r\nHost: t\r\n\r\n".encode())
         self.raw = b""
         self.status, self.headers = self._head()
@@ -188,17 +188,52 @@ def test_an_idle_stream_gets_a_keep_alive_comment_every_heartbeat(start: Callabl
     client.close()
 
 
+def silent_stream(port: int, query: str) -> socket.socket:
+    """A stream whose client never reads (its receive buffer as small as the kernel allows), open once the worker holds it."""
+    silent = socket.socket()
+    silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before connecting, so the window stays small
+    silent.connect(("127.0.0.1", port))
+    silent.sendall(f"GET /stream?{query} HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+    return silent
+
+
+def streams_open(port: int) -> float:
+    return float(next(line for line in metric_lines(port) if line.startswith("wordsvc_server_streams ")).split()[1])
+
+
 def test_a_client_that_does_not_read_is_cut_and_others_go_on(start: Callable[..., Server]) -> None:
     srv = start(stream_buffer=4096)
-    silent = socket.create_connection(("127.0.0.1", srv.port))
-    silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    silent.sendall(b"GET /stream?channel=slow HTTP/1.1\r\nHost: t\r\n\r\n")  # and never reads
+    silent = silent_stream(srv.port, "channel=slow")
     reader = StreamClient(srv.port, "slow")
-    for _ in range(40):  # 40 x 256 KiB: more than any socket buffer holds
+    wait_for(lambda: streams_open(srv.port) == 2, "both streams held")
+    for i in range(40):  # 40 x 256 KiB: more than any socket buffer holds; the reader takes each whole
         get(srv.port, "/publish?channel=slow&size=262144")
-        reader.until(lambda c: c.body.count(b"\n\n") >= 1, "a message")
-        reader.body = b""
+        reader.until(lambda c, i=i: c.body.count(b"data: ") > i and c.body.endswith(b"\n\n"), f"message {i + 1}")
+    assert reader.ids() == list(range(1, 41))
     wait_for(lambda: rejected(srv.port).get("stream_slow", 0) >= 1, "the silent client to be cut")
+    silent.close()
+    reader.close()
+
+
+def test_a_caught_up_client_that_stops_reading_is_cut_once_its_unsent_bytes_pass_the_bound(start: Callable[..., Server]) -> None:
+    """Counted in bytes: 1 KiB messages, each read by another stream before the next, so every one has been written to both."""
+    srv = start(stream_buffer=65536)
+    silent = silent_stream(srv.port, "channel=bound")
+    reader = StreamClient(srv.port, "bound")
+    wait_for(lambda: streams_open(srv.port) == 2, "both streams held")
+    written = 0
+    for i in range(200):
+        get(srv.port, "/publish?channel=bound&size=1000")
+        reader.until(lambda c, i=i: len(c.ids()) > i, f"message {i + 1}")
+        written += len(b"id: %d\ndata: " % (i + 1)) + 1000 + 2 + len(b"%x\r\n\r\n" % 1000)  # the message, chunked
+        cut = rejected(srv.port).get("stream_slow", 0) >= 1
+        if written <= 65536:
+            assert not cut, f"cut after {written} bytes, within the bound"
+        elif cut:
+            break
+    # the client's own receive buffer (a few KiB) holds what its kernel acknowledged; the server's count is past the bound
+    assert cut and written <= 65536 + 16384, f"not cut after {written} bytes"
+    assert reader.ids() == list(range(1, i + 2))
     silent.close()
     reader.close()
 
@@ -212,3 +247,33 @@ def test_a_draining_worker_ends_its_streams_with_the_last_chunk_and_exits_at_onc
         assert client.raw == b""  # nothing after it
         client.close()
     assert srv.proc.wait(PATIENCE / 2) == 0  # long before drain_seconds: a stream does not hold the drain
+
+
+def test_the_streams_of_a_key_the_app_ends_get_the_last_chunk_and_the_others_go_on(streaming: Server) -> None:
+    name = channel()
+    ended, other, anonymous = StreamClient(streaming.port, name, key="a"), StreamClient(streaming.port, name, key="b"), StreamClient(streaming.port, name)
+    get(streaming.port, f"/publish?channel={name}&text=before")
+    for client in (ended, other, anonymous):
+        client.until(lambda c: c.ids() == [1], "message 1")
+    get(streaming.port, f"/revoke?channel={name}&key=a")
+    ended.until(lambda c: c.ended, "the last chunk")
+    assert ended.raw == b"" and ended.ids() == [1]
+    get(streaming.port, f"/publish?channel={name}&text=after")
+    for client in (other, anonymous):
+        client.until(lambda c: c.ids() == [1, 2], "message 2")
+        client.close()
+    ended.close()
+
+
+def test_head_on_a_stream_answers_its_head_without_a_length_and_holds_nothing(streaming: Server) -> None:
+    with socket.create_connection(("127.0.0.1", streaming.port), timeout=PATIENCE) as sock:
+        sock.sendall(b"HEAD /stream?channel=head HTTP/1.1\r\nHost: t\r\n\r\nGET /pid HTTP/1.1\r\nHost: t\r\n\r\n")
+        raw = b""
+        while raw.count(b"HTTP/1.1 200") < 2 or not raw.endswith(b"}"):
+            data = sock.recv(65536)
+            assert data, f"closed: {raw!r}"
+            raw += data
+    head, _, rest = raw.partition(b"\r\n\r\n")
+    assert b"content-type: text/event-stream" in head.lower()
+    assert b"content-length" not in head.lower() and b"transfer-encoding" not in head.lower()
+    assert rest.startswith(b"HTTP/1.1 200")  # no body after the head, and not held: the next answer on the connection follows it

@@ -17,7 +17,7 @@ from sqlalchemy import bindparam, select
 
 from .access import require_read
 from .prepared import Prepared
-from .schema import audit, revisions
+from .schema import audit, revisions, tokens
 from .store import Store
 from .tokens import Principal
 
@@ -35,6 +35,8 @@ class Changes(NamedTuple):
     cursor: int
     #: the page was full: read again from ``cursor``
     more: bool
+    #: of the token ids asked about, those that no longer read the event (revoked), read after the entries
+    revoked: frozenset[str] = frozenset()
 
 
 def _round(payload: dict[str, Any]) -> dict[str, Any]:
@@ -84,8 +86,15 @@ class Feed:
             row = _HEAD.first(conn, {"chain": event_id})
         return 0 if row is None else int(row.seq)
 
-    def read(self, event_id: str, after: int) -> Changes:
-        """The messages of the entries past ``after``, :data:`PAGE` entries at most; rounds with each player's points in the round."""
+    def read(self, event_id: str, after: int, tokens: frozenset[str] = frozenset()) -> Changes:
+        """The messages of the entries past ``after``, :data:`PAGE` entries at most; rounds with each player's points in the round.
+
+        ``tokens``: the ids of the tokens the event's open streams were opened
+        with; those revoked are in :attr:`Changes.revoked`. They are read after
+        the entries, so a token found live was live when every entry read was
+        written: a stream never gets an entry written after its token was
+        revoked.
+        """
         with self.store.engine.connect() as conn:
             rows = _ENTRIES.all(conn, {"chain": event_id, "after": after, "limit": PAGE})
             messages = []
@@ -98,7 +107,8 @@ class Feed:
                     points = _POINTS.first(conn, {"event": event_id, "game": data["game"], "round": data["round"], "revision": data["revision"]})
                     data["points"] = json.loads(points.totals_json) if points is not None else {}
                 messages.append((row.seq, kind, data))
-        return Changes(messages, rows[-1].seq if rows else after, len(rows) == PAGE)
+            revoked = frozenset(conn.execute(_REVOKED, {"ids": sorted(tokens)}).scalars()) if tokens else frozenset()
+        return Changes(messages, rows[-1].seq if rows else after, len(rows) == PAGE, revoked)
 
 
 _HEAD = Prepared(select(audit.c.seq).where(audit.c.chain == bindparam("chain")).order_by(audit.c.seq.desc()).limit(1))
@@ -108,6 +118,7 @@ _ENTRIES = Prepared(
     .order_by(audit.c.seq)
     .limit(bindparam("limit"))
 )
+_REVOKED = select(tokens.c.id).where(tokens.c.id.in_(bindparam("ids", expanding=True)), tokens.c.revoked_at.is_not(None))
 _POINTS = Prepared(  # a revision's totals_json: each player's score in that round
     select(revisions.c.totals_json).where(
         revisions.c.event_id == bindparam("event"),

@@ -42,6 +42,7 @@ from ..core.scoring import RoundPlay
 from .checkpoints import Signer
 from .database import connect, upgrade
 from .deals import Deals
+from .entry_signatures import Keys
 from .events import Events
 from .feed import Changes, Feed
 from .games import Games
@@ -58,6 +59,7 @@ from .tokens import LOCAL, Principal
 from .tournament_standings import TournamentStandings
 from .trail import Trail
 from .transfer import Transfer, records_of
+from .verification import Verified
 
 __all__ = ["EXPORT_FORMAT", "LOCAL", "Ledger", "Submitted", "records_of"]
 
@@ -260,8 +262,8 @@ class Ledger:
     def stream_head(self, actor: Principal | None, event_id: str) -> int:
         return self.feed.head(actor, event_id)
 
-    def stream_read(self, event_id: str, after: int) -> Changes:
-        return self.feed.read(event_id, after)
+    def stream_read(self, event_id: str, after: int, tokens: frozenset[str] = frozenset()) -> Changes:
+        return self.feed.read(event_id, after, tokens)
 
     def audit_entries(self, actor: Principal | None, event_id: str, after: int = 0, limit: int = 1000) -> dict[str, Any]:
         return self.trail.audit_entries(actor, event_id, after, limit)
@@ -275,11 +277,17 @@ class Ledger:
     def consistency_proof(self, actor: Principal | None, event_id: str, first: int, second: int | None = None) -> dict[str, Any]:
         return self.trail.consistency_proof(actor, event_id, first, second)
 
-    def verify(self, event_id: str) -> list[str]:
-        return self.trail.verify(event_id)
+    def verify(self, event_id: str, keys: Keys | None = None) -> list[str]:
+        return self.trail.verify(event_id, keys)
 
-    def verify_house(self) -> list[str]:
-        return self.trail.verify_house()
+    def check(self, event_id: str, keys: Keys | None = None) -> Verified:
+        return self.trail.check(event_id, keys)
+
+    def verify_house(self, keys: Keys | None = None) -> list[str]:
+        return self.trail.verify_house(keys)
+
+    def accept(self, chain: str, upto: int) -> Appended | None:
+        return self.trail.accept(chain, upto)
 
     def log(self, event_id: str) -> list[dict[str, Any]]:
         return self.trail.log(event_id)

@@ -2,7 +2,7 @@
 
 The app answers a stream's first request like any other (in the pool), and
 before it returns calls ``environ["wordsvc.server.stream"](channel, cursor,
-fetch)``: the body it returns is what the client gets first, and the
+fetch, key)``: the body it returns is what the client gets first, and the
 connection then stays open, held by :class:`Streams` on the event loop. A
 held stream costs no thread.
 
@@ -11,27 +11,49 @@ messages are numbered by the app; each stream remembers the last number it
 was sent (its *cursor*). When the channel may have changed, the app (from
 any thread, any process that can reach it: it is told by its database) calls
 ``environ["wordsvc.server.changed"](channel)``, and the server calls the
-channel's ``fetch(after) -> (messages, cursor, more)`` on a thread of its
-own: once for all the channel's streams, from the lowest cursor among them.
-``messages`` are ``(number, bytes)`` pairs, each ``bytes`` a whole message;
-``cursor`` is the last number the fetch looked at (past messages it skipped);
-``more`` asks for another fetch at once. Each stream is written the messages
-past its own cursor, so a stream never gets a message twice. A change that
-comes while a fetch runs is coalesced into one more fetch.
+channel's ``fetch(after, keys) -> (messages, cursor, more, ended)`` on a
+thread of its own: once for all the channel's streams, from the lowest
+cursor among those that can take messages now. ``messages`` are ``(number,
+bytes)`` pairs, each ``bytes`` a whole message; ``cursor`` is the last number
+the fetch looked at (past messages it skipped); ``more`` says the fetch
+stopped at a page's end. ``keys`` are the keys the channel's streams were
+held with (the app's name for who opened each, never a secret), and
+``ended`` those of them whose streams must end now: they get the chunked
+body's last chunk, and nothing of this fetch. Each stream is written the
+messages past its own cursor, so a stream never gets a message twice. A
+change that comes while a fetch runs is coalesced into one more fetch.
 
-What bounds it: ``max_streams`` per worker and ``max_client_streams`` per
-client address (past them the request is answered 503); a stream whose
-client does not read (``stream_buffer`` bytes waiting) is cut, to reconnect
-and resume; a comment every ``stream_heartbeat`` seconds, so proxies keep
-an idle stream and a gone client is noticed. :meth:`Streams.drain` ends
-every stream with the chunked body's last chunk.
+What one stream may cost, in bytes (``stream_buffer``, 64 KiB by default;
+its *page* is a quarter of it):
+
+- a stream is written only when the client has taken what it was written
+  before (the event loop's buffer for it is empty), and then at most a page
+  of messages (one message at least); its socket's kernel send buffer is set
+  to a page too. So a client far behind (a resume from 0 on a long event)
+  gets its history a page at a time, as fast as it reads, and one that does
+  not read holds a page and a kernel buffer, never the history;
+- a stream that has had everything (caught up) is written new messages even
+  while its client has not taken the last ones, and is cut once more than
+  ``stream_buffer`` bytes are unsent (the event loop's buffer and the
+  kernel's send queue: written and not acknowledged);
+- at each heartbeat (``stream_heartbeat``), a stream whose client has taken
+  nothing since the previous one while bytes waited for it is cut.
+
+A cut client reconnects and resumes from its last id, losing nothing. Also
+bounded: ``max_streams`` per worker and ``max_client_streams`` per client
+address (past them the request is answered 503); a comment every
+``stream_heartbeat`` seconds, so proxies keep an idle stream and a gone
+client is noticed. :meth:`Streams.drain` ends every stream with the chunked
+body's last chunk.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+import socket
+import struct
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, NamedTuple, Protocol
 
@@ -39,16 +61,26 @@ from .logs import log_event
 from .metrics import rejected, stream_closed, stream_opened
 from .options import ServerOptions
 
+try:  # Linux (and most Unixes): how many bytes a socket's kernel send queue holds, written and not yet acknowledged
+    import fcntl
+    import termios
+
+    _OUTQ: int | None = termios.TIOCOUTQ
+except (ImportError, AttributeError):  # pragma: no cover - elsewhere the event loop's own buffer is what is counted
+    _OUTQ = None
+
 __all__ = ["Held", "Streams", "frame"]
 
-#: ``fetch(after) -> (messages, cursor, more)``: see the module docstring.
-Fetch = Callable[[int], tuple[Sequence[tuple[int, bytes]], int, bool]]
+#: ``fetch(after, keys) -> (messages, cursor, more, ended)``: see the module docstring.
+Fetch = Callable[[int, frozenset[str]], tuple[Sequence[tuple[int, bytes]], int, bool, Collection[str]]]
 #: A fetch that failed (the database is away) is tried again after this long.
 _RETRY_SECONDS = 1.0
 _HEARTBEAT = b": keep-alive\n\n"
 #: Streams written in one pass of the event loop: a channel of thousands is written over several passes, and a request
 #: answered on the loop (``/health``) waits for one slice at most, not for the whole channel.
 _SLICE = 100
+#: What :meth:`Streams._feed` leaves to do for a stream: nothing, another page of the same fetch, a fetch further on.
+_DONE, _AGAIN, _FURTHER = range(3)
 
 log = logging.getLogger("wordsvc.server")
 
@@ -69,6 +101,8 @@ class Held(NamedTuple):
     channel: str
     cursor: int
     fetch: Fetch
+    #: who opened the stream, as the app names them: a fetch may end the streams of a key (``None``: never ended so)
+    key: str | None = None
 
 
 def frame(data: bytes, chunked: bool) -> bytes:
@@ -76,28 +110,34 @@ def frame(data: bytes, chunked: bool) -> bytes:
     return b"%x\r\n%s\r\n" % (len(data), data) if chunked else data
 
 
-class _Fetched(NamedTuple):
+class _Page(NamedTuple):
+    """What one fetch found: the messages past ``after``, up to ``cursor``."""
+
     after: int
     messages: Sequence[tuple[int, bytes]]
     cursor: int
     more: bool
+    ended: frozenset[str]
 
 
 class _Stream:
-    __slots__ = ("channel", "chunked", "client", "conn", "cursor")
+    __slots__ = ("caught_up", "channel", "chunked", "client", "conn", "cursor", "key", "stalled")
 
-    def __init__(self, conn: Connection, channel: str, cursor: int, chunked: bool, client: str):
-        self.conn, self.channel, self.cursor, self.chunked, self.client = conn, channel, cursor, chunked, client
+    def __init__(self, conn: Connection, held: Held, chunked: bool, client: str):
+        self.conn, self.channel, self.cursor, self.key, self.chunked, self.client = conn, held.channel, held.cursor, held.key, chunked, client
+        self.caught_up = False  # it has been written every message the channel's last fetch saw, and that fetch reached the end
+        self.stalled = False  # bytes waited for its client at the last heartbeat, and it has taken none since
 
 
 class _Channel:
-    __slots__ = ("again", "fetch", "fetching", "streams")
+    __slots__ = ("again", "fetch", "fetching", "last", "streams")
 
     def __init__(self, fetch: Fetch):
         self.streams: dict[Connection, _Stream] = {}
         self.fetch = fetch
         self.fetching = False
         self.again = False
+        self.last: _Page | None = None  # the page fetched last: a stream taking its history a page at a time reads on from it
 
 
 class Streams:
@@ -105,6 +145,7 @@ class Streams:
 
     def __init__(self, loop: asyncio.AbstractEventLoop, options: ServerOptions):
         self.loop, self.options = loop, options
+        self.page = max(1, options.stream_buffer // 4)  # the most written to a stream at once (whole messages, one at least)
         self.channels: dict[str, _Channel] = {}
         self.by_conn: dict[Connection, _Stream] = {}
         self.clients: dict[str, int] = {}  # open streams by client address
@@ -142,16 +183,38 @@ class Streams:
             channel = self.channels[held.channel] = _Channel(held.fetch)
         else:
             channel.fetch = held.fetch  # the newest: every stream of a channel reads the same messages
-        stream = _Stream(conn, held.channel, held.cursor, chunked, client)
+        stream = _Stream(conn, held, chunked, client)
         channel.streams[conn] = stream
         self.by_conn[conn] = stream
         self.clients[client] = self.clients.get(client, 0) + 1
         stream_opened()
+        if conn.transport is not None:
+            self._tune(conn.transport)
         if self.executor is None:
             self.executor = ThreadPoolExecutor(1, thread_name_prefix="streams")
         if self.heartbeat is None:
             self.heartbeat = self.loop.call_later(self.options.stream_heartbeat, self._beat)
         self._fetch(held.channel, channel)  # what changed between the app's read and now is not lost
+
+    def drained(self, conn: Connection) -> None:
+        """``conn``'s client has taken everything it was written (the transport's buffer is empty): its next page, if it is behind."""
+        stream = self.by_conn.get(conn)
+        if stream is None or self.draining:
+            return
+        stream.stalled = False
+        if stream.caught_up:
+            return
+        channel = self.channels.get(stream.channel)
+        if channel is None:
+            return
+        last = channel.last
+        if last is not None and last.after <= stream.cursor < last.cursor:  # its next page is in the last fetch: no read
+            left = self._feed(stream, last, {})
+            if left == _AGAIN:
+                self.loop.call_soon(self.drained, conn)  # the kernel took the page at once: the next in a later pass
+            if left != _FURTHER:
+                return
+        self._fetch(stream.channel, channel)
 
     def closed(self, conn: Connection) -> None:
         """``conn`` is gone (or cut): forget its stream."""
@@ -181,6 +244,8 @@ class Streams:
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
 
+    # -- fetching ------------------------------------------------------------------------------------
+
     def _changed(self, channel: str | None) -> None:
         if channel is None:
             for name, held in list(self.channels.items()):
@@ -189,6 +254,7 @@ class Streams:
             self._fetch(channel, held)
 
     def _fetch(self, name: str, channel: _Channel) -> None:
+        """Fetch from the lowest cursor of the streams that can take messages now (caught up, or with nothing unsent)."""
         if self.draining or self.executor is None:
             return
         if channel.fetching:
@@ -198,8 +264,14 @@ class Streams:
             self.channels.pop(name, None)
             return
         channel.fetching, channel.again = True, False
-        after = min(stream.cursor for stream in channel.streams.values())
-        future = self.executor.submit(channel.fetch, after)
+        streams = channel.streams.values()
+        takers = [stream.cursor for stream in streams if stream.caught_up or _unwritten(stream.conn) == 0]
+        if takers:
+            after = min(takers)
+        else:  # every stream waits for its client: read what is new, for the keys that end (the rest waits for drains)
+            after = channel.last.cursor if channel.last is not None else min(stream.cursor for stream in streams)
+        keys = frozenset(stream.key for stream in streams if stream.key is not None)
+        future = self.executor.submit(channel.fetch, after, keys)
         future.add_done_callback(lambda done: self._from_thread(name, channel, after, done))
 
     def _from_thread(self, name: str, channel: _Channel, after: int, done: Future[Any]) -> None:
@@ -218,52 +290,131 @@ class Streams:
             log_event("stream_fetch_failed", logging.WARNING, worker=self.worker, channel=name, error=repr(error)[:200])
             self.loop.call_later(_RETRY_SECONDS, self._changed, name)
             return
-        messages, cursor, more = done.result()
-        self._deliver(name, channel, _Fetched(after, messages, cursor, more), list(channel.streams.values()), {}, 0)
+        messages, cursor, more, ended = done.result()
+        page = channel.last = _Page(after, messages, cursor, more, frozenset(ended))
+        self._deliver(name, channel, page, list(channel.streams.values()), {}, 0, False, False)
 
-    def _deliver(self, name: str, channel: _Channel, got: _Fetched, streams: list[_Stream], framed: dict[tuple[int, bool], bytes], start: int) -> None:
-        """Write what a fetch got to ``streams[start:]``, :data:`_SLICE` of them a pass of the loop; then fetch again if asked."""
+    # -- writing -------------------------------------------------------------------------------------
+
+    def _deliver(
+        self, name: str, channel: _Channel, page: _Page, streams: list[_Stream], framed: dict[tuple[int, bool], tuple[bytes, int, bool]],
+        start: int, again: bool, further: bool,
+    ) -> None:  # fmt: skip
+        """Write what a fetch got to ``streams[start:]``, :data:`_SLICE` of them a pass of the loop; then a next page or fetch if asked."""
         if self.draining:
             channel.fetching = False
             return
         for stream in streams[start : start + _SLICE]:
-            if stream.cursor < got.after or channel.streams.get(stream.conn) is not stream:
-                continue  # opened while the fetch ran, from before it (the next fetch starts from it), or closed meanwhile
-            key = (stream.cursor, stream.chunked)
-            data = framed.get(key)
-            if data is None:  # what to write, by cursor and framing: most streams share one
-                pending = b"".join(data for number, data in got.messages if number > stream.cursor)
-                data = framed[key] = frame(pending, stream.chunked) if pending else b""
-            stream.cursor = max(stream.cursor, got.cursor)
-            if data:
-                self._write(stream, data)
+            if channel.streams.get(stream.conn) is not stream:
+                continue  # closed meanwhile
+            left = self._feed(stream, page, framed)
+            again, further = again or left == _AGAIN, further or left == _FURTHER
         if start + _SLICE < len(streams):
-            self.loop.call_soon(self._deliver, name, channel, got, streams, framed, start + _SLICE)  # the loop serves others between
+            self.loop.call_soon(self._deliver, name, channel, page, streams, framed, start + _SLICE, again, further)  # the loop serves others between
             return
         channel.fetching = False
         if self.channels.get(name) is not channel:
             return  # every stream closed meanwhile, and a new channel of that name may have begun
-        if got.more or channel.again:
+        if again:  # some streams took a page at once and want the next one of the same fetch: a later pass, no read
+            channel.fetching = True
+            self.loop.call_soon(self._deliver, name, channel, page, list(channel.streams.values()), framed, 0, False, further)
+        elif further or channel.again:
             self._fetch(name, channel)
         elif not channel.streams:
             del self.channels[name]
 
-    def _write(self, stream: _Stream, data: bytes) -> None:
-        """Write ``data``, framed already, to the stream's client; cut a client that has stopped reading."""
-        transport = stream.conn.transport
+    def _feed(self, stream: _Stream, page: _Page, framed: dict[tuple[int, bool], tuple[bytes, int, bool]]) -> int:
+        """Write ``stream`` what it may take of ``page`` now; what is left to do for it (:data:`_DONE`, :data:`_AGAIN`, :data:`_FURTHER`)."""
+        conn = stream.conn
+        if stream.key is not None and stream.key in page.ended:
+            conn.end_stream(stream.chunked)  # its key may no longer read the channel: nothing of this fetch, the last chunk
+            return _DONE
+        transport = conn.transport
         if transport is None or transport.is_closing():
-            self.closed(stream.conn)
-            return
-        transport.write(data)
-        if transport.get_write_buffer_size() > self.options.stream_buffer:
-            rejected("stream_slow")  # the client reads slower than the channel writes: it reconnects and resumes
-            stream.conn.cut()
+            self.closed(conn)
+            return _DONE
+        if stream.cursor < page.after:
+            return _DONE  # opened or paused while the fetch ran, from before it: the next fetch starts from it
+        taking = transport.get_write_buffer_size() == 0
+        if not taking and not stream.caught_up:
+            return _DONE  # behind, and its client has not taken the last page: the next one goes when it has (drained)
+        key = (stream.cursor, stream.chunked)
+        found = framed.get(key)
+        if found is None:  # what to write, by cursor and framing: most streams share one
+            found = framed[key] = self._next_page(page, stream.cursor, stream.chunked)
+        data, cursor, whole = found
+        stream.cursor = max(stream.cursor, cursor)
+        stream.caught_up = whole and not page.more
+        if data:
+            transport.write(data)
+        if not taking and _unsent(transport) > self.options.stream_buffer:
+            rejected("stream_slow")  # caught up, and its client leaves more than stream_buffer unread: it reconnects and resumes
+            conn.cut()
+            return _DONE
+        if stream.caught_up or transport.get_write_buffer_size():
+            return _DONE
+        return _AGAIN if stream.cursor < page.cursor else _FURTHER
+
+    def _next_page(self, page: _Page, cursor: int, chunked: bool) -> tuple[bytes, int, bool]:
+        """The messages of ``page`` past ``cursor``, :attr:`page` bytes at most (one message at least), framed; the new cursor; all of them?"""
+        parts: list[bytes] = []
+        size = 0
+        last = cursor
+        for number, data in page.messages:
+            if number <= cursor:
+                continue
+            if parts and size + len(data) > self.page:
+                return frame(b"".join(parts), chunked), last, False
+            parts.append(data)
+            size += len(data)
+            last = number
+        return (frame(b"".join(parts), chunked) if parts else b""), max(cursor, page.cursor), True
+
+    def _tune(self, transport: asyncio.Transport) -> None:
+        """A held stream's transport says when its buffer empties (``resume_writing``), and its kernel buffer holds a page."""
+        transport.set_write_buffer_limits(high=0)  # paused by any byte left unsent, resumed when all are taken
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.page)
+            except OSError:
+                pass  # not a TCP socket (a test's pipe): the event loop's buffer alone is counted
 
     def _beat(self) -> None:
+        """Write each stream its keep-alive comment; cut one whose client has taken nothing since the last heartbeat."""
         self.heartbeat = None
         if self.draining or not self.by_conn:
             return
         beat = {True: frame(_HEARTBEAT, True), False: _HEARTBEAT}
         for stream in list(self.by_conn.values()):
-            self._write(stream, beat[stream.chunked])
+            transport = stream.conn.transport
+            if transport is None or transport.is_closing():
+                self.closed(stream.conn)
+            elif transport.get_write_buffer_size():
+                if stream.stalled:
+                    rejected("stream_slow")  # a whole heartbeat without taking a byte of what waits: it reconnects and resumes
+                    stream.conn.cut()
+                else:
+                    stream.stalled = True
+            else:
+                stream.stalled = False
+                transport.write(beat[stream.chunked])
         self.heartbeat = self.loop.call_later(self.options.stream_heartbeat, self._beat)
+
+
+def _unwritten(conn: Connection) -> int:
+    """Bytes the event loop holds for ``conn`` (0 for a closed one, which the next write forgets)."""
+    transport = conn.transport
+    return transport.get_write_buffer_size() if transport is not None else 0
+
+
+def _unsent(transport: asyncio.Transport) -> int:
+    """Bytes written to a stream and not acknowledged by its client: the event loop's buffer and the kernel's send queue."""
+    unsent = transport.get_write_buffer_size()
+    sock = transport.get_extra_info("socket")
+    if _OUTQ is not None and sock is not None:
+        try:
+            unsent += struct.unpack("i", fcntl.ioctl(sock.fileno(), _OUTQ, b"\0\0\0\0"))[0]
+        except OSError:
+            pass  # not a socket the kernel counts so
+    return unsent

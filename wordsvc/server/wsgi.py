@@ -74,16 +74,18 @@ def to_pool() -> None:
     raise ToPool
 
 
-def hold_stream(environ: dict[str, Any]) -> Callable[[str, int, Fetch], None]:
+def hold_stream(environ: dict[str, Any]) -> Callable[..., None]:
     """``environ["wordsvc.server.stream"]``: the app calls it to have its 200 answer to a GET held open on a channel.
 
-    ``stream(channel, cursor, fetch)``: the body the app returns is the
-    stream's first bytes, ``cursor`` the number of the last message in it,
-    and ``fetch`` how the channel's later messages are read (:mod:`.streams`).
+    ``stream(channel, cursor, fetch, key=None)``: the body the app returns is
+    the stream's first bytes, ``cursor`` the number of the last message in
+    it, ``fetch`` how the channel's later messages are read, and ``key`` who
+    opened it, for a fetch that ends a key's streams (:mod:`.streams`). Called
+    on a HEAD, it makes the answer a stream's head: no ``Content-Length``.
     """
 
-    def stream(channel: str, cursor: int, fetch: Fetch) -> None:
-        environ[HELD] = Held(channel, cursor, fetch)
+    def stream(channel: str, cursor: int, fetch: Fetch, key: str | None = None) -> None:
+        environ[HELD] = Held(channel, cursor, fetch, key)
 
     return stream
 
@@ -211,7 +213,7 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply | None:
         log.exception("the app failed on %s %s", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
         return internal_error()
     body = b"".join(chunks)
-    held = environ.get(HELD) if status == 200 and environ["REQUEST_METHOD"] == "GET" else None
+    held = environ.get(HELD) if status == 200 and environ["REQUEST_METHOD"] in ("GET", "HEAD") else None
     lines, request_id, closing, given_length = [], "", False, None
     for name, value in headers:
         if (name not in _GOOD_NAMES and not _TOKEN.fullmatch(name)) or _BAD_VALUE.search(value):
@@ -228,7 +230,9 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply | None:
             closing = True
         lines.append(name + b": " + value + b"\r\n")
     if held is not None:
-        pass  # a stream: framed by the server as it goes (chunked), its body only the start
+        if environ["REQUEST_METHOD"] == "HEAD":  # a stream's head: no length, for no body follows it (RFC 9110 §9.3.2)
+            held, body = None, b""
+        # else a stream: framed by the server as it goes (chunked), its body only the start
     elif status >= 200 and status not in _NO_BODY:
         if environ["REQUEST_METHOD"] == "HEAD":
             lines.append(b"Content-Length: " + (given_length or str(len(body)).encode()) + b"\r\n")

@@ -1,16 +1,20 @@
 """``GET /events/<id>/stream``: an event's changes pushed as Server-Sent Events (docs/streams.md).
 
-The view checks the event and the token, writes what the client missed as
-the stream's start, and asks the server to hold the response open on the
-event's channel (``environ["wordsvc.server.stream"]``), with the function
-that reads the channel's later messages. Who tells the server that a channel
-changed: this worker, after each write it answers (an app-wide hook below),
-and the ledger's :class:`~wordsvc.ledger.changes.Watch` for writes made by
-any other worker or replica.
+The view checks the event and the token, writes the stream's start, and
+asks the server to hold the response open on the event's channel
+(``environ["wordsvc.server.stream"]``), with the function that reads the
+channel's messages past a cursor (what the client missed first, a page at a
+time as the client takes them) and tells which of the streams' tokens have
+been revoked. Who tells the server that a channel changed: this worker,
+after each write it answers (an app-wide hook below), and the ledger's
+:class:`~wordsvc.ledger.changes.Watch` for writes made by any other worker
+or replica (an admin token's revocation, on the house chain, may concern
+every event's streams).
 
 Served by another WSGI server, which cannot hold a response, the view
-answers the start alone and the body ends: an ``EventSource`` reconnects
-after ``retry`` and resumes, so the stream still works, as polling.
+answers the start and a page of what the client missed, and the body ends:
+an ``EventSource`` reconnects after ``retry`` and resumes, so the stream
+still works, as polling.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import orjson
 from flask import Blueprint, Response, current_app, request
 from marshmallow import ValidationError
 
+from ..ledger.audit import HOUSE
 from ..ledger.changes import Watch
 from ..ledger.feed import Changes
 from ..schemas.stream import StreamQuery
@@ -45,31 +50,37 @@ def message(seq: int, kind: str, data: dict[str, Any]) -> bytes:
     return b"id: %d\nevent: %s\ndata: %s\n\n" % (seq, kind.encode("ascii"), orjson.dumps(data))
 
 
-def encode(changes: Changes) -> tuple[list[tuple[int, bytes]], int, bool]:
+def encode(changes: Changes) -> tuple[list[tuple[int, bytes]], int, bool, frozenset[str]]:
     """What :meth:`~wordsvc.ledger.feed.Feed.read` found, as the server's streams take it (``server/streams.py``)."""
-    return [(seq, message(seq, kind, data)) for seq, kind, data in changes.messages], changes.cursor, changes.more
+    return [(seq, message(seq, kind, data)) for seq, kind, data in changes.messages], changes.cursor, changes.more, changes.revoked
 
 
 @bp.get("/events/<event:event>/stream")
 def stream(event: str) -> Response:
+    """The start of the stream (``retry``, ``ready``); the server sends the rest, history first, a page at a time.
+
+    The stream is held with its token's id as its key, so that the token's
+    revocation, heard by the fetch, ends it (docs/streams.md).
+    """
     query = STREAM_QUERY.load(query_args())
     after = _last_event_id(request.headers.get("Last-Event-ID"), query["after"])
     book = ledger()
-    head = book.stream_head(principal(), event)
+    actor = principal()
+    head = book.stream_head(actor, event)
     cursor = head if after is None or after > head else after  # an id past the newest entry is from no history of this event
     parts = [b"retry: %d\n\n" % RETRY_MS, message(cursor, "ready", {"event": event, "head": head})]
-    if cursor < head:
-        found = encode(book.stream_read(event, cursor))
-        parts += [data for _, data in found[0]]
-        cursor = found[1]  # more past a full page: the server's first fetch goes on from here
     hold = request.environ.get("wordsvc.server.stream")
-    if hold is not None:
-        _watch(request.environ["wordsvc.server.changed"])
+    if hold is None:  # a server that cannot hold it: the start and a page of history; the client reconnects for the rest
+        if cursor < head:
+            parts += [data for _, data in encode(book.stream_read(event, cursor))[0]]
+    else:
+        if request.method == "GET":
+            _watch(request.environ["wordsvc.server.changed"])
 
-        def fetch(past: int) -> tuple[list[tuple[int, bytes]], int, bool]:
-            return encode(book.stream_read(event, past))
+        def fetch(past: int, keys: frozenset[str]) -> tuple[list[tuple[int, bytes]], int, bool, frozenset[str]]:
+            return encode(book.stream_read(event, past, keys))
 
-        hold(event, cursor, fetch)
+        hold(event, cursor, fetch, None if actor is None else actor.token)
     return Response(b"".join(parts), 200, _HEADERS, mimetype="text/event-stream")
 
 
@@ -88,7 +99,7 @@ def _watch(changed: Callable[[str | None], None]) -> None:
     with _WATCHING:
         watching = extensions.get("wordsvc.watch")
         if watching is None or watching[0] != os.getpid():
-            watch = Watch(ledger().engine, changed)
+            watch = Watch(ledger().engine, lambda chain: changed(None if chain == HOUSE else chain))  # an admin token revoked: any event's
             watch.start()
             extensions["wordsvc.watch"] = (os.getpid(), watch)
 
