@@ -277,3 +277,17 @@ def test_head_on_a_stream_answers_its_head_without_a_length_and_holds_nothing(st
     assert b"content-type: text/event-stream" in head.lower()
     assert b"content-length" not in head.lower() and b"transfer-encoding" not in head.lower()
     assert rest.startswith(b"HTTP/1.1 200")  # no body after the head, and not held: the next answer on the connection follows it
+
+
+def test_at_a_hard_descriptor_limit_of_1024_a_worker_holds_hundreds_of_streams_and_says_so(start: Callable[..., Server]) -> None:
+    srv = start(nofile=1024)  # soft and hard: the soft limit cannot be raised
+    (found,) = srv.events("descriptors")
+    assert (found["soft"], found["hard"], found["max_streams"], found["max_connections"]) == (1024, 1024, 448, 448)
+    name = channel()
+    clients = [StreamClient(srv.port, name) for _ in range(12)]  # a projector and consoles, and more
+    try:
+        assert [client.status for client in clients] == [200] * 12
+        assert get(srv.port, "/pid")[0] == 200  # and requests are still answered beside them
+    finally:
+        for client in clients:
+            client.close()

@@ -47,7 +47,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .descriptors import fit_descriptors, raise_soft_limit
+from .descriptors import RESERVED_DESCRIPTORS, fit_descriptors, raise_soft_limit
 from .logs import configure_logging, log, log_event
 from .metrics import init as init_metrics
 from .options import ServerOptions
@@ -76,7 +76,10 @@ def run(app: str | Callable[[], WSGIApp], options: ServerOptions | None = None) 
     configure_logging(options.log_format, options.log_level)
     soft, hard = raise_soft_limit()
     fitted = fit_descriptors(options, soft)
-    log_event("descriptors", soft=soft, hard=hard, max_connections=fitted.max_connections, max_client_connections=fitted.max_client_connections, max_streams=fitted.max_streams)
+    log_event(
+        "descriptors", soft=soft, hard=hard, reserved=RESERVED_DESCRIPTORS, max_connections=fitted.max_connections,
+        max_client_connections=fitted.max_client_connections, max_streams=fitted.max_streams, max_client_streams=fitted.max_client_streams,
+    )  # fmt: skip
     options = fitted
     own_dir = _metrics_dir()
     pid = os.getpid()
