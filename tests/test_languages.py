@@ -171,6 +171,35 @@ def test_a_request_in_another_language_uses_the_rulesets_deck(service):
     assert "not_spellable" in codes(verdict)
 
 
+def test_a_language_named_alone_is_judged_under_its_own_ruleset_and_deck(service):
+    needs(service, "is")
+    verdict = service.verdict("bók", lang="is")
+    assert (verdict.valid, verdict.ruleset) == (True, "islenska")
+    assert service.verdict("quiz").ruleset == "standard"  # neither: the standard ruleset
+    assert service.verdict("quiz", "no-floor", lang="en-US").ruleset == "no-floor"  # a ruleset named wins
+
+
+def test_the_english_deck_names_the_icelandic_ruleset_for_a_word_it_cannot_lay(service):
+    needs(service, "is")
+    (reason,) = service.verdict("bók", "standard", lang="is").reasons
+    assert reason.code == "not_spellable" and reason.params["hint"] == "islenska"
+    shown = reason.to_dict("is")
+    assert shown["hint"] == {"ruleset": "islenska"} and "ruleset=islenska" in shown["message"]
+
+
+def test_a_language_whose_ruleset_is_not_loaded_falls_back_to_the_standard_ruleset():
+    from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
+    from wordsvc.data.languages import LANGUAGES, Languages
+    from wordsvc.data.rulesets import load_rulesets
+
+    lexicon = MemoryLexicon({"quiz": [()]}, LexiconInfo(id="de", lang="de", version="1", sha256="1" * 64))
+    german = next(lang for lang in LANGUAGES if lang.id == "de")
+    book = load_rulesets()
+    without = type(book)({k: v for k, v in book.rulesets.items() if k != "deutsch"}, book.folder)
+    assert Service(book, Languages({"de": lexicon}, (german,))).ruleset_id(None, "de") == "deutsch"
+    assert Service(without, Languages({"de": lexicon}, (german,))).ruleset_id(None, "de") == "standard"
+
+
 def test_every_message_exists_in_every_locale():
     keys = set(CATALOG["en"])
     for locale, catalog in CATALOG.items():

@@ -41,7 +41,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the hand has drawn: discard exactly one card (default: only for a hand larger than any deal)",
     )
-    parser.add_argument("--ruleset", default="standard")
+    parser.add_argument("--ruleset", default=None, help="ruleset id (default: the ruleset of --lang, else standard)")
     parser.add_argument("--lang", help="language tag of the lexicon (default: the ruleset's)")
     parser.add_argument("--top", type=int, default=0, help="also the next-best plays, the longest-word and most-words plays")
     parser.add_argument("--face-up", dest="face_up", help="the card on the discard pile: is it worth taking?")

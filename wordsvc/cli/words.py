@@ -14,7 +14,7 @@ __all__ = ["add_parsers"]
 def add_parsers(sub: Any) -> None:
     check = sub.add_parser("check", help="print the verdict on a word as JSON")
     check.add_argument("word")
-    check.add_argument("--ruleset", default="standard")
+    check.add_argument("--ruleset", default=None, help="ruleset id (default: the ruleset of --lang, else standard)")
     check.add_argument("--lang")
     check.add_argument("--locale", default="en")
     check.set_defaults(run=_check)

@@ -8,7 +8,9 @@ A verdict is a value with stable reason codes (the Netskrafl habit):
 ``not_in_lexicon``      the lexicon does not know it
 ``banned_class``        every reading is of a class the ruleset bans (named)
 ``house_refused``       the ruleset's house list refuses it
-``not_spellable``       the deck lacks a letter or enough copies (PIZZAZZ)
+``not_spellable``       the deck lacks a letter or enough copies (PIZZAZZ); with
+                        ``hint``, the ruleset whose deck lays it (the service
+                        names the lexicon's own ruleset: docs/api.md)
 ``too_short``           below the ruleset's minimum cards or letters
 
 A word is looked up by its normalized form (:func:`~wordsvc.core.text.normalize`:
@@ -58,9 +60,13 @@ class Reason(NamedTuple):
         if "why" in params:
             why_key, why_params = params["why"]  # type: ignore[misc]
             params["why"] = render(f"why.{why_key}", locale, why_params)
-        out: dict[str, object] = {"code": self.code, "message": render(f"reason.{self.code}", locale, params)}
+        message = render(f"reason.{self.code}", locale, params)
+        out: dict[str, object] = {"code": self.code, "message": message}
         if "class" in self.params:
             out["class"] = self.params["class"]
+        if "hint" in self.params:  # not_spellable: the ruleset whose deck lays the word (the lexicon's own)
+            out["hint"] = {"ruleset": self.params["hint"]}
+            out["message"] = f"{message} {render('hint.ruleset', locale, {'ruleset': self.params['hint']})}"
         return out
 
 

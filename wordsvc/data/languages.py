@@ -255,6 +255,10 @@ class Languages:
         lang_id = self.resolve(tag)  # first: resolving may open a lexicon, replacing the mapping
         return self.lexicons[lang_id]
 
+    def language(self, tag: str) -> Language:
+        """The manifest's entry of the lexicon a tag names (as :meth:`resolve`: it must be loaded)."""
+        return self.languages[self.resolve(tag)]
+
     def __iter__(self) -> Iterator[Language]:
         return iter(self.languages.values())
 

@@ -249,8 +249,13 @@ def name_problem(text: str) -> str | None:
 def name_field() -> Name:
     return Name(required=True)
 
-def ruleset_field() -> fields.String:
-    return fields.String(load_default="standard", validate=validate.Length(min=1, max=64))
+#: What a request's ``ruleset`` means when left out (the service picks the ruleset: :meth:`wordsvc.service.Service.ruleset_id`).
+RULESET_DEFAULT = "Ruleset id; default: the ruleset `lang`'s lexicon is played with (`deutsch` for `de`), else `standard`."
+
+
+def ruleset_field(description: str = RULESET_DEFAULT) -> fields.String:
+    """A request's ``ruleset``: ``None`` when left out, so the service can take the named language's own."""
+    return fields.String(load_default=None, validate=validate.Length(min=1, max=64), metadata={"description": description})
 
 
 def lang_field() -> fields.String:

@@ -12,7 +12,7 @@ SEED_PATTERN = r"^[0-9a-f]{64}$"
 
 
 class DealQuery(Strict):
-    ruleset = ruleset_field()
+    ruleset = ruleset_field("Ruleset id (default `standard`): its deck.")
     players = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_PLAYERS), metadata={"description": "Seats at the table."})
     round = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_ROUNDS), metadata={"description": "The round, 1 first."})
     seed = fields.String(

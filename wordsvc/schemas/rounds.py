@@ -100,14 +100,13 @@ def read_round(data: Any) -> dict[str, Any] | None:
     """The direct reading of a plainly well-formed round (see :func:`load_round_request`); ``None`` when unsure."""
     if type(data) is not dict or not data.keys() <= _ROUND_KEYS:
         return None
-    ruleset = data.get("ruleset", "standard")
+    ruleset = data.get("ruleset")
     lang = data.get("lang")
     number = data.get("round")
     choice = data.get("bonus_choice")
     challenges = data.get("challenges", _ABSENT)
     if (
-        type(ruleset) is not str
-        or not 1 <= len(ruleset) <= 64
+        (ruleset is not None and (type(ruleset) is not str or not 1 <= len(ruleset) <= 64))
         or (lang is not None and (type(lang) is not str or not 1 <= len(lang) <= 35))
         or (number is not None and (type(number) is not int or not 1 <= number <= MAX_ROUNDS))
         or (choice is not None and (type(choice) is not str or choice not in BONUS_KINDS))

@@ -49,7 +49,7 @@ class RebuildSchema(Strict):
 
 
 class DealLayoutQuery(Strict):
-    ruleset = ruleset_field()
+    ruleset = ruleset_field("Ruleset id (default `standard`): its deck.")
     seed = fields.String(load_default=None, validate=[validate.Length(equal=64), validate.Regexp(SEED_PATTERN, error="must be 64 lowercase hex digits")])
     piles = fields.Integer(load_default=None, validate=validate.Range(min=1, max=MAX_PILES), metadata={"description": "Default: the ruleset's (8)."})
     depth = fields.Integer(load_default=None, validate=validate.Range(min=1, max=MAX_DEPTH), metadata={"description": "Default: the ruleset's (6)."})

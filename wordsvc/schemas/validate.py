@@ -49,7 +49,7 @@ def _read_query(args: dict[str, str]) -> dict[str, Any] | None:
     if type(args) is not dict or not args.keys() <= _QUERY_KEYS:
         return None
     word = args.get("word")
-    ruleset = args.get("ruleset", "standard")
+    ruleset = args.get("ruleset")
     lang = args.get("lang")
     locale = args.get("locale")
     suggest = args.get("suggest", "true")
@@ -57,8 +57,7 @@ def _read_query(args: dict[str, str]) -> dict[str, Any] | None:
         type(word) is not str
         or len(word) > MAX_TEXT
         or CONTROL.search(word)
-        or type(ruleset) is not str
-        or not 1 <= len(ruleset) <= 64
+        or (ruleset is not None and (type(ruleset) is not str or not 1 <= len(ruleset) <= 64))
         or (lang is not None and (type(lang) is not str or not 1 <= len(lang) <= 35))
         or (locale is not None and (type(locale) is not str or len(locale) > 35))
         or suggest not in ("true", "false")
@@ -73,10 +72,22 @@ class ValidateBody(Strict):
     lang = lang_field()
     judge = StrictBoolean(load_default=False)
 
+
+class RulesetHint(Strict):
+    ruleset = fields.String(required=True, metadata={"description": "The id of the lexicon's own ruleset, whose deck lays the word."})
+
+
 class ReasonOut(Strict):
     code = fields.String(required=True, metadata={"description": "Stable reason code."})
     message = fields.String(required=True)
     class_ = fields.String(data_key="class", metadata={"description": "The banned class (banned_class only)."})
+    hint = fields.Nested(
+        RulesetHint,
+        metadata={
+            "description": "not_spellable only: the ruleset whose deck can lay the word, when the lexicon is played with another "
+            "ruleset than the one asked (`schön` with `lang=de` and `ruleset=standard`: `deutsch`)."
+        },
+    )
 
 
 class SpellingOut(Strict):

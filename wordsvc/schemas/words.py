@@ -9,7 +9,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, post_load, valid
 from ..core.cards import CardSyntaxError, parse_cards
 from ..core.lexicon import KNOWN_CLASSES
 from ..core.wordsearch.queries import MAX_PATTERN_CHARS, ORDINARY, PatternError, compile_pattern
-from .common import FACE_PATTERN, LexiconStamp, check_text
+from .common import FACE_PATTERN, LexiconStamp, check_text, ruleset_field
 
 MAX_LIMIT = 500
 MAX_HAND_CARDS = 20
@@ -38,7 +38,7 @@ class _Query(Schema):
     class Meta:
         unknown = RAISE
 
-    ruleset = fields.String(load_default="standard", validate=validate.Length(min=1, max=64))
+    ruleset = ruleset_field()
     lang = fields.String(load_default=None, validate=validate.Length(min=1, max=35))
     locale = fields.String(load_default=None, validate=validate.Length(max=35))
     budget = fields.Integer(load_default=None, validate=validate.Range(min=1, max=MAX_BUDGET), metadata={"description": BUDGET_DESCRIPTION})

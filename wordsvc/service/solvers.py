@@ -51,8 +51,8 @@ class Solvers:
         """Candidates from the anagram indexes built next to the lexicons in ``data_dir``."""
         return cls(service, AnagramIndexes(data_dir).get)
 
-    def get(self, ruleset_id: str = "standard", lang: str | None = None) -> Solver:
-        """The solver for a ruleset and a language tag (default: the ruleset's language)."""
+    def get(self, ruleset_id: str | None = None, lang: str | None = None) -> Solver:
+        """The solver for a ruleset and a language tag (default: the ruleset's language; no ruleset: the language's own)."""
         ruleset, lexicon = self.service.resolve(ruleset_id, lang)
         key = (ruleset.id, lexicon.info.id)
         solver = self._solvers.get(key)
@@ -72,7 +72,7 @@ class Solvers:
     def solve(
         self,
         hand: str | Sequence[str],
-        ruleset_id: str = "standard",
+        ruleset_id: str | None = None,
         lang: str | None = None,
         discard: bool | None = None,
         top: int = 0,

@@ -42,6 +42,7 @@ def list_languages() -> Response:
                 "source": info.source,
                 "licence": info.licence,
                 "attribution": info.attribution,
+                "ruleset": svc.ruleset_id(None, lang.id),
             }
         )
     return jsonify({"languages": out})

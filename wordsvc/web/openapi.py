@@ -72,8 +72,8 @@ def _q(name: str, description: str, required: bool = False, schema: dict[str, An
 
 
 COMMON_QUERY = [
-    _q("ruleset", "Ruleset id (default `standard`)."),
-    _q("lang", "BCP 47 language tag of the lexicon (default: the ruleset's language)."),
+    _q("ruleset", "Ruleset id; default: the ruleset `lang`'s lexicon is played with (`deutsch` for `de`), else `standard`."),
+    _q("lang", "BCP 47 language tag of the lexicon (default: the ruleset's language); alone, it also picks its own ruleset and deck."),
     _q("locale", "Language of messages (`en`, `et`, `is`); else Accept-Language."),
 ]
 
@@ -134,7 +134,7 @@ ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str 
         "get",
         "/languages",
         "List lexicons",
-        "Every loaded lexicon: id, tags, version, sha256, entries, source, licence, attribution.",
+        "Every loaded lexicon: id, tags, version, sha256, entries, source, licence, attribution, and the ruleset it is played with.",
         [],
         None,
         "LanguageList",
@@ -458,7 +458,7 @@ EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
                 "type": "array",
                 "items": {
                     "type": "object",
-                    "required": ["id", "name", "tags", "version", "sha256", "entries", "source", "licence", "attribution"],
+                    "required": ["id", "name", "tags", "version", "sha256", "entries", "source", "licence", "attribution", "ruleset"],
                     "properties": {
                         "id": {"type": "string"},
                         "name": {"type": "string"},
@@ -469,6 +469,10 @@ EXTRA_SCHEMAS: dict[str, dict[str, Any]] = {
                         "source": {"type": "string"},
                         "licence": {"type": "string"},
                         "attribution": {"type": "string"},
+                        "ruleset": {
+                            "type": "string",
+                            "description": "The ruleset this lexicon is played with: the one a request naming this language and no ruleset gets.",
+                        },
                     },
                 },
             }

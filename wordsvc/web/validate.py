@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import Blueprint, Response, g, jsonify
 
 from ..core.text import normalize
-from ..core.verdict import judge
 from ..schemas.validate import ValidateBody, ValidateQuery, load_validate_query
 from .requests import in_pool, query_args, read_json, service
 from .words import suggestions
@@ -24,7 +23,7 @@ def validate_word() -> Response:
     ruleset, lexicon = service().resolve(query["ruleset"], query["lang"])
     if not lexicon.at_hand(normalize(query["word"])):
         in_pool()  # an analyser's miss may wait for the analyser, which a solver may hold: never on the event loop
-    verdict = judge(query["word"], ruleset, lexicon)
+    verdict = service().judge(query["word"], ruleset, lexicon)
     out = verdict.to_dict(g.locale)
     if not verdict.valid and query["suggest"]:
         in_pool()  # a search on a budget of milliseconds: never on the event loop
@@ -38,5 +37,5 @@ def validate_words() -> Response:
     verdicts = service().verdicts(body["words"], body["ruleset"], body["lang"])
     valid = all(v.valid for v in verdicts)
     if body["judge"]:
-        return jsonify({"acceptable": valid, "count": len(verdicts), "ruleset": body["ruleset"], "lexicon": dict(verdicts[0].lexicon)})
+        return jsonify({"acceptable": valid, "count": len(verdicts), "ruleset": verdicts[0].ruleset, "lexicon": dict(verdicts[0].lexicon)})
     return jsonify({"valid": valid, "verdicts": [v.to_dict(g.locale) for v in verdicts]})

@@ -168,8 +168,8 @@ def _budget(default: int) -> list[dict[str, Any]]:
 
 
 _COMMON = [
-    _q("ruleset", "Ruleset id (default `standard`)."),
-    _q("lang", "BCP 47 language tag of the lexicon (default: the ruleset's language)."),
+    _q("ruleset", "Ruleset id; default: the ruleset `lang`'s lexicon is played with (`deutsch` for `de`), else `standard`."),
+    _q("lang", "BCP 47 language tag of the lexicon (default: the ruleset's language); alone, it also picks its own ruleset and deck."),
     _q("locale", "Language of messages (`en`, `et`, `is`); else Accept-Language."),
 ]
 

@@ -24,6 +24,7 @@ MESSAGES: dict[str, str] = {
     "why.missing_letters": "intet kort har {letters}",
     "why.too_many_copies": "det kræver flere eksemplarer af et kort, end kortspillet har",
     "why.unknown_cards": "der findes intet kort {cards}",
+    "hint.ruleset": "Regelsættet {ruleset}, som denne ordliste spilles med, har et kortspil, der kan lægge det: send ruleset={ruleset}, eller udelad ruleset.",
     "class.proper_noun": "egennavn",
     "class.abbreviation": "forkortelse",
     "class.contraction": "sammentrækning",

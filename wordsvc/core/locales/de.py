@@ -29,6 +29,7 @@ MESSAGES: dict[str, str] = {
     "why.missing_letters": "keine Karte trägt {letters}",
     "why.too_many_copies": "es braucht mehr Exemplare einer Karte, als der Kartensatz enthält",
     "why.unknown_cards": "keine Karte lautet {cards}",
+    "hint.ruleset": "Das Regelwerk {ruleset}, mit dem dieses Wörterbuch gespielt wird, hat einen Kartensatz, der es legt: ruleset={ruleset} senden oder ruleset weglassen.",
     "class.proper_noun": "Eigenname",
     "class.abbreviation": "Abkürzung",
     "class.contraction": "Zusammenziehung",

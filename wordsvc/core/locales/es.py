@@ -30,6 +30,7 @@ MESSAGES: dict[str, str] = {
     "why.missing_letters": "ninguna carta lleva {letters}",
     "why.too_many_copies": "necesita más copias de una carta de las que tiene la baraja",
     "why.unknown_cards": "ninguna carta dice {cards}",
+    "hint.ruleset": "El reglamento {ruleset}, con el que se juega este diccionario, tiene una baraja que puede formarla: envía ruleset={ruleset} u omite ruleset.",
     "class.proper_noun": "nombre propio",
     "class.abbreviation": "abreviatura",
     "class.contraction": "contracción",

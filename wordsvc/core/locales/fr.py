@@ -25,6 +25,7 @@ MESSAGES: dict[str, str] = {
     "why.missing_letters": "aucune carte ne porte {letters}",
     "why.too_many_copies": "il faut plus d'exemplaires d'une carte que le paquet n'en contient",
     "why.unknown_cards": "aucune carte ne porte {cards}",
+    "hint.ruleset": "Le règlement {ruleset}, avec lequel on joue ce lexique, a un paquet qui permet de la poser : envoyez ruleset={ruleset}, ou omettez ruleset.",
     "class.proper_noun": "nom propre",
     "class.abbreviation": "abréviation",
     "class.contraction": "contraction",

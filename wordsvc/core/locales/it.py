@@ -28,6 +28,7 @@ MESSAGES: dict[str, str] = {
     "why.missing_letters": "nessuna carta porta {letters}",
     "why.too_many_copies": "servono più copie di una carta di quante ne contenga il mazzo",
     "why.unknown_cards": "nessuna carta porta {cards}",
+    "hint.ruleset": "Il regolamento {ruleset}, con cui si gioca questo lessico, ha un mazzo che la compone: invia ruleset={ruleset}, oppure ometti ruleset.",
     "class.proper_noun": "nome proprio",
     "class.abbreviation": "abbreviazione",
     "class.contraction": "forma contratta",

@@ -24,6 +24,7 @@ MESSAGES: dict[str, str] = {
     "why.missing_letters": "geen enkele kaart heeft {letters}",
     "why.too_many_copies": "er zijn meer exemplaren van een kaart nodig dan het kaartspel bevat",
     "why.unknown_cards": "er is geen kaart {cards}",
+    "hint.ruleset": "De regelset {ruleset}, waarmee dit woordenboek wordt gespeeld, heeft een kaartspel dat het kan leggen: stuur ruleset={ruleset}, of laat ruleset weg.",
     "class.proper_noun": "eigennaam",
     "class.abbreviation": "afkorting",
     "class.contraction": "samentrekking",

@@ -29,6 +29,7 @@ MESSAGES: dict[str, str] = {
     "why.missing_letters": "żadna karta nie ma {letters}",
     "why.too_many_copies": "potrzeba więcej egzemplarzy jednej karty, niż jest w talii",
     "why.unknown_cards": "w talii nie ma karty {cards}",
+    "hint.ruleset": "Regulamin {ruleset}, z którym gra się tym słownikiem, ma talię, którą da się je ułożyć: wyślij ruleset={ruleset} albo pomiń ruleset.",
     "class.proper_noun": "nazwa własna",
     "class.abbreviation": "skrót",
     "class.contraction": "forma ściągnięta",

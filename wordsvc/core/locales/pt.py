@@ -25,6 +25,7 @@ MESSAGES: dict[str, str] = {
     "why.missing_letters": "nenhuma carta tem {letters}",
     "why.too_many_copies": "precisa de mais exemplares de uma carta do que os que o baralho tem",
     "why.unknown_cards": "não há nenhuma carta {cards}",
+    "hint.ruleset": "O regulamento {ruleset}, com que se joga este léxico, tem um baralho que a forma: envie ruleset={ruleset}, ou omita ruleset.",
     "class.proper_noun": "nome próprio",
     "class.abbreviation": "abreviatura",
     "class.contraction": "contração",
