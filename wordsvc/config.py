@@ -52,7 +52,13 @@ SETTINGS: dict[str, tuple[str, str]] = {
     ),
     "WORDSVC_LEDGER_KEY_FILE": (
         "none: checkpoints unsigned",
-        "Ed25519 private key (PEM, made by `wordsvc key create`) that signs each event's checkpoints; kept outside the database, mode 0600 (docs/ledger.md).",
+        "Ed25519 private key (PEM, made by `wordsvc key create`) that signs every audit entry as it is written and each event's checkpoints; kept "
+        "outside the database, mode 0600 (docs/ledger.md).",
+    ),
+    "WORDSVC_LEDGER_PUBLIC_KEYS": (
+        "none",
+        "Comma-separated files of public keys (PEM) whose entry signatures the service takes as its own besides its key's: the keys of "
+        "before a rotation, or the next key while a rotation reaches every replica (docs/ledger.md, \"Entry signatures\").",
     ),
     "WORDSVC_JUDGE_RESULT_SECONDS": ("10", "The judge kiosk (/judge): seconds a ruling stays on the screen."),
     "WORDSVC_JUDGE_KEY_DELAY": ("0.5", "The judge kiosk: seconds after a ruling before a key clears it (a key held from typing does not)."),
@@ -88,6 +94,7 @@ class Settings:
     keepalive_timeout: float
     database_url: str
     ledger_key_file: Path | None
+    ledger_public_keys: tuple[Path, ...]
     judge_result_seconds: float
     judge_key_delay: float
     judge_idle_seconds: float
@@ -124,6 +131,7 @@ class Settings:
             keepalive_timeout=read.seconds("WORDSVC_KEEPALIVE_TIMEOUT", 5.0),
             database_url=read.text("WORDSVC_DATABASE_URL", "") or default_database_url(),
             ledger_key_file=Path(read.text("WORDSVC_LEDGER_KEY_FILE", "")) if read.text("WORDSVC_LEDGER_KEY_FILE", "") else None,
+            ledger_public_keys=tuple(Path(p.strip()) for p in read.text("WORDSVC_LEDGER_PUBLIC_KEYS", "").split(",") if p.strip()),
             judge_result_seconds=read.seconds("WORDSVC_JUDGE_RESULT_SECONDS", 10.0),
             judge_key_delay=read.seconds("WORDSVC_JUDGE_KEY_DELAY", 0.5),
             judge_idle_seconds=read.seconds("WORDSVC_JUDGE_IDLE_SECONDS", 15.0),

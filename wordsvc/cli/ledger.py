@@ -1,13 +1,9 @@
-"""``wordsvc db``, ``event``, ``token``, ``audit``, ``deal``: the ledger from a shell (docs/ledger.md, docs/deals.md).
+"""``wordsvc db``, ``event``, ``token``, ``deal``: the ledger from a shell (docs/ledger.md, docs/deals.md).
 
 The commands open the database ``WORDSVC_DATABASE_URL`` names and act as the
 machine's own administrator (actor ``local`` in the audit): whoever can run
-them can open the database file anyway. ``audit verify`` exits 1 and names
-the first bad entry or row when anything was edited, deleted or reordered;
-``db backup`` copies a SQLite ledger while it is in use. ``audit verify
---receipt`` checks that a log still extends a receipt or checkpoint taken
-earlier (:mod:`wordsvc.ledger.receipt_check`), offline with ``--export``;
-``key`` makes and shows the key that signs checkpoints.
+them can open the database file anyway. ``db backup`` copies a SQLite ledger
+while it is in use. Checking the audit trail is :mod:`.audit`'s.
 """
 
 from __future__ import annotations
@@ -20,12 +16,10 @@ from typing import Any
 
 from ..config import Settings
 from ..ledger import LOCAL, Ledger, connect, describe, upgrade
-from ..ledger.audit import verify
-from ..ledger.checkpoints import KeyFileError, Signer, create_key, key_id, public_key_from_pem, public_pem
+from ..ledger.checkpoints import KeyFileError, Signer
 from ..ledger.database import backup
 from ..ledger.deals import verify_deals
 from ..ledger.ledger import records_of
-from ..ledger.receipt_check import check, checkpoint_of
 from ..schemas.events import EventBody, TokenBody
 from ..service import Service
 from .common import CliError, print_json, read_json
@@ -79,30 +73,12 @@ def add_parsers(sub: Any) -> None:
     check.add_argument("file", help="an export document (wordsvc event export, GET /events/{event}/export), - for stdin")
     check.set_defaults(run=_deal_verify)
 
-    audit = sub.add_parser("audit", help="the audit trail").add_subparsers(dest="audit_command", required=True)
-    verify = audit.add_parser(
-        "verify", help="recompute the hash chain and check the tables against it, and the log against receipts taken before; exit 1 naming the first problem"
-    )
-    verify.add_argument("events", nargs="*", help="event ids (default: the receipts' events, else every event, and the admin tokens' chain)")
-    verify.add_argument("--receipt", action="append", default=[], metavar="FILE", help="a receipt or checkpoint (or an answer holding one) the log must still extend")
-    verify.add_argument("--export", metavar="FILE", help="check this export document instead of the database (offline)")
-    verify.add_argument("--public-key", action="append", default=[], metavar="FILE", help="the service's public key (PEM; wordsvc key create prints it): checkpoints must carry its signature")
-    verify.set_defaults(run=_audit_verify)
 
-    key = sub.add_parser("key", help="the Ed25519 key that signs checkpoints (WORDSVC_LEDGER_KEY_FILE)").add_subparsers(dest="key_command", required=True)
-    make_key = key.add_parser("create", help="write a new private key to PATH (mode 0600, never over a file) and print its public key and key id")
-    make_key.add_argument("path")
-    make_key.set_defaults(run=_key_create)
-    show_key = key.add_parser("public", help="print the public key and key id of the private key in PATH")
-    show_key.add_argument("path")
-    show_key.set_defaults(run=_key_public)
-
-
-def _ledger(service: Service | None = None) -> Ledger:
+def open_ledger(service: Service | None = None) -> Ledger:
     """The ledger ``WORDSVC_DATABASE_URL`` names, signing with ``WORDSVC_LEDGER_KEY_FILE``'s key as the service does."""
     settings = Settings.from_env()
     try:
-        signer = Signer.from_file(settings.ledger_key_file)
+        signer = Signer.from_file(settings.ledger_key_file, settings.ledger_public_keys)
     except KeyFileError as err:
         raise CliError(f"WORDSVC_LEDGER_KEY_FILE: {err}") from None
     if service is None:
@@ -136,12 +112,12 @@ def _event_create(args: argparse.Namespace) -> int:
     body = EventBody().load({k: v for k, v in given.items() if v is not None})
     service = Service.from_settings()
     ruleset, lexicon = service.resolve(body["ruleset"], body["lang"])
-    print_json(_ledger(service).create_event(LOCAL, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"]))
+    print_json(open_ledger(service).create_event(LOCAL, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"]))
     return 0
 
 
 def _event_show(args: argparse.Namespace) -> int:
-    ledger = _ledger()
+    ledger = open_ledger()
     out = ledger.event(LOCAL, args.event)
     if args.standings:
         out["standings"] = ledger.standings(LOCAL, args.event)["standings"]
@@ -150,7 +126,7 @@ def _event_show(args: argparse.Namespace) -> int:
 
 
 def _event_export(args: argparse.Namespace) -> int:
-    text = json.dumps(_ledger().export(LOCAL, args.event), ensure_ascii=False, indent=2) + "\n"
+    text = json.dumps(open_ledger().export(LOCAL, args.event), ensure_ascii=False, indent=2) + "\n"
     if args.output == "-":
         sys.stdout.write(text)
     else:
@@ -161,12 +137,12 @@ def _event_export(args: argparse.Namespace) -> int:
 
 def _event_import(args: argparse.Namespace) -> int:
     document = read_json(args.file)
-    print_json(_ledger().import_event(LOCAL, document))
+    print_json(open_ledger().import_event(LOCAL, document))
     return 0
 
 
 def _token_create(args: argparse.Namespace) -> int:
-    ledger = _ledger()
+    ledger = open_ledger()
     if args.admin:
         if args.event or args.role or args.table:
             raise CliError("an admin token belongs to no event: leave out --event, --role and --table")
@@ -181,7 +157,7 @@ def _token_create(args: argparse.Namespace) -> int:
 
 
 def _token_revoke(args: argparse.Namespace) -> int:
-    ledger = _ledger()
+    ledger = open_ledger()
     event = ledger.token_event(args.id)
     if event is None:
         ledger.revoke_admin_token(args.id)
@@ -198,99 +174,4 @@ def _deal_verify(args: argparse.Namespace) -> int:
         print(f"FAILED: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
         return 1
     print(f"ok: {checked} deal(s) of event {document['event']['id']} are the revealed seed's, and the seed is the one committed to")
-    return 0
-
-
-def _audit_verify(args: argparse.Namespace) -> int:
-    keys = [public_key_from_pem(_read_bytes(path), path) for path in args.public_key]
-    receipts = [(path, read_json(path)) for path in args.receipt]
-    if args.export:
-        if args.events:
-            raise CliError("give event ids or --export, not both")
-        return _verify_export(read_json(args.export), receipts, keys)
-    ledger = _ledger()
-    failed = False
-    named = [checkpoint["event"] for _, document in receipts if (checkpoint := checkpoint_of(document)[1]) and isinstance(checkpoint.get("event"), str)]
-    chains = [(event, ledger.verify) for event in (args.events or list(dict.fromkeys(named)) or ledger.event_ids())]
-    for event, check_event in chains:
-        problems = check_event(event)
-        if problems:
-            failed = True
-            print(f"event {event}: FAILED: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
-        else:
-            print(f"event {event}: ok")
-    for path, document in receipts:
-        event = args.events[0] if len(args.events) == 1 else (checkpoint_of(document)[1] or {}).get("event")
-        if not isinstance(event, str) or event not in ledger.event_ids():
-            failed = True
-            print(f"receipt {path}: FAILED: its event {event!r} is not in the ledger (the whole event was deleted, or name it)")
-            continue
-        failed = _report_receipt(path, document, event, ledger.log(event), keys) or failed
-    problems = ledger.verify_house()  # the admin tokens' chain vouches for who may act on every event: checked with any event named too
-    failed = failed or bool(problems)
-    print(f"admin tokens: FAILED: {problems[0]}" if problems else "admin tokens: ok")
-    return 1 if failed else 0
-
-
-def _verify_export(document: Any, receipts: list[tuple[str, Any]], keys: list[Any]) -> int:
-    """An export checked offline: its chain and rows, its own checkpoint, and each receipt against its entries."""
-    records = records_of(document)
-    event = records.event["id"]
-    problems = verify(records)
-    failed = bool(problems)
-    print(f"export of event {event}: FAILED: {problems[0]}" if problems else f"export of event {event}: ok")
-    if document.get("checkpoint") is not None:
-        failed = _report_receipt("its checkpoint", document["checkpoint"], event, records.audit, keys) or failed
-    for path, receipt in receipts:
-        failed = _report_receipt(path, receipt, event, records.audit, keys) or failed
-    return 1 if failed else 0
-
-
-def _report_receipt(name: str, document: Any, event: str, entries: list[dict[str, Any]], keys: list[Any]) -> bool:
-    """Print what checking one receipt or checkpoint found; whether it failed."""
-    receipt, checkpoint = checkpoint_of(document)
-    problems = check(document, event, entries, keys)
-    what = "receipt" if receipt is not None else "checkpoint"
-    label = f"{name} ({what}"
-    if checkpoint is not None and receipt is not None:
-        label += f" of entry {receipt.get('seq')} in {checkpoint.get('tree_size')}"
-    elif checkpoint is not None:
-        label += f" of {checkpoint.get('tree_size')} entries"
-    label += ")"
-    if problems:
-        print(f"{label}: FAILED: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
-        return True
-    signed = "signature not checked (give --public-key)"
-    if keys:
-        signed = f"signed by key {checkpoint['key_id']}" if checkpoint else ""
-    elif checkpoint is not None and checkpoint.get("signature") is None:
-        signed = "unsigned"
-    print(f"{label}: ok: the log of {len(entries)} entries extends it; {signed}")
-    return False
-
-
-def _read_bytes(path: str) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except OSError as err:
-        raise CliError(f"{path}: {err.strerror}") from None
-
-
-def _key_create(args: argparse.Namespace) -> int:
-    try:
-        key = create_key(Path(args.path))
-    except KeyFileError as err:
-        raise CliError(str(err)) from None
-    print(f"# key id {key_id(key.public_key())}; private key written to {args.path} (mode 0600): set WORDSVC_LEDGER_KEY_FILE to it", file=sys.stderr)
-    sys.stdout.write(public_pem(key.public_key()))
-    return 0
-
-
-def _key_public(args: argparse.Namespace) -> int:
-    try:
-        signer = Signer.from_file(Path(args.path))
-    except KeyFileError as err:
-        raise CliError(str(err)) from None
-    print(f"# key id {signer.key_id}", file=sys.stderr)
-    sys.stdout.write(signer.public_pem() or "")
     return 0

@@ -73,7 +73,7 @@ def _serve(args: argparse.Namespace) -> int:
     engine = connect(settings.database_url)
     upgrade(engine)  # the ledger's migrations, once, before any worker opens it
     engine.dispose()
-    Signer.from_file(settings.ledger_key_file)  # a key file that cannot be read stops the service here, not in a worker's first write
+    Signer.from_file(settings.ledger_key_file, settings.ledger_public_keys)  # a key file that cannot be read stops the service here, not in a worker's first write
     builder = _start_build(settings.data_dir) if args.build else None
     try:
         return run(APP, options)

@@ -100,18 +100,36 @@ def create_key(path: Path) -> Ed25519PrivateKey:
     return key
 
 
-class Signer:
-    """Makes the checkpoints of one service: signed with its key, or unsigned (``key_id`` and ``signature`` null) without one."""
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        raise KeyFileError(f"public key file {path}: {err.strerror}") from None
 
-    def __init__(self, key: Ed25519PrivateKey | None = None):
+
+class Signer:
+    """Makes the checkpoints of one service: signed with its key, or unsigned (``key_id`` and ``signature`` null) without one.
+
+    ``earlier`` are the public keys whose signatures the service still takes
+    as its own besides its key's (``WORDSVC_LEDGER_PUBLIC_KEYS``: the keys it
+    had before a rotation, or the next key of one under way); :attr:`trusted`
+    holds them all by key id.
+    """
+
+    def __init__(self, key: Ed25519PrivateKey | None = None, earlier: Iterable[Ed25519PublicKey] = ()):
         self.key = key
         self.key_id = key_id(key.public_key()) if key is not None else None
+        self.trusted: dict[str, Ed25519PublicKey] = {key_id(public): public for public in earlier}
+        if key is not None:
+            self.trusted[self.key_id] = key.public_key()  # type: ignore[index]
 
     @classmethod
-    def from_file(cls, path: Path | None) -> Signer:
-        """The signer of the key in ``path`` (PKCS #8 PEM, unencrypted); unsigned for ``None``; :class:`KeyFileError` naming the file."""
+    def from_file(cls, path: Path | None, earlier: Iterable[Path] = ()) -> Signer:
+        """The signer of the key in ``path`` (PKCS #8 PEM, unencrypted), also trusting the public keys in the files ``earlier``;
+        unsigned for ``None``; :class:`KeyFileError` naming the file."""
+        publics = [public_key_from_pem(_read(Path(p)), f"public key file {p}") for p in earlier]
         if path is None:
-            return cls()
+            return cls(None, publics)
         try:
             data = Path(path).read_bytes()
         except OSError as err:
@@ -122,7 +140,7 @@ class Signer:
             raise KeyFileError(f"key file {path}: not an unencrypted PEM private key ({err})") from None
         if not isinstance(key, Ed25519PrivateKey):
             raise KeyFileError(f"key file {path}: not an Ed25519 key (wordsvc key create makes one)")
-        return cls(key)
+        return cls(key, publics)
 
     @property
     def signs(self) -> bool:

@@ -8,9 +8,10 @@ schemas take them, sizes that fit the columns of either back end, a ruleset
 snapshot that reads back as a ruleset, tables seated within its player
 range with names people can tell apart, rounds numbered within its rounds,
 each table's revisions counted from 1, every play valid at its table under
-the snapshot, and each result the score of its play (where the event's
-lexicon is loaded; else at least the result of the table's players, with the
-totals it says). What fails is a 422 listing every problem by its path in
+the snapshot, and each result the score of its play under the lexicon the
+event had when it was stored (:mod:`.rescoring`, where that lexicon is
+loaded; else at least the result of the table's players, with the totals it
+says). What fails is a 422 listing every problem by its path in
 the document (``games.3.players.1``), never a 500 and never stored.
 """
 
@@ -27,18 +28,22 @@ from ..core.ids import EXPORT_FORMAT, is_id
 from ..core.lexicon import Lexicon
 from ..core.names import confusable_pairs, invisible_problem
 from ..core.ruleset import Ruleset
-from ..core.scoring import check_round, score_round
+from ..core.scoring import check_round
 from ..data.names import mixed_script, skeleton
 from ..data.rulesets import ruleset_from_document
 from .audit import Records
 from .canonical import canonical, sha256_of
 from .plays import play_from_document
+from .rescoring import lexicon_at, rescore
 from .tokens import ROLES
 from .tournament_imports import check_tournament
 
 __all__ = ["check_import", "check_shape", "records_from"]
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+_KEY_ID, _SIGNATURE = re.compile(r"[0-9a-f]{16}"), re.compile(r"[A-Za-z0-9+/]{86}==")
+#: How a row's lexicon is found: the stamp the event had when the row was stored, and the loaded lexicon of a stamp.
+_Lexicons = tuple[Callable[[dict[str, Any]], dict[str, Any] | None], Callable[[dict[str, Any]], Lexicon | None]]
 #: Player names as the API takes them (wordsvc/schemas/common.py): at most this many characters.
 MAX_PLAYER_NAME = 64
 #: What the columns hold on both back ends (wordsvc/ledger/schema.py).
@@ -56,12 +61,22 @@ def check_import(document: Any, lexicon_of: Callable[[dict[str, Any]], Lexicon |
     ruleset = _event(event, problems)
     seats = _games(document["games"], ruleset, problems)
     check_tournament(document, seats, ruleset, problems)
-    lexicon = lexicon_of(event["lexicon"]) if isinstance(event.get("lexicon"), dict) else None
-    _revisions(document["revisions"], seats, ruleset, lexicon, problems, event)
+    stamp_of = lexicon_at(document["audit"])
+    current = event["lexicon"] if isinstance(event.get("lexicon"), dict) else None
+
+    def stamp(row: dict[str, Any]) -> dict[str, Any] | None:
+        """The lexicon the event had when the row was stored, as its entry says (the event's own if no entry does: verify refuses that)."""
+        return stamp_of((row.get("game"), row.get("round"), row.get("revision"))) or current
+
+    _revisions(document["revisions"], seats, ruleset, (stamp, lexicon_of), problems, event)
     _tokens(document["tokens"], seats, problems)
     for i, entry in enumerate(document["audit"]):
         if not isinstance(entry, dict):
             problems.add(f"audit.{i}", "must be an object")
+        elif (entry.get("key_id"), entry.get("signature")) != (None, None) and not (
+            isinstance(entry.get("key_id"), str) and _KEY_ID.fullmatch(entry["key_id"]) and isinstance(entry.get("signature"), str) and _SIGNATURE.fullmatch(entry["signature"])
+        ):
+            problems.add(f"audit.{i}.signature", "must be null with key_id null, or an Ed25519 signature in base64 with its key id (16 hex digits)")
     problems.raise_if_any("The import holds what no write of the API could have stored; see errors.")
     assert ruleset is not None
     return records_from(document), ruleset
@@ -192,7 +207,7 @@ def _games(rows: list[Any], ruleset: Ruleset | None, problems: Problems) -> dict
 
 
 def _revisions(
-    rows: list[Any], seats: dict[str, list[str]], ruleset: Ruleset | None, lexicon: Lexicon | None, problems: Problems, event: dict[str, Any] | None = None
+    rows: list[Any], seats: dict[str, list[str]], ruleset: Ruleset | None, lexicon: _Lexicons, problems: Problems, event: dict[str, Any] | None = None
 ) -> None:
     counted: dict[tuple[str, int], list[int]] = {}
     event = event or {}
@@ -238,7 +253,7 @@ def _revisions(
             problems.add("revisions", f"table {game} round {number}: revisions {sorted(found)}, not 1 to {len(found)}")
 
 
-def _play(row: dict[str, Any], where: str, game: str, number: int, seated: list[str], ruleset: Ruleset | None, lexicon: Lexicon | None, problems: Problems) -> None:
+def _play(row: dict[str, Any], where: str, game: str, number: int, seated: list[str], ruleset: Ruleset | None, lexicon: _Lexicons, problems: Problems) -> None:
     try:
         play = play_from_document(row["body"], number)
     except (KeyError, TypeError, ValueError, AttributeError):
@@ -274,8 +289,10 @@ def _play(row: dict[str, Any], where: str, game: str, number: int, seated: list[
     ):
         problems.add(f"{where}.result.players", "must be a line with a whole-number total for each of the table's players")
         return
-    if lexicon is not None and canonical(score_round(play, ruleset, lexicon).to_dict()) != canonical(result):
-        problems.add(f"{where}.result", "is not the score of its play under the event's ruleset and lexicon")
+    stamp, lexicon_of = lexicon
+    wrong = rescore(row, ruleset, stamp(row), lexicon_of)
+    if wrong is not None:
+        problems.add(f"{where}.{wrong[0]}", wrong[1])
     if "totals" in row and canonical(row["totals"]) != canonical({p["name"]: p["total"] for p in lines}):
         problems.add(f"{where}.totals", "must be its result's totals, player by player")
 

@@ -22,7 +22,7 @@ The steps a program in another language follows are in docs/ledger.md.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -32,7 +32,7 @@ from .audit import entry_hash
 from .checkpoints import checkpoint_problems
 from .receipts import entry_leaf
 
-__all__ = ["check", "checkpoint_of"]
+__all__ = ["check", "checkpoint_of", "export_checkpoint_problems"]
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
@@ -81,6 +81,27 @@ def check(document: Any, event: str, entries: Sequence[dict[str, Any]], keys: It
         if not verify_inclusion(leaf, seq - 1, size, inclusion_proof(leaves[:size], seq - 1), bytes.fromhex(top)):
             problems.append(f"entry {seq} of the log is not the one the receipt names (inclusion proof fails)")
     return problems
+
+
+def export_checkpoint_problems(checkpoint: Any, event: str, entries: Sequence[dict[str, Any]], keys: Mapping[str, Ed25519PublicKey]) -> list[str]:
+    """What is wrong with an export's own checkpoint: it must be the head of exactly the entries the export holds.
+
+    An export carries the signed head of its entries (:mod:`.transfer`), so a
+    checkpoint over more entries than it holds means entries were cut from
+    its end, and over fewer, that entries were added after it was made. Its
+    signature is checked when it names one of ``keys`` (by key id); one
+    signed by a key not given, or unsigned, vouches for nothing here and is
+    held to the entries only.
+    """
+    if not isinstance(checkpoint, dict):
+        return ["the export's checkpoint is not a JSON object"]
+    known = keys.get(checkpoint.get("key_id")) if isinstance(checkpoint.get("key_id"), str) else None
+    problems = check(checkpoint, event, entries, [known] if known is not None else [])
+    if problems:
+        return [f"its checkpoint: {problem}" for problem in problems]
+    if checkpoint["tree_size"] != len(entries):
+        return [f"its checkpoint covers {checkpoint['tree_size']} entries, the export holds {len(entries)}: entries were added after the export was made"]
+    return []
 
 
 def _receipt_problems(receipt: dict[str, Any], checkpoint: dict[str, Any]) -> list[str]:

@@ -18,6 +18,11 @@ database holds (its seq and hash, whose ``prev`` links vouch for every
 entry before), reads only the entries other processes appended since, and
 rebuilds from every entry when it does not match (a write rolled back after
 its append, a restored backup).
+
+Before a write appends to a chain, and before a head is signed, the newest
+entry must carry the service's signature (:mod:`.entry_signatures`); the
+head that was checked is kept with the frontier, so the signature is
+verified once per head another process (or someone else) wrote, not per use.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from ..core.errors import InvalidRequest
 from ..core.merkle import Frontier, consistency_proof, inclusion_proof, leaf_hash, root
 from .canonical import canonical
 from .checkpoints import Signer
+from .entry_signatures import Vouch
 from .errors import Conflict
 from .prepared import Prepared
 from .schema import audit
@@ -45,7 +51,12 @@ KEPT_CHAINS = 4096
 _MAX_SEQ = 2**31 - 1
 
 _b = bindparam
-_FROM = Prepared(select(audit.c.seq, audit.c.hash, audit.c.prev_hash).where(audit.c.chain == _b("chain"), audit.c.seq >= _b("first")).order_by(audit.c.seq))
+_FROM = Prepared(
+    select(audit.c.seq, audit.c.hash, audit.c.prev_hash, audit.c.key_id, audit.c.signature)
+    .where(audit.c.chain == _b("chain"), audit.c.seq >= _b("first"))
+    .order_by(audit.c.seq)
+)
+_NEWEST = Prepared(select(audit.c.seq, audit.c.hash, audit.c.key_id, audit.c.signature).where(audit.c.chain == _b("chain")).order_by(audit.c.seq.desc()).limit(1))
 _UPTO = Prepared(select(audit.c.seq, audit.c.hash).where(audit.c.chain == _b("chain"), audit.c.seq <= _b("upto")).order_by(audit.c.seq))
 
 
@@ -65,11 +76,13 @@ class Head:
 class Trees:
     """Each event's frontier, kept in this process and checked against the database at every use (see the module's docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, vouch: Vouch | None = None) -> None:
         self._kept: dict[str, Frontier] = {}
+        self._vouched: dict[str, str] = {}  # chain -> the hash of the newest entry found signed (or written here)
         self._lock = threading.Lock()
+        self.vouch = vouch or Vouch(Signer())
 
-    def current(self, conn: Connection, chain: str) -> Frontier:
+    def current(self, conn: Connection, chain: str, vouch: bool = False) -> Frontier:
         """The frontier of every entry of ``chain`` as ``conn`` reads it now: the newest entry is ``last``, ``size`` its seq.
 
         One query while the kept frontier is current or a few entries behind
@@ -79,6 +92,10 @@ class Trees:
         entry gone or changed, a link broken) reads every entry again. A
         write calls this instead of reading the newest entry, so keeping the
         tree costs it no query of its own.
+
+        With ``vouch``, the newest entry must be signed by the service
+        (:class:`~wordsvc.ledger.entry_signatures.Vouch`), else
+        :class:`~wordsvc.ledger.entry_signatures.Unvouched` (409).
         """
         with self._lock:
             kept = self._kept.get(chain)
@@ -92,6 +109,8 @@ class Trees:
                     frontier = frontier.append(bytes.fromhex(row.hash))
                 else:
                     self._keep(chain, frontier)
+                    if vouch:
+                        self._vouch(conn, chain, frontier, rows[-1])
                     return frontier
         frontier = Frontier()
         for row in _UPTO.all(conn, {"chain": chain, "upto": _MAX_SEQ}):
@@ -99,7 +118,23 @@ class Trees:
                 raise Conflict(f"The audit chain of {chain} has a gap before entry {row.seq}: run wordsvc audit verify.", {"audit": ["has a gap"]})
             frontier = frontier.append(bytes.fromhex(row.hash))
         self._keep(chain, frontier)
+        if vouch:
+            self._vouch(conn, chain, frontier, None)
         return frontier
+
+    def _vouch(self, conn: Connection, chain: str, frontier: Frontier, row: Any) -> None:
+        """Check that the newest entry (``row`` if it is the one, else read) is signed by the service, unless this head was checked before."""
+        if not self.vouch.active or not frontier.size:
+            return
+        head = frontier.last.hex()
+        with self._lock:
+            if self._vouched.get(chain) == head:
+                return
+        if row is None or row.hash != head:
+            row = _NEWEST.first(conn, {"chain": chain})
+        self.vouch.check(chain, {"seq": row.seq, "hash": row.hash, "key_id": row.key_id, "signature": row.signature})
+        with self._lock:
+            self._vouched[chain] = head
 
     def appended(self, chain: str, before: Frontier, entry_hash: str) -> Head:
         """The head once an entry with ``entry_hash`` is appended to the log whose frontier was ``before``, in the write's own transaction.
@@ -109,11 +144,13 @@ class Trees:
         """
         frontier = before.append(bytes.fromhex(entry_hash))
         self._keep(chain, frontier)
+        with self._lock:
+            self._vouched[chain] = entry_hash  # written, and signed, here
         return Head(frontier.size, frontier.root().hex())
 
-    def head(self, conn: Connection, chain: str) -> Head:
-        """The head of ``chain`` as ``conn`` reads it now (size 0 and the empty root when it has no entry)."""
-        frontier = self.current(conn, chain)
+    def head(self, conn: Connection, chain: str, vouch: bool = False) -> Head:
+        """The head of ``chain`` as ``conn`` reads it now (size 0 and the empty root when it has no entry); ``vouch`` as in :meth:`current`."""
+        frontier = self.current(conn, chain, vouch)
         return Head(frontier.size, frontier.root().hex())
 
     def _keep(self, chain: str, frontier: Frontier) -> None:
@@ -121,7 +158,9 @@ class Trees:
             self._kept.pop(chain, None)
             self._kept[chain] = frontier
             if len(self._kept) > KEPT_CHAINS:
-                self._kept.pop(next(iter(self._kept)))
+                dropped = next(iter(self._kept))
+                self._kept.pop(dropped)
+                self._vouched.pop(dropped, None)
 
 
 def tree_root(entry_hashes: Sequence[str]) -> str:
@@ -144,7 +183,7 @@ class Receipts:
     def __init__(self, engine: Engine, signer: Signer):
         self.engine = engine
         self.signer = signer
-        self.trees = Trees()
+        self.trees = Trees(Vouch(signer))
 
     def appended(self, chain: str, before: Frontier, entry_hash: str) -> Appended:
         """Record in the write's transaction that an entry was appended to the log of frontier ``before`` (:meth:`Trees.appended`)."""
@@ -161,8 +200,9 @@ class Receipts:
         return self._receipt(event, found[0], found[1], self.head(event))
 
     def head(self, event: str) -> Head:
+        """The head to sign now: refused (:class:`~wordsvc.ledger.entry_signatures.Unvouched`) if its newest entry is not the service's."""
         with self.engine.connect() as conn:
-            return self.trees.head(conn, event)
+            return self.trees.head(conn, event, vouch=True)
 
     def checkpoint(self, event: str, head: Head | None = None) -> dict[str, Any]:
         """The signed head of ``event``'s log now (or of ``head``)."""
@@ -200,7 +240,7 @@ class Receipts:
         """A table's receipts by round and revision, each in the tree as it is now (one head, one checkpoint for them all)."""
         with self.engine.connect() as conn:
             entries = self.rounds(conn, event, game)
-            head = self.trees.head(conn, event)
+            head = self.trees.head(conn, event, vouch=True)
         checkpoint = self.checkpoint(event, head) if entries else None
 
         def of(number: int, revision: int) -> dict[str, Any] | None:

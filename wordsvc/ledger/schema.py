@@ -78,6 +78,9 @@ tokens = Table(
     Column("label", String(200), nullable=True),
     Column("created_at", String(32), nullable=False),
     Column("revoked_at", String(32), nullable=True),
+    # 0004: the service's Ed25519 seal over id, hash, role, event and table, made as it issued the token (docs/ledger.md); null before
+    Column("key_id", String(16), nullable=True),
+    Column("signature", String(88), nullable=True),
     Index("tokens_event", "event_id"),
 )
 
@@ -93,6 +96,9 @@ audit = Table(
     Column("payload_json", Text, nullable=False),
     Column("prev_hash", String(64), nullable=False),
     Column("hash", String(64), nullable=False),
+    # 0004: the service's Ed25519 signature of the entry, made as it was written (docs/ledger.md, "Entry signatures"); null before
+    Column("key_id", String(16), nullable=True),
+    Column("signature", String(88), nullable=True),
 )
 
 # 0003: tournaments (docs/tournaments.md)

@@ -32,6 +32,7 @@ from .audit import GENESIS, make_entry
 from .canonical import canonical, now
 from .checkpoints import Signer
 from .database import Writer
+from .entry_signatures import sign_entry
 from .errors import Conflict, NotFound
 from .prepared import Prepared, Readers
 from .receipts import Appended, Receipts
@@ -88,11 +89,19 @@ class Store:
 
     # --- writes -------------------------------------------------------------------------------------
 
-    def append(self, conn: Connection, chain: str, actor: Principal, action: str, payload: dict[str, Any]) -> Appended:
-        """Append an audit entry to ``chain``, in the write's own transaction (which holds the chain's lock); the entry and the tree after it."""
-        before = self.receipts.trees.current(conn, chain)  # the newest entry, read with what the event's tree needs
+    def append(self, conn: Connection, chain: str, actor: Principal, action: str, payload: dict[str, Any], decision: bool = False) -> Appended:
+        """Append an audit entry to ``chain``, signed with the service's key, in the write's own transaction (which holds the chain's lock);
+        the entry and the tree after it.
+
+        The chain's newest entry must be one the service signed
+        (:mod:`.entry_signatures`: 409 otherwise), except for a ``decision``
+        (an import's or an operator's acceptance), whose entry vouches for
+        the entries before it.
+        """
+        before = self.receipts.trees.current(conn, chain, vouch=not decision)  # the newest entry, read with what the event's tree needs
         prev = before.last.hex() if before.size else GENESIS
         entry = make_entry(chain, before.size + 1, prev, actor.actor(), action, payload, now())
+        entry["key_id"], entry["signature"] = sign_entry(self.receipts.signer, chain, entry["seq"], entry["hash"])
         _INSERT_ENTRY.execute(conn, audit_row(entry))
         if conn.dialect.name == "postgresql":  # every replica's streams hear of it when the transaction commits (docs/streams.md)
             _NOTIFY.execute(conn, {"channel": CHANGES_CHANNEL, "chain": chain})
@@ -163,6 +172,8 @@ def entry_of(row: Any) -> dict[str, Any]:
         "payload": json.loads(row.payload_json),
         "prev": row.prev_hash,
         "hash": row.hash,
+        "key_id": row.key_id,
+        "signature": row.signature,
     }
 
 
@@ -178,6 +189,8 @@ def audit_row(entry: dict[str, Any]) -> dict[str, Any]:
         "payload_json": canonical(entry["payload"]),
         "prev_hash": entry["prev"],
         "hash": entry["hash"],
+        "key_id": entry.get("key_id"),
+        "signature": entry.get("signature"),
     }
 
 

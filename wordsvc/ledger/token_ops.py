@@ -4,7 +4,8 @@ The token format and its hashing are :mod:`.tokens` (no database); this
 module stores them. An admin token is audited on the house chain
 (:data:`~wordsvc.ledger.audit.HOUSE`), an event's tokens on the event's
 chain. A token is shown once, in the answer that issues it, and only its
-hash is kept.
+hash is kept, sealed with the service's key (:mod:`.token_seals`): a row
+without a good seal lets nobody in.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .prepared import Prepared
 from .receipts import Appended
 from .schema import tokens
 from .store import Store
+from .token_seals import Seals
 from .tokens import LOCAL, Principal, hash_token, matches, new_token, token_id
 
 __all__ = ["Tokens", "console_link", "token_view"]
@@ -33,13 +35,14 @@ class Tokens:
 
     def __init__(self, store: Store):
         self.store = store
+        self.seals = Seals(store.receipts.signer)
 
     def authenticate(self, token: str) -> Principal:
         """The principal of a bearer token; :class:`Unauthorized` (one answer for every failure) if it is not a live token."""
         tid = token_id(token)
         row = self.store.readers.read(lambda reader: _TOKEN.first(reader, {"id": tid})) if tid else None
         stored = row.secret_sha256 if row is not None else None
-        if not matches(token, stored) or row is None or row.revoked_at is not None:
+        if not matches(token, stored) or row is None or row.revoked_at is not None or not self.seals.holds(row):
             raise Unauthorized("The bearer token is not valid.", {"authorization": ["not a valid token"]})
         return Principal(row.id, row.role, row.event_id, row.table_id)
 
@@ -124,9 +127,9 @@ class Tokens:
             tid, token = new_token()
             if _TOKEN.first(conn, {"id": tid}) is None:
                 break
-        conn.execute(
-            insert(tokens).values(id=tid, secret_sha256=hash_token(token), role=role, event_id=event_id, table_id=table, label=label, created_at=now())
-        )
+        digest = hash_token(token)
+        seal = self.seals.seal(tid, digest, role, event_id, table)
+        conn.execute(insert(tokens).values(id=tid, secret_sha256=digest, role=role, event_id=event_id, table_id=table, label=label, created_at=now(), **seal))
         return tid, token
 
     def _row(self, tid: str) -> Any:
@@ -159,5 +162,7 @@ def token_view(row: Any) -> dict[str, Any]:
 
 
 _TOKEN = Prepared(
-    select(tokens.c.id, tokens.c.secret_sha256, tokens.c.role, tokens.c.event_id, tokens.c.table_id, tokens.c.revoked_at).where(tokens.c.id == bindparam("id"))
+    select(tokens.c.id, tokens.c.secret_sha256, tokens.c.role, tokens.c.event_id, tokens.c.table_id, tokens.c.revoked_at, tokens.c.key_id, tokens.c.signature).where(
+        tokens.c.id == bindparam("id")
+    )
 )

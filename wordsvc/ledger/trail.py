@@ -11,16 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Connection, bindparam, select, update
 
 from .access import require_read
-from .audit import HOUSE, token_problems, verify, verify_chain
+from .audit import HOUSE, token_problems, verify_chain
+from .entry_signatures import Keys, Unvouched, signature_problems
+from .errors import Conflict, NotFound
 from .prepared import Prepared
+from .receipts import Appended
 from .schema import audit, tokens
 from .store import Store, entry_of
 from .token_ops import token_view
-from .tokens import Principal
+from .token_seals import seal_problem
+from .tokens import LOCAL, Principal
 from .transfer import Transfer
+from .verification import Verified, verify_event
 
 __all__ = ["Trail"]
 
@@ -58,20 +63,87 @@ class Trail:
         require_read(actor, event_id, event.private)
         return self.store.receipts.consistency(event_id, first, second)
 
-    def verify(self, event_id: str) -> list[str]:
-        """Problems that show the event's rows or audit chain were edited, deleted or reordered (``[]``: it verifies)."""
-        self.store.event_row(event_id)
-        return verify(self.transfer.records(event_id, reveal=True))
+    def verify(self, event_id: str, keys: Keys | None = None) -> list[str]:
+        """Problems that show the event's rows or audit chain were edited, deleted, reordered, re-scored or appended to (``[]``: it verifies).
 
-    def verify_house(self) -> list[str]:
-        """The admin tokens' chain, checked as an event's is, and the admin token rows against it."""
+        ``keys`` (by key id) must have signed every entry (:mod:`.entry_signatures`); by default the service's own keys, none without a key.
+        """
+        return self.check(event_id, keys).problems
+
+    def check(self, event_id: str, keys: Keys | None = None) -> Verified:
+        """:meth:`verify` with the notes of what it could not check (:mod:`.verification`); with keys, the live tokens' seals too."""
+        self.store.event_row(event_id)
+        keys = self.store.receipts.signer.trusted if keys is None else keys
+        found = verify_event(self.transfer.records(event_id, reveal=True), keys, self.store.loaded_lexicon)
+        if keys and not found.problems:
+            found.problems += self._seal_problems(event_id, keys)
+        return found
+
+    def _seal_problems(self, chain: str, keys: Keys) -> list[str]:
+        """Each live token of ``chain`` (an event's, or the admin tokens of the house) whose row is not sealed by one of ``keys``."""
+        whose = tokens.c.event_id.is_(None) if chain == HOUSE else tokens.c.event_id == chain
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(select(tokens).where(whose, tokens.c.revoked_at.is_(None)).order_by(tokens.c.created_at, tokens.c.id)).all()
+        return [f"token {row.id}: {problem} (put in the database without the service's key, or issued before tokens were sealed and never accepted)"
+                if problem == "not sealed" else f"token {row.id}: {problem}" for row in rows if (problem := seal_problem(row, keys)) is not None]
+
+    def verify_house(self, keys: Keys | None = None) -> list[str]:
+        """The admin tokens' chain, checked as an event's is, the admin token rows against it, and (``keys`` as in :meth:`verify`) its signatures."""
         with self.store.engine.connect() as conn:
             rows = conn.execute(select(audit).where(audit.c.chain == HOUSE).order_by(audit.c.seq)).all()
             admins = conn.execute(select(tokens).where(tokens.c.event_id.is_(None)).order_by(tokens.c.created_at, tokens.c.id)).all()
         entries = [entry_of(row) for row in rows]
         if not entries:
             return [f"token {admin.id}: no audit entry issued it" for admin in admins]
-        return verify_chain(HOUSE, entries) or token_problems(entries, [token_view(admin) for admin in admins])
+        problems = verify_chain(HOUSE, entries) or token_problems(entries, [token_view(admin) for admin in admins])
+        keys = self.store.receipts.signer.trusted if keys is None else keys
+        if problems or not keys:
+            return problems
+        return signature_problems(entries, keys).problems or self._seal_problems(HOUSE, keys)
+
+    def accept(self, chain: str, upto: int) -> Appended | None:
+        """An operator's decision to take a chain of ``upto`` entries as it is although the service did not sign its newest entry
+        (entries written before entries were signed, or appended behind the service's back and judged harmless): an
+        ``audit.accepted`` entry, signed, vouching for entries 1 to ``upto`` (:mod:`.entry_signatures`), and a seal for each live
+        token of the chain that has none (:mod:`.token_seals`; their ids in the entry). ``None`` when there was nothing to decide:
+        the newest entry signed and every live token sealed.
+
+        Refused (409) without a key, for a chain that does not verify (chain, rows and scores: fix or restore it first), that holds
+        an entry or token whose signature by the service's key fails (altered: no decision makes it right), or that no longer holds
+        exactly ``upto`` entries (what the operator looked at is not what is there).
+        """
+        store, seals, trusted = self.store, self.transfer.tokens.seals, self.store.receipts.signer.trusted
+        if not store.receipts.signer.signs:
+            raise Conflict("Accepting entries signs them: set WORDSVC_LEDGER_KEY_FILE to the service's key.", {"key": ["no key"]})
+        if chain != HOUSE:
+            store.event_row(chain)
+        problems = self.verify_house(keys={}) if chain == HOUSE else self.verify(chain, keys={})
+        problems = problems or signature_problems(self.log(chain), trusted).altered
+        problems = problems or [problem for problem in self._seal_problems(chain, trusted) if "does not verify" in problem or "sealed by key" in problem]
+        if problems:
+            raise Conflict(f"The log of {chain} does not verify: {problems[0]}. Only a log that verifies can be accepted.", {"audit": problems[:50]})
+        whose = tokens.c.event_id.is_(None) if chain == HOUSE else tokens.c.event_id == chain
+
+        def work(conn: Connection) -> Appended | None:
+            trees = store.receipts.trees
+            frontier = trees.current(conn, chain)
+            if frontier.size == 0:
+                raise NotFound(f"The chain {chain} has no entries.", {"chain": ["has no entries"]})
+            if frontier.size != upto:
+                raise Conflict(f"The log of {chain} holds {frontier.size} entries, not {upto}: check it again and accept what it holds.", {"upto": [f"the log holds {frontier.size}"]})
+            unsealed = conn.execute(select(tokens).where(whose, tokens.c.revoked_at.is_(None), tokens.c.signature.is_(None)).order_by(tokens.c.id)).all()
+            for row in unsealed:
+                conn.execute(update(tokens).where(tokens.c.id == row.id).values(**seals.seal(row.id, row.secret_sha256, row.role, row.event_id, row.table_id)))
+            try:
+                trees.current(conn, chain, vouch=True)
+                if not unsealed:
+                    return None
+            except Unvouched:
+                pass
+            payload = {"upto": upto, "head": frontier.last.hex(), "tokens": [row.id for row in unsealed]}
+            return store.append(conn, chain, LOCAL, "audit.accepted", payload, decision=True)
+
+        return store.writer.run(chain, work)
 
     def log(self, event_id: str) -> list[dict[str, Any]]:
         """Every audit entry of the event, in order (the command line's: it acts as the machine's administrator)."""

@@ -2,12 +2,19 @@
 
 An export holds everything needed to rebuild the event elsewhere (its row,
 tables, every revision, its tokens without secrets or hashes, and its whole
-audit chain) with the signed head of the entries it holds; the seed and
-the deal ids, which hold it, only once the event is closed. An import is
-refused unless every row is one a write could have stored
-(:func:`~wordsvc.ledger.imports.check_import`) and the chain and rows
-verify (:func:`~wordsvc.ledger.audit.verify`); it keeps the entries as
-they are, so receipts taken before the export hold against the new ledger.
+audit chain, each entry with its signature) with the signed head of the
+entries it holds; the seed and the deal ids, which hold it, only once the
+event is closed. An export, like a checkpoint, is refused while the log ends
+with an entry the service did not sign (:mod:`.entry_signatures`).
+
+An import is refused unless every row is one a write could have stored
+(:func:`~wordsvc.ledger.imports.check_import`), the chain and rows verify
+(:func:`~wordsvc.ledger.audit.verify`), the export's own checkpoint, when it
+has one, is the head of exactly its entries (and signed, when it names a key
+this service trusts), and every entry signed by such a key verifies. It
+keeps the entries as they are, so receipts taken before the export hold
+against the new ledger; its ``event.imported`` entry, signed here, vouches
+for the entries before it.
 """
 
 from __future__ import annotations
@@ -22,10 +29,12 @@ from ..core.ids import EXPORT_FORMAT
 from .access import require_admin, require_director
 from .audit import Records, verify
 from .canonical import canonical
+from .entry_signatures import signature_problem
 from .errors import Conflict
 from .events import Events
 from .imports import check_import, check_shape, records_from
 from .plays import play_from_document
+from .receipt_check import export_checkpoint_problems
 from .receipts import Appended, tree_root
 from .schema import audit, events, games, players, revisions, schedules, seats, sessions, tokens
 from .store import INSERT_REVISION, Store, audit_row, check_id, entry_of
@@ -49,6 +58,7 @@ class Transfer:
         self.store.event_row(event_id)
         require_director(actor, event_id, "export the event")
         records = self.records(event_id)
+        self.store.receipts.trees.vouch.check(event_id, records.audit[-1])  # a head the service did not write is not signed
         root = tree_root([entry["hash"] for entry in records.audit])
         return {
             "format": EXPORT_FORMAT,
@@ -70,6 +80,15 @@ class Transfer:
         actor = require_admin(actor)
         records, _ = check_import(document, store.loaded_lexicon)  # every row as a write would have it, every problem at once
         problems = verify(records)
+        if problems:
+            raise InvalidRequest(f"The export does not verify: {problems[0]}.", {"audit": problems[:50]})
+        trusted = store.receipts.signer.trusted
+        if document.get("checkpoint") is not None:
+            problems = export_checkpoint_problems(document["checkpoint"], records.event["id"], records.audit, trusted)
+            if problems:
+                raise InvalidRequest(f"The export does not verify: {problems[0]}.", {"checkpoint": problems})
+        signed = [entry for entry in records.audit if entry.get("key_id") in trusted]  # another service's signatures cannot be checked here
+        problems = [problem for entry in signed if (problem := signature_problem(entry, trusted)) is not None]
         if problems:
             raise InvalidRequest(f"The export does not verify: {problems[0]}.", {"audit": problems[:50]})
         event = records.event
@@ -119,7 +138,7 @@ class Transfer:
                 )
             for e in records.audit:
                 conn.execute(insert(audit).values(audit_row(e)))
-            store.append(conn, event_id, actor, "event.imported", {"entries": len(records.audit), "head": records.audit[-1]["hash"]})
+            store.append(conn, event_id, actor, "event.imported", {"entries": len(records.audit), "head": records.audit[-1]["hash"]}, decision=True)
             return self.tokens.issue_director(conn, event_id, actor)
 
         return self.events.with_director(actor, event_id, store.writer.run(event_id, work))

@@ -415,7 +415,11 @@ class AuditEntryOut(Strict):
     action = fields.String(required=True)
     payload = fields.Dict(required=True)
     prev = fields.String(required=True)
-    hash = fields.String(required=True, metadata={"description": "SHA-256 of the entry's canonical JSON without this field."})
+    hash = fields.String(required=True, metadata={"description": "SHA-256 of the entry's canonical JSON without this field (nor key_id and signature)."})
+    key_id = fields.String(allow_none=True, required=True, metadata={"description": "The key that signed the entry as it was written; null when unsigned."})
+    signature = fields.String(
+        allow_none=True, required=True, metadata={"description": "Ed25519 over `wordsvc-entry/v1`, the chain, seq and hash, one line each, base64 (docs/ledger.md, \"Entry signatures\")."}
+    )
 
 
 class AuditHeadOut(Strict):

@@ -70,9 +70,9 @@ def ledger() -> Ledger:
             if "wordsvc.ledger" not in extensions:
                 svc = service()
                 settings = extensions["wordsvc.settings"]
-                signer = Signer.from_file(settings.ledger_key_file)
+                signer = Signer.from_file(settings.ledger_key_file, settings.ledger_public_keys)
                 if not signer.signs:
-                    log.warning("no WORDSVC_LEDGER_KEY_FILE: checkpoints and receipts are unsigned (docs/ledger.md)")
+                    log.warning("no WORDSVC_LEDGER_KEY_FILE: audit entries, token rows, checkpoints and receipts are unsigned (docs/ledger.md)")
                 extensions["wordsvc.ledger"] = Ledger.open(settings.database_url, svc.languages.get, svc.budget, observe_commit, signer)
     return extensions["wordsvc.ledger"]  # type: ignore[no-any-return]
 
