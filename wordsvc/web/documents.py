@@ -38,7 +38,7 @@ def console_link(event: str, table: str) -> str:
 
 
 @bp.get("/events/<event:event>/documents/<kind>")
-@heavy(lane="long")  # a long event's scorecards or audit summary take up to seconds of a thread: a slot of their own, refused past it
+@heavy(lane="documents")  # a long event's PDFs take up to seconds of a thread: a lane of their own, so they never hold an analysis's slot
 def document(event: str, kind: str) -> Response:
     if kind not in docs.DOCUMENT_KINDS:
         raise NotFound(f"There is no document {kind!r}; there are {', '.join(docs.DOCUMENT_KINDS)}.", {"kind": [f"one of {', '.join(docs.DOCUMENT_KINDS)}"]})
