@@ -14,7 +14,8 @@ body     the rest of the body                408, then closed
 app      the app (no deadline: the app's)    -
 stream   nothing: held open by :mod:`.streams` -
 writing  the client to take a large reply    cut off
-closing  the client to close, after an error cut off (a lingering close)
+closing  the client to close (after an error, cut off (a lingering close)
+         a last answer, or a drain)
 ======== =================================== ======================================
 
 A slow client therefore holds a connection, never a thread: the app is
@@ -532,8 +533,12 @@ class Connection(asyncio.Protocol):
             self._set_deadline(self.loop.time() + self.options.header_timeout)
             self._advance()
             return
-        if closed or self.hub.draining:
+        if closed:
             self._close()
+            return
+        if self.hub.draining:  # answered just before the drain began, so without Connection: close
+            self.state = IDLE
+            self.close_idle()
             return
         self.state = IDLE
         self.since = self.loop.time()
@@ -578,8 +583,8 @@ class Connection(asyncio.Protocol):
         )
         self._linger()
 
-    def _linger(self) -> None:
-        """Stop writing, keep reading (and discarding) until the client closes or LINGER_SECONDS pass."""
+    def _linger(self, wait: float = LINGER_SECONDS) -> None:
+        """Stop writing, keep reading (and discarding) until the client closes or ``wait`` seconds pass."""
         transport = self.transport
         self.state = CLOSING
         self.hub.idle.pop(self, None)
@@ -588,7 +593,7 @@ class Connection(asyncio.Protocol):
         if not self.reading:
             self.reading = True
             transport.resume_reading()
-        wait = max(LINGER_SECONDS, self.options.write_timeout if transport.get_write_buffer_size() else 0.0)
+        wait = max(wait, self.options.write_timeout if transport.get_write_buffer_size() else 0.0)
         self._set_deadline(self.loop.time() + wait)
         if transport.can_write_eof():
             transport.write_eof()
@@ -596,9 +601,14 @@ class Connection(asyncio.Protocol):
             transport.close()
 
     def close_idle(self) -> None:
-        """Close a keep-alive connection waiting for its next request (the worker is full or draining)."""
+        """Close a keep-alive connection waiting for its next request, as the worker drains.
+
+        Half-closed, then read (and discarded) until the client closes, or for the keep-alive timeout it was
+        promised: a request it sent before it saw the close meets a clean end, which RFC 9112 §9.3.1 lets it send
+        again elsewhere, where a socket closed outright would have the kernel answer it with a reset.
+        """
         if self.state == IDLE:
-            self._close()
+            self._linger(self.options.keepalive_timeout)
 
     def _close(self) -> None:
         self.hub.idle.pop(self, None)

@@ -10,8 +10,10 @@ worker being recycled) the worker drains:
    already waiting in its backlog, then closes its copy (closing it first
    would reset them);
 3. held streams are ended (the chunked body's last chunk), so their clients
-   reconnect to a worker that stays; idle keep-alive connections are closed;
-   requests in hand are finished and
+   reconnect to a worker that stays; idle keep-alive connections are
+   half-closed and read on until their clients close, so a request that
+   crossed the close meets a clean end, never a reset
+   (:meth:`~.protocol.Connection.close_idle`); requests in hand are finished and
    answered with ``Connection: close``;
 4. once no connection is left (or ``drain_seconds`` less a second have
    passed) the process exits 0.
