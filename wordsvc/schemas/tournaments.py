@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from typing import Any
+
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from .common import BoundedList, Strict, StrictBoolean, check_text, name_field
 from .events import MAX_NAME, MAX_REASON, CheckpointOut, id_field, receipt_field
@@ -10,6 +12,15 @@ from .events import MAX_NAME, MAX_REASON, CheckpointOut, id_field, receipt_field
 #: Players an event registers, sessions it holds, tables a session seats: far above any real tournament, small enough to bound a request.
 MAX_EVENT_PLAYERS, MAX_SESSIONS, MAX_TABLES = 2000, 64, 500
 METHODS = ("random", "standings", "swiss", "schedule", "manual")
+#: The fields of a session's body that each method takes, beside ``method``, ``number`` and ``unfinished`` (docs/tournaments.md):
+#: a size policy for the methods that compute table sizes, the tables for a manual seating. A schedule is seated at its plan's sizes.
+METHOD_FIELDS = {"random": ("size",), "standings": ("size",), "swiss": ("size",), "schedule": (), "manual": ("tables",)}
+#: Why a field does not apply, by field: said in the 422 that names it.
+_NOT_TAKEN = {
+    "size": "the {method} method does not take a size: {why}",
+    "tables": "only the manual method takes tables; the {method} method seats the players itself",
+}
+_WHY_NO_SIZE = {"schedule": "its tables are the published schedule's", "manual": "a manual seating's sizes are its tables'"}
 
 
 def _text(most: int, **kwargs: object) -> fields.String:
@@ -33,15 +44,21 @@ class SizeBody(Strict):
 
 
 class SessionBody(Strict):
-    method = fields.String(required=True, validate=validate.OneOf(METHODS), metadata={"description": "How the players are seated (docs/seating.md)."})
+    method = fields.String(
+        required=True,
+        validate=validate.OneOf(METHODS),
+        metadata={"description": "How the players are seated (docs/seating.md). Each method takes only its own fields: `size` with random, standings and swiss; `tables` (required) with manual; a field a method does not take is a 422 naming it."},
+    )
     size = fields.Nested(
-        SizeBody, load_default=None, metadata={"description": "The size policy; default: target 4 (within the ruleset's range), smaller remainders."}
+        SizeBody,
+        load_default=None,
+        metadata={"description": "`random`, `standings` and `swiss` only: the size policy; default: target 4 (within the ruleset's range), smaller remainders."},
     )
     tables = BoundedList(
         BoundedList(id_field(), validate=validate.Length(min=1, max=16)),
         load_default=None,
         validate=validate.Length(min=1, max=MAX_TABLES),
-        metadata={"description": "`manual` only: the tables, each a list of player ids in seat order."},
+        metadata={"description": "`manual` only, and required there: the tables, each a list of player ids in seat order."},
     )
     number = fields.Integer(
         required=True,
@@ -54,6 +71,21 @@ class SessionBody(Strict):
         validate=validate.OneOf(("allow",)),
         metadata={"description": "`allow`: start it although the session before has tables with rounds missing (audited)."},
     )
+
+    @validates_schema
+    def _fields_of_the_method(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """A field the method does not take is refused, never dropped or stored unread; ``manual`` needs its tables. Every such problem at once."""
+        method = data.get("method")
+        if method not in METHOD_FIELDS:
+            return  # the method's own error says it
+        problems: dict[str, list[str]] = {}
+        for name in ("size", "tables"):
+            if data.get(name) is not None and name not in METHOD_FIELDS[method]:
+                problems[name] = [_NOT_TAKEN[name].format(method=method, why=_WHY_NO_SIZE.get(method, ""))]
+        if method == "manual" and data.get("tables") is None:
+            problems["tables"] = ["the manual method needs the tables: a list of tables, each a list of player ids in seat order"]
+        if problems:
+            raise ValidationError(problems)
 
 
 class SwapBody(Strict):

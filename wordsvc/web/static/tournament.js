@@ -161,11 +161,14 @@ function playerAction(id, action) {
 }
 
 const SESSION_FIELDS = { method: "session-method", size: "session-target", tables: "session-tables" };
+// The methods that take a size policy (a schedule keeps its plan's sizes, a manual seating its tables'): the API refuses it from the others.
+const SIZED = ["random", "standings", "swiss"];
 
 // The body of the next session as the form says it; `allow` sends "unfinished": "allow".
 function sessionBody(allow) {
   const method = $("session-method").value;
-  const body = { method, number: nextNumber(), size: { target: Number($("session-target").value), remainder: $("session-remainder").value } };
+  const body = { method, number: nextNumber() };
+  if (SIZED.includes(method)) body.size = { target: Number($("session-target").value), remainder: $("session-remainder").value };
   if (method === "manual") body.tables = $("session-tables").value.split("\n").map((line) => line.trim().split(/[\s,]+/).filter(Boolean)).filter((seats) => seats.length);
   if (allow) body.unfinished = "allow";
   return body;
@@ -299,6 +302,7 @@ function renderNext() {
   for (const option of $("session-remainder").options) option.textContent = t(`tournament.remainder.${option.value}`);
   $("session-method-help").textContent = t(`tournament.method_help.${$("session-method").value}`);
   $("session-tables-field").hidden = $("session-method").value !== "manual";
+  for (const id of ["session-target", "session-remainder"]) $(id).parentElement.hidden = !SIZED.includes($("session-method").value);
   $("seat").textContent = busy ? t("tournament.seating") : t("tournament.seat", { n });
   $("seat").disabled = busy;
   $("unfinished").hidden = !unfinished;
