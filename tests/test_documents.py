@@ -140,31 +140,42 @@ def test_the_crosstable_shows_each_meeting_with_its_scores(played: dict[str, Any
     assert grid.rows[0][2] == "—"  # a player never meets themselves
 
 
-def test_the_results_list_each_player_s_games_with_their_opponents(played: dict[str, Any]) -> None:
+def test_the_results_list_each_player_s_games_a_row_each_with_their_opponents(played: dict[str, Any]) -> None:
     document = docs.results_document(played["event"], played["standings"], played["crosstable"], PRINTED)
     grid = next(block for block in document.blocks if isinstance(block, docs.Grid))
     winner = played["standings"]["overall"]["lines"][0]
     assert grid.rows[0][:3] == ("1", winner["name"], str(winner["total"]))
-    assert grid.rows[0][4].count("\n") == 1  # two games, a line each
-    assert grid.rows[0][4].startswith("s1-t")
+    assert grid.rows[1][:4] == ("", "", "", "")  # the winner's second game, on a row of its own
+    assert [grid.rows[0][4][:4], grid.rows[1][4][:4]] == ["s1-t", "s2-t"]
+    opponents = grid.rows[0][6].split(", ")
+    assert len(opponents) == 3 and all(re.fullmatch(r"Player \d \d+", opponent) for opponent in opponents)
 
 
 def test_the_audit_summary_has_a_line_per_entry_and_no_secret(played: dict[str, Any]) -> None:
     document = docs.audit_document(played["event"], played["audit"], PRINTED)
     grid = next(block for block in document.blocks if isinstance(block, docs.Grid))
     assert len(grid.rows) == len(played["audit"])
-    assert grid.rows[0][3] == "event.created" and grid.rows[0][2] == "admin local"
+    assert grid.rows[0][3] == "Event created" and grid.rows[0][2] == "administrator (command line)"
     joined = "\n".join(cell for row in grid.rows for cell in row)
     assert "wsv_" not in joined and "sha256" not in joined and "commitment" not in joined
-    stored = next(row for row in grid.rows if row[3] == "round.submitted")
-    assert stored[4].startswith("s1-t1 round 1") and "CAT" in stored[4]
+    assert not re.search(r"\b[0-9a-f]{64}\b", joined)  # no hash, seed or commitment, by name or by value
+    stored = next(row for row in grid.rows if row[3] == "Round stored")
+    assert stored[4].startswith("table s1-t1, round 1: ") and "CAT" in stored[4]
 
 
 def test_an_audit_line_leaves_out_secrets_and_snapshots_and_stays_short() -> None:
     line = audit_line("token.issued", {"id": "ab12", "role": "referee", "table": "t1", "secret": "wsv_x", "token_hash": "00"})
-    assert line == "id=ab12, role=referee, table=t1"
-    assert audit_line("event.created", {"name": "N", "ruleset": {"deck": {}}, "deal_commitment": "ff"}) == "name=N"
-    assert len(audit_line("x", {f"k{i}": "v" * 20 for i in range(20)})) == LINE_LENGTH
+    assert line == "referee of table t1, id ab12"
+    created = {"name": "N", "ruleset_id": "standard", "ruleset": {"deck": {}}, "lexicon": {"id": "en-US", "version": "3", "sha256": "ff" * 32},
+               "private": False, "deals": "none", "duplicate": False, "deal_commitment": "ee" * 32}
+    assert audit_line("event.created", created) == "N; ruleset standard, lexicon en-US 3; private: no; deals dealt by the service: no; duplicate: no"
+    names = [f"Player {i:02} {'x' * 50}" for i in range(16)]
+    long = {"game": "t1", "round": 1, "revision": 1, "body": {"players": [{"name": name, "words": [["c", "a", "t"]]} for name in names]}}
+    assert len(audit_line("round.submitted", long)) == LINE_LENGTH
+
+
+def test_an_action_the_service_does_not_know_points_to_the_full_entry() -> None:
+    assert audit_line("log.signed", {"key": "k1"}, "is") == "nánar í færslunni sjálfri"
 
 
 def test_an_icelandic_event_prints_icelandic_headings(played: dict[str, Any]) -> None:

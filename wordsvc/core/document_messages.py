@@ -12,9 +12,11 @@ the console's (a tournament's ``session`` is *sessioon* and *lota*, a game's
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .locales import MODULES
 
-__all__ = ["DOCUMENT_CATALOG", "DOCUMENT_LOCALES", "document_text"]
+__all__ = ["DOCUMENT_CATALOG", "DOCUMENT_LOCALES", "DOCUMENT_PLURALS", "PLURAL_CATEGORIES", "document_count", "document_text", "plural_category"]
 
 DOCUMENT_CATALOG: dict[str, dict[str, str]] = {
     "en": {
@@ -56,14 +58,13 @@ DOCUMENT_CATALOG: dict[str, dict[str, str]] = {
         "best_game": "Best game",
         "spread": "Spread",
         "withdrawn": "withdrawn",
-        "format": "Ranked by {name}.",
+        "format": "Ranked by {ranking}; ties broken by {tie_breaks}.",
         "crosstable.title": "Crosstable",
         "crosstable.help": "Each cell: session and table, then the player's score against the opponent's (W win, L loss, T tie).",
         "crosstable.win": "W",
         "crosstable.loss": "L",
         "crosstable.tie": "T",
         "results.title": "Final results",
-        "results.games": "Games played",
         "results.opponents": "Opponents",
         "audit.title": "Audit summary",
         "audit.help": "Every change to the event, in order: when, by which role and token id, what. The full entries and their proofs are at /events/{event}/audit.",
@@ -72,6 +73,80 @@ DOCUMENT_CATALOG: dict[str, dict[str, str]] = {
         "audit.actor": "By",
         "audit.action": "Action",
         "audit.summary": "What",
+        "yes": "yes",
+        "no": "no",
+        "decimal": ".",
+        "role.admin": "administrator",
+        "role.director": "director",
+        "role.referee": "referee",
+        "role.viewer": "viewer",
+        "audit.local": "command line",
+        "format.plain": "Ranked by {ranking}.",
+        "by.total": "total score",
+        "by.table_points": "table points",
+        "by.wins": "wins",
+        "by.average": "average game",
+        "by.head_to_head": "games against each other",
+        "by.best_game": "best game",
+        "by.spread": "spread",
+        "score": "Score",
+        "crosstable.opponent": "Opponent",
+        "crosstable.result": "Result",
+        "crosstable.help_list": "A line for each game a player played against an opponent: the table, the player's score against the opponent's, and the result.",
+        "result.win": "win",
+        "result.loss": "loss",
+        "result.tie": "tie",
+        "audit.kind.event.created": "Event created",
+        "audit.kind.event.closed": "Event closed",
+        "audit.kind.event.imported": "Event imported",
+        "audit.kind.lexicon.accepted": "Lexicon accepted",
+        "audit.kind.token.issued": "Token issued",
+        "audit.kind.token.revoked": "Token revoked",
+        "audit.kind.game.created": "Table seated",
+        "audit.kind.game.reseated": "Table reseated",
+        "audit.kind.round.submitted": "Round stored",
+        "audit.kind.round.corrected": "Round corrected",
+        "audit.kind.judge.ruling": "Ruling",
+        "audit.kind.player.registered": "Player registered",
+        "audit.kind.player.checked_in": "Player checked in",
+        "audit.kind.player.withdrawn": "Player withdrawn",
+        "audit.kind.session.created": "Session seated",
+        "audit.kind.session.reseated": "Session reseated",
+        "audit.kind.schedule.published": "Schedule published",
+        "audit.kind.ratings.changed": "Ratings decision",
+        "audit.kind.audit.accepted": "Entries accepted",
+        "audit.other": "details in the full entry",
+        "audit.line.event": "{name}; ruleset {ruleset}, lexicon {lexicon}; private: {private}; deals dealt by the service: {seeded}; duplicate: {duplicate}",
+        "audit.line.seed": "the seed of the deals is revealed",
+        "audit.line.lexicon": "from {before} to {after}",
+        "audit.line.token": "{role}, id {id}",
+        "audit.line.token_table": "{role} of table {table}, id {id}",
+        "audit.line.id": "id {id}",
+        "audit.line.table": "table {table}: {players}",
+        "audit.line.table_session": "session {session}, table {table}: {players}",
+        "audit.line.round": "table {table}, round {round}: {plays}",
+        "audit.line.correction": "table {table}, round {round}, revision {revision} ({reason}): {plays}",
+        "audit.acceptable": "the play is acceptable",
+        "audit.unacceptable": "the play is unacceptable",
+        "audit.line.player": "{player}: {name}",
+        "audit.line.club": "club {club}",
+        "audit.line.rating_id": "rating id {rating_id}",
+        "audit.line.checked_in": "checked in: {answer}",
+        "audit.line.joined": "plays from session {n}",
+        "audit.line.left": "no longer seated from session {n}",
+        "audit.line.session": "session {session}, {method}",
+        "audit.line.size": "tables of {target}",
+        "audit.size.smaller": "smaller tables for the remainder",
+        "audit.size.larger": "larger tables for the remainder",
+        "audit.line.unfinished": "the session before has unfinished tables",
+        "audit.line.draw": "session {session}, draw {draws}",
+        "method.random": "random seating",
+        "method.standings": "seated by the standings",
+        "method.swiss": "Swiss seating",
+        "method.schedule": "seated by the schedule",
+        "method.manual": "seated by hand",
+        "audit.line.rated": "the games count in the ratings: {reason}",
+        "audit.line.unrated": "the games are left out of the ratings: {reason}",
     },
     "et": {
         "event": "{name} ({event})",
@@ -112,14 +187,13 @@ DOCUMENT_CATALOG: dict[str, dict[str, str]] = {
         "best_game": "Parim mäng",
         "spread": "Vahe",
         "withdrawn": "loobunud",
-        "format": "Järjestatud vormingu {name} järgi.",
+        "format": "Järjestus: {ranking}; võrdsuse korral {tie_breaks}.",
         "crosstable.title": "Ristitabel",
         "crosstable.help": "Igas lahtris: sessioon ja laud, siis mängija punktid vastase punktide vastu (V võit, K kaotus, = viik).",
         "crosstable.win": "V",
         "crosstable.loss": "K",
         "crosstable.tie": "=",
         "results.title": "Lõpptulemused",
-        "results.games": "Mängitud mängud",
         "results.opponents": "Vastased",
         "audit.title": "Auditi kokkuvõte",
         "audit.help": "Iga muudatus võistlusel järjekorras: millal, milline roll ja loa tunnus, mida. Täielikud kirjed ja nende tõendid on aadressil /events/{event}/audit.",
@@ -128,6 +202,80 @@ DOCUMENT_CATALOG: dict[str, dict[str, str]] = {
         "audit.actor": "Kes",
         "audit.action": "Tegevus",
         "audit.summary": "Mida",
+        "yes": "jah",
+        "no": "ei",
+        "decimal": ",",
+        "role.admin": "administraator",
+        "role.director": "korraldaja",
+        "role.referee": "kohtunik",
+        "role.viewer": "vaataja",
+        "audit.local": "käsurida",
+        "format.plain": "Järjestus: {ranking}.",
+        "by.total": "punktisumma",
+        "by.table_points": "lauapunktid",
+        "by.wins": "võidud",
+        "by.average": "keskmine mäng",
+        "by.head_to_head": "omavahelised mängud",
+        "by.best_game": "parim mäng",
+        "by.spread": "vahe",
+        "score": "Punktid",
+        "crosstable.opponent": "Vastane",
+        "crosstable.result": "Tulemus",
+        "crosstable.help_list": "Iga rida on mängija üks mäng ühe vastase vastu: laud, mängija punktid vastase punktide vastu ja tulemus.",
+        "result.win": "võit",
+        "result.loss": "kaotus",
+        "result.tie": "viik",
+        "audit.kind.event.created": "Võistlus loodud",
+        "audit.kind.event.closed": "Võistlus suletud",
+        "audit.kind.event.imported": "Võistlus imporditud",
+        "audit.kind.lexicon.accepted": "Sõnastik kinnitatud",
+        "audit.kind.token.issued": "Luba väljastatud",
+        "audit.kind.token.revoked": "Luba tühistatud",
+        "audit.kind.game.created": "Laud paigutatud",
+        "audit.kind.game.reseated": "Laud ümber paigutatud",
+        "audit.kind.round.submitted": "Voor salvestatud",
+        "audit.kind.round.corrected": "Voor parandatud",
+        "audit.kind.judge.ruling": "Kohtuotsus",
+        "audit.kind.player.registered": "Mängija registreeritud",
+        "audit.kind.player.checked_in": "Mängija kohal",
+        "audit.kind.player.withdrawn": "Mängija loobunud",
+        "audit.kind.session.created": "Sessioon paigutatud",
+        "audit.kind.session.reseated": "Sessioon ümber paigutatud",
+        "audit.kind.schedule.published": "Ajakava avaldatud",
+        "audit.kind.ratings.changed": "Reitinguotsus",
+        "audit.kind.audit.accepted": "Kirjed kinnitatud",
+        "audit.other": "üksikasjad on täielikus kirjes",
+        "audit.line.event": "{name}; reeglid {ruleset}, sõnastik {lexicon}; privaatne: {private}; kaardid jagab teenus: {seeded}; kõigis laudades samad kaardid: {duplicate}",
+        "audit.line.seed": "jagamiste seeme on avalikustatud",
+        "audit.line.lexicon": "{before} asemel {after}",
+        "audit.line.token": "{role}, tunnus {id}",
+        "audit.line.token_table": "{role}, laud {table}, tunnus {id}",
+        "audit.line.id": "tunnus {id}",
+        "audit.line.table": "laud {table}: {players}",
+        "audit.line.table_session": "sessioon {session}, laud {table}: {players}",
+        "audit.line.round": "laud {table}, voor {round}: {plays}",
+        "audit.line.correction": "laud {table}, voor {round}, versioon {revision} ({reason}): {plays}",
+        "audit.acceptable": "käik on lubatud",
+        "audit.unacceptable": "käik on keelatud",
+        "audit.line.player": "{player}: {name}",
+        "audit.line.club": "klubi {club}",
+        "audit.line.rating_id": "reitingu tunnus {rating_id}",
+        "audit.line.checked_in": "kohal: {answer}",
+        "audit.line.joined": "mängib alates sessioonist {n}",
+        "audit.line.left": "ei mängi alates sessioonist {n}",
+        "audit.line.session": "sessioon {session}, {method}",
+        "audit.line.size": "laua suurus {target}",
+        "audit.size.smaller": "ülejäägi jaoks väiksemad lauad",
+        "audit.size.larger": "ülejäägi jaoks suuremad lauad",
+        "audit.line.unfinished": "eelmises sessioonis on lõpetamata laudu",
+        "audit.line.draw": "sessioon {session}, loos {draws}",
+        "method.random": "juhuslik paigutus",
+        "method.standings": "paigutus paremusjärjestuse järgi",
+        "method.swiss": "Šveitsi süsteem",
+        "method.schedule": "paigutus ajakava järgi",
+        "method.manual": "käsitsi paigutus",
+        "audit.line.rated": "mängud lähevad reitingusse: {reason}",
+        "audit.line.unrated": "mänge reitingus ei arvestata: {reason}",
     },
     "is": {
         "event": "{name} ({event})",
@@ -168,14 +316,13 @@ DOCUMENT_CATALOG: dict[str, dict[str, str]] = {
         "best_game": "Besti leikur",
         "spread": "Mismunur",
         "withdrawn": "hætt(ur)",
-        "format": "Raðað eftir {name}.",
+        "format": "Raðað eftir: {ranking}; við jöfnuð: {tie_breaks}.",
         "crosstable.title": "Krosstafla",
         "crosstable.help": "Í hverjum reit: lota og borð, síðan stig keppandans á móti stigum mótherjans (S sigur, T tap, J jafntefli).",
         "crosstable.win": "S",
         "crosstable.loss": "T",
         "crosstable.tie": "J",
         "results.title": "Lokaúrslit",
-        "results.games": "Spilaðir leikir",
         "results.opponents": "Mótherjar",
         "audit.title": "Yfirlit endurskoðunarskrár",
         "audit.help": "Allar breytingar á mótinu í röð: hvenær, hvaða hlutverk og auðkenni aðgangslykils, hvað. Færslurnar í heild og sannanir þeirra eru á /events/{event}/audit.",
@@ -184,11 +331,162 @@ DOCUMENT_CATALOG: dict[str, dict[str, str]] = {
         "audit.actor": "Hver",
         "audit.action": "Aðgerð",
         "audit.summary": "Hvað",
+        "yes": "já",
+        "no": "nei",
+        "decimal": ",",
+        "role.admin": "kerfisstjóri",
+        "role.director": "mótsstjóri",
+        "role.referee": "dómari",
+        "role.viewer": "áhorfandi",
+        "audit.local": "skipanalína",
+        "format.plain": "Raðað eftir: {ranking}.",
+        "by.total": "heildarstig",
+        "by.table_points": "borðstig",
+        "by.wins": "sigrar",
+        "by.average": "meðalleikur",
+        "by.head_to_head": "innbyrðis leikir",
+        "by.best_game": "besti leikur",
+        "by.spread": "mismunur",
+        "score": "Stig",
+        "crosstable.opponent": "Mótherji",
+        "crosstable.result": "Úrslit",
+        "crosstable.help_list": "Lína fyrir hvern leik keppanda við mótherja: borðið, stig keppandans á móti stigum mótherjans og úrslitin.",
+        "result.win": "sigur",
+        "result.loss": "tap",
+        "result.tie": "jafntefli",
+        "audit.kind.event.created": "Mót stofnað",
+        "audit.kind.event.closed": "Móti lokað",
+        "audit.kind.event.imported": "Mót flutt inn",
+        "audit.kind.lexicon.accepted": "Orðasafn samþykkt",
+        "audit.kind.token.issued": "Aðgangslykill gefinn út",
+        "audit.kind.token.revoked": "Aðgangslykill afturkallaður",
+        "audit.kind.game.created": "Raðað við borð",
+        "audit.kind.game.reseated": "Endurraðað við borð",
+        "audit.kind.round.submitted": "Umferð skráð",
+        "audit.kind.round.corrected": "Umferð leiðrétt",
+        "audit.kind.judge.ruling": "Úrskurður",
+        "audit.kind.player.registered": "Keppandi skráður",
+        "audit.kind.player.checked_in": "Keppandi mættur",
+        "audit.kind.player.withdrawn": "Keppandi hættur",
+        "audit.kind.session.created": "Lotu raðað",
+        "audit.kind.session.reseated": "Lotu endurraðað",
+        "audit.kind.schedule.published": "Dagskrá birt",
+        "audit.kind.ratings.changed": "Ákvörðun um stigalista",
+        "audit.kind.audit.accepted": "Færslur samþykktar",
+        "audit.other": "nánar í færslunni sjálfri",
+        "audit.line.event": "{name}; reglur {ruleset}, orðasafn {lexicon}; lokað mót: {private}; þjónustan gefur spilin: {seeded}; sömu spil á öllum borðum: {duplicate}",
+        "audit.line.seed": "fræ gjafanna er birt",
+        "audit.line.lexicon": "úr {before} í {after}",
+        "audit.line.token": "{role}, auðkenni {id}",
+        "audit.line.token_table": "{role} á borði {table}, auðkenni {id}",
+        "audit.line.id": "auðkenni {id}",
+        "audit.line.table": "borð {table}: {players}",
+        "audit.line.table_session": "lota {session}, borð {table}: {players}",
+        "audit.line.round": "borð {table}, umferð {round}: {plays}",
+        "audit.line.correction": "borð {table}, umferð {round}, útgáfa {revision} ({reason}): {plays}",
+        "audit.acceptable": "lögnin er gild",
+        "audit.unacceptable": "lögnin er ógild",
+        "audit.line.player": "{player}: {name}",
+        "audit.line.club": "félag {club}",
+        "audit.line.rating_id": "stigaauðkenni {rating_id}",
+        "audit.line.checked_in": "mæting staðfest: {answer}",
+        "audit.line.joined": "keppir frá lotu {n}",
+        "audit.line.left": "keppir ekki frá lotu {n}",
+        "audit.line.session": "lota {session}, {method}",
+        "audit.line.size": "borðstærð {target}",
+        "audit.size.smaller": "minni borð fyrir afganginn",
+        "audit.size.larger": "stærri borð fyrir afganginn",
+        "audit.line.unfinished": "fyrri lotan á ólokin borð",
+        "audit.line.draw": "lota {session}, dráttur {draws}",
+        "method.random": "slembiröðun",
+        "method.standings": "raðað eftir stöðu",
+        "method.swiss": "svissneskt kerfi",
+        "method.schedule": "raðað eftir dagskrá",
+        "method.manual": "raðað handvirkt",
+        "audit.line.rated": "leikirnir gilda til stiga: {reason}",
+        "audit.line.unrated": "leikirnir gilda ekki til stiga: {reason}",
     },
     **{code: module.DOCUMENTS for code, module in MODULES.items()},
 }
 
+#: Texts that hold a count, per locale: key -> CLDR plural category -> template with ``{n}``. Each locale has exactly the
+#: categories of its language (:data:`PLURAL_CATEGORIES`), so that a move to a gettext catalogue (``msgid``/``msgid_plural``
+#: from the English ``one`` and ``other``, a ``msgstr[i]`` per category in CLDR order) loses nothing.
+DOCUMENT_PLURALS: dict[str, dict[str, dict[str, str]]] = {
+    "en": {
+        "format.min_games": {"one": "A player with fewer than {n} game ranks below the others.", "other": "A player with fewer than {n} games ranks below the others."},
+        "audit.line.imported": {"one": "{n} entry carried over", "other": "{n} entries carried over"},
+        "audit.line.ruling": {"one": "table {table}, round {round}: {n} word ({words}), {verdict}", "other": "table {table}, round {round}: {n} words ({words}), {verdict}"},
+        "audit.line.tables": {"one": "{n} table", "other": "{n} tables"},
+        "audit.line.sessions": {"one": "{n} session", "other": "{n} sessions"},
+        "audit.line.players": {"one": "{n} player", "other": "{n} players"},
+        "audit.line.accepted": {"one": "{n} entry accepted as it stands", "other": "{n} entries accepted as they stand"},
+    },
+    "et": {
+        "format.min_games": {
+            "one": "Mängija, kellel on vähem kui {n} mäng, on teistest tagapool.",
+            "other": "Mängija, kellel on vähem kui {n} mängu, on teistest tagapool.",
+        },
+        "audit.line.imported": {"one": "{n} kirje üle toodud", "other": "{n} kirjet üle toodud"},
+        "audit.line.ruling": {"one": "laud {table}, voor {round}: {n} sõna ({words}), {verdict}", "other": "laud {table}, voor {round}: {n} sõna ({words}), {verdict}"},
+        "audit.line.tables": {"one": "{n} laud", "other": "{n} lauda"},
+        "audit.line.sessions": {"one": "{n} sessioon", "other": "{n} sessiooni"},
+        "audit.line.players": {"one": "{n} mängija", "other": "{n} mängijat"},
+        "audit.line.accepted": {"one": "{n} kirje kinnitatud sellisena, nagu see on", "other": "{n} kirjet kinnitatud sellisena, nagu need on"},
+    },
+    "is": {
+        "format.min_games": {"one": "Keppandi með færri en {n} leik raðast neðan við hina.", "other": "Keppandi með færri en {n} leiki raðast neðan við hina."},
+        "audit.line.imported": {"one": "{n} færsla flutt", "other": "{n} færslur fluttar"},
+        "audit.line.ruling": {"one": "borð {table}, umferð {round}: {n} orð ({words}), {verdict}", "other": "borð {table}, umferð {round}: {n} orð ({words}), {verdict}"},
+        "audit.line.tables": {"one": "{n} borð", "other": "{n} borð"},
+        "audit.line.sessions": {"one": "{n} lota", "other": "{n} lotur"},
+        "audit.line.players": {"one": "{n} keppandi", "other": "{n} keppendur"},
+        "audit.line.accepted": {"one": "{n} færsla samþykkt óbreytt", "other": "{n} færslur samþykktar óbreyttar"},
+    },
+    **{code: module.DOCUMENT_PLURALS for code, module in MODULES.items()},
+}
+
 DOCUMENT_LOCALES = tuple(DOCUMENT_CATALOG)
+
+
+def _one(n: int) -> str:  # en, de, nl, et, da: one for 1 alone
+    return "one" if n == 1 else "other"
+
+
+def _millions(one: tuple[int, ...]) -> Callable[[int], str]:  # es, it, pt (Portugal), fr: a "many" form for whole millions (1 000 000 de ...)
+    return lambda n: "one" if n in one else "many" if n and n % 1_000_000 == 0 else "other"
+
+
+def _icelandic(n: int) -> str:  # 1, 21, 31, 101 ... but not 11, 111
+    return "one" if n % 10 == 1 and n % 100 != 11 else "other"
+
+
+def _polish(n: int) -> str:  # 1; 2-4, 22-24 ... but not 12-14; every other whole number ("other" is for fractions)
+    return "one" if n == 1 else "few" if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14) else "many"
+
+
+#: The cardinal plural rule of each locale for whole numbers, from CLDR's plural rules (``pt`` is Portugal's ``pt_PT``:
+#: 0 is plural there, singular in Brazil), and the categories each language has, in CLDR's order.
+PLURAL_RULES: dict[str, Callable[[int], str]] = {
+    "en": _one, "et": _one, "is": _icelandic, "de": _one, "es": _millions((1,)), "fr": _millions((0, 1)), "nl": _one, "pl": _polish,
+    "it": _millions((1,)), "pt": _millions((1,)), "da": _one,
+}
+PLURAL_CATEGORIES: dict[str, tuple[str, ...]] = {
+    "en": ("one", "other"), "et": ("one", "other"), "is": ("one", "other"), "de": ("one", "other"), "es": ("one", "many", "other"),
+    "fr": ("one", "many", "other"), "nl": ("one", "other"), "pl": ("one", "few", "many", "other"), "it": ("one", "many", "other"),
+    "pt": ("one", "many", "other"), "da": ("one", "other"),
+}
+
+
+def plural_category(locale: str, n: int) -> str:
+    """The CLDR plural category of the whole number ``n`` in ``locale`` (English's rule for a locale not ours).
+
+    >>> [plural_category("pl", n) for n in (1, 2, 5, 12, 22)]
+    ['one', 'few', 'many', 'many', 'few']
+    >>> [plural_category("is", n) for n in (1, 11, 21)]
+    ['one', 'other', 'one']
+    """
+    return PLURAL_RULES.get(locale, _one)(n)
 
 
 def document_text(locale: str, key: str, **fields: object) -> str:
@@ -199,3 +497,14 @@ def document_text(locale: str, key: str, **fields: object) -> str:
     """
     catalog = DOCUMENT_CATALOG.get(locale, DOCUMENT_CATALOG["en"])
     return catalog[key].format(**fields) if fields else catalog[key]
+
+
+def document_count(locale: str, key: str, n: int, **fields: object) -> str:
+    """The plural text ``key`` for the count ``n`` in ``locale``'s form for it, filled with ``n`` and ``fields``.
+
+    >>> document_count("pl", "audit.line.tables", 3), document_count("pl", "audit.line.tables", 5)
+    ('3 stoły', '5 stołów')
+    """
+    if locale not in DOCUMENT_PLURALS:
+        locale = "en"
+    return DOCUMENT_PLURALS[locale][key][plural_category(locale, n)].format(n=n, **fields)

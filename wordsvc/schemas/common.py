@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
 
 from ..core.cards import CardSyntaxError, format_cards, parse_cards
 from ..core.names import invisible_problem
@@ -54,9 +54,43 @@ def check_text(value: str) -> None:
         raise ValidationError("must not contain control characters")
 
 
+#: An integer given as text (a query parameter): ASCII digits, a minus sign at most.
+_ASCII_INTEGER = re.compile(r"-?[0-9]+")
+
+
+def ascii_integers(schema: Schema, data: Any) -> Any:
+    """Refuse, naming the field, an integer field's text that ``int()`` reads but that is not written with the digits 0-9.
+
+    marshmallow reads an integer with ``int()``, which also takes other
+    scripts' digits (``?after=١٢`` was 12), white space, ``+`` and ``_``: a
+    number in a query is written as every other client and the OpenAPI
+    document write it, or refused. Text that is no number at all is left to
+    the field's own message.
+    """
+    if not isinstance(data, Mapping):
+        return data
+    errors: dict[str, list[str]] = {}
+    for name, field in schema.load_fields.items():
+        key = field.data_key or name
+        value = data.get(key)
+        if isinstance(field, fields.Integer) and isinstance(value, str) and not _ASCII_INTEGER.fullmatch(value):
+            try:
+                int(value)
+            except ValueError:
+                continue
+            errors[key] = ["must be a whole number written with the digits 0-9"]
+    if errors:
+        raise ValidationError(errors)
+    return data
+
+
 class Strict(Schema):
     class Meta:
         unknown = RAISE
+
+    @pre_load
+    def _ascii_integers(self, data: Any, **kwargs: Any) -> Any:
+        return ascii_integers(self, data)
 
 
 class _LengthFirst(fields.Field):

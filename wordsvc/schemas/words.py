@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, pre_load, validate, validates_schema
 
 from ..core.cards import CardSyntaxError, parse_cards
 from ..core.lexicon import KNOWN_CLASSES
 from ..core.wordsearch.queries import MAX_PATTERN_CHARS, ORDINARY, PatternError, compile_pattern
-from .common import FACE_PATTERN, LexiconStamp, check_text, ruleset_field
+from .common import FACE_PATTERN, LexiconStamp, ascii_integers, check_text, ruleset_field
 
 MAX_LIMIT = 500
 MAX_HAND_CARDS = 20
@@ -47,6 +47,10 @@ class _Query(Schema):
         validate=validate.Range(min=1, max=MAX_BUDGET_MS),
         metadata={"description": BUDGET_MS_DESCRIPTION, "deprecated": True},
     )
+
+    @pre_load
+    def _ascii_integers(self, data: Any, **kwargs: Any) -> Any:
+        return ascii_integers(self, data)
 
     @validates_schema
     def _one_budget(self, data: dict[str, Any], **kwargs: Any) -> None:

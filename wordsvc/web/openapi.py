@@ -39,7 +39,7 @@ from ..schemas.qr import QrBody
 from ..schemas.words import AnagramsQuery, SuggestQuery, WordsQuery
 from . import pages
 from . import words as search
-from .openapi_documents import DOCUMENT_ENDPOINTS, DOCUMENT_OPERATIONS, DOCUMENT_QUERIES, NOT_JSON
+from .openapi_documents import DOCUMENT_ENDPOINTS, DOCUMENT_OPERATIONS, DOCUMENT_QUERIES, NOT_JSON, STREAM_SCHEMAS
 from .openapi_tournaments import CSV_COLUMNS, TOURNAMENT_ENDPOINTS, TOURNAMENT_OPERATIONS, TOURNAMENT_QUERIES, TOURNAMENT_SCHEMAS
 from .problems import PROBLEM_TYPES
 
@@ -626,6 +626,7 @@ def spec() -> dict[str, Any]:
         ("ImportBody", ledger_schemas.ImportBody),
         ("RoundDeal", ledger_schemas.RoundDealOut),
         *TOURNAMENT_SCHEMAS,
+        *STREAM_SCHEMAS,
     ]:
         api.components.schema(name, schema=schema)
     for name, body in EXTRA_SCHEMAS.items():

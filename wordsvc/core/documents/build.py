@@ -13,19 +13,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..document_messages import DOCUMENT_CATALOG, document_text
-from .audit_lines import audit_line
+from ..document_messages import DOCUMENT_CATALOG
+from .audit_lines import actor_label, audit_kind, audit_line
 from .layout import Block, Cut, Document, Grid, Heading, PageBreak, Qr, Text
+from .words import Words
 
 __all__ = [
     "DOCUMENT_KINDS",
     "audit_document",
-    "crosstable_document",
+    "compose",
     "document_locale",
+    "format_lines",
     "results_document",
     "scorecards_document",
     "seating_document",
     "standings_document",
+    "words",
 ]
 
 #: The documents there are, in the order the API lists them.
@@ -35,6 +38,9 @@ DOCUMENT_KINDS = ("seating", "scorecards", "standings", "crosstable", "results",
 SLIPS_PER_PAGE = 3
 #: A scorecard's writing rows, in points: 9 mm, a comfortable height for a pen.
 WRITING_ROW = 26.0
+#: Players on one scorecard grid: 8 players' four boxes (34 columns) leave each box 8 mm on a landscape A4 page; a larger
+#: table (the API seats up to 16) gets a second grid below the first rather than boxes too narrow to write in.
+PLAYERS_PER_GRID = 8
 
 View = Mapping[str, Any]
 
@@ -45,9 +51,10 @@ def document_locale(event: View) -> str:
     return primary if primary in DOCUMENT_CATALOG else "en"
 
 
-def _document(kind: str, event: View, printed_at: str, blocks: Iterable[Block], landscape: bool = False) -> Document:
+def compose(kind: str, event: View, printed_at: str, blocks: Iterable[Block], landscape: bool = False) -> Document:
+    """The document of ``kind`` for ``event``: ``blocks`` with its title, and a footer naming the event and the time of printing."""
     locale = document_locale(event)
-    t = _texts(locale)
+    t = Words(locale)
     title = f"{t(_TITLES[kind])} · {t('event', name=event['name'], event=event['id'])}"
     footer = f"{t('event', name=event['name'], event=event['id'])} · {t('printed', at=printed_at)}"
     return Document(kind=kind, title=title, locale=locale, footer=footer, blocks=tuple(blocks), landscape=landscape, page_label=DOCUMENT_CATALOG[locale]["page"])
@@ -63,11 +70,9 @@ _TITLES = {
 }
 
 
-def _texts(locale: str) -> Callable[..., str]:
-    def t(key: str, **fields: object) -> str:
-        return document_text(locale, key, **fields)
-
-    return t
+def words(event: View) -> Words:
+    """The words of the event's documents: in its language (:func:`document_locale`)."""
+    return Words(document_locale(event))
 
 
 def _seated(table: View) -> list[tuple[int, str]]:
@@ -86,7 +91,7 @@ def _table_id(table: View) -> str:
 
 def seating_document(event: View, session: View, printed_at: str) -> Document:
     """The wall sheet (every table, its players in seat order, seat 0 marked as dealing first), then one slip per table."""
-    t = _texts(document_locale(event))
+    t = words(event)
     heading = f"{t('seating.title')} · {t('session', n=session['number'])}"
     rows = []
     for table in session["tables"]:
@@ -109,7 +114,7 @@ def seating_document(event: View, session: View, printed_at: str) -> Document:
             Grid((t("seat"), t("player"), ""), slip, widths=(0.7, 3.5, 1.6), font_size=12),
             Text(t("seating.slip_help"), small=True),
         ]
-    return _document("seating", event, printed_at, blocks)
+    return compose("seating", event, printed_at, blocks)
 
 
 # --- scorecards ---------------------------------------------------------------------------------------
@@ -123,7 +128,7 @@ def scorecards_document(event: View, tables: Sequence[View], console_url: Callab
     QR code holds, the console opened at that table, with no token in it: a
     scorecard lies on a table for anyone to read.
     """
-    t = _texts(document_locale(event))
+    t = words(event)
     hands = list(event["ruleset"]["rounds"])
     boxes = (t("scorecard.words"), t("scorecard.unused"), t("scorecard.bonuses"), t("scorecard.total"))
     blocks: list[Block] = []
@@ -136,33 +141,42 @@ def scorecards_document(event: View, tables: Sequence[View], console_url: Callab
         if session is not None:
             lines.append(t("session", n=session))
         lines.append(t("scorecard.scan"))
-        header = (t("scorecard.round"), t("scorecard.cards"), *(box for _ in seated for box in boxes))
-        groups = (("", 2), *((f"{seat} · {name}", len(boxes)) for seat, name in seated))
-        rows = [(str(number), str(hand), *("" for _ in range(len(seated) * len(boxes)))) for number, hand in enumerate(hands, start=1)]
-        rows.append((t("scorecard.game_total"), "", *("" for _ in range(len(seated) * len(boxes)))))
-        blocks += [
-            Heading(t("scorecard.title")),
-            Qr(console_url(table_id), tuple(lines)),
-            Grid(header, tuple(rows), groups=groups, widths=(0.9, 0.8, *(1.0 for _ in range(len(seated) * len(boxes)))),
-                 row_height=WRITING_ROW, bold_rows=(len(rows) - 1,), font_size=7 if len(seated) <= 4 else 5.5),
-            Text(f"{t('scorecard.signature')}: ______________________________"),
-        ]
-    return _document("scorecards", event, printed_at, blocks, landscape=True)
+        blocks += [Heading(t("scorecard.title")), Qr(console_url(table_id), tuple(lines))]
+        for first in range(0, len(seated), PLAYERS_PER_GRID):
+            blocks.append(_scorecard_grid(t, hands, seated[first : first + PLAYERS_PER_GRID], boxes))
+        blocks.append(Text(f"{t('scorecard.signature')}: ______________________________"))
+    return compose("scorecards", event, printed_at, blocks, landscape=True)
 
 
-# --- standings, crosstable, results -------------------------------------------------------------------
+def _scorecard_grid(t: Words, hands: Sequence[int], seated: Sequence[tuple[int, str]], boxes: tuple[str, ...]) -> Grid:
+    """A row per round (its number and hand size) and a game-total row; four boxes per player under the player's seat and name."""
+    blank = ("",) * (len(seated) * len(boxes))
+    rows = [(str(number), str(hand), *blank) for number, hand in enumerate(hands, start=1)]
+    rows.append((t("scorecard.game_total"), "", *blank))
+    return Grid(
+        (t("scorecard.round"), t("scorecard.cards"), *(box for _ in seated for box in boxes)),
+        tuple(rows),
+        groups=(("", 2), *((f"{seat} · {name}", len(boxes)) for seat, name in seated)),
+        widths=(0.9, 0.8, *(1.0 for _ in blank)),
+        row_height=WRITING_ROW,
+        bold_rows=(len(rows) - 1,),
+        font_size=7 if len(seated) <= 4 else 5.5,
+    )
 
 
-def _overall_grid(t: Callable[..., str], overall: View) -> Grid:
+# --- standings, results -------------------------------------------------------------------------------
+
+
+def _overall_grid(t: Words, overall: View) -> Grid:
     rows = tuple(
         (
             str(line["rank"]),
             line["name"] + (f" ({t('withdrawn')})" if line.get("withdrawn") else ""),
             str(line["games"]),
-            str(line["total"]),
-            str(line["wins"]),
-            _number(line["table_points"]),
-            _number(line["average"]),
+            t.number(line["total"]),
+            t.number(line["wins"]),
+            t.number(line["table_points"]),
+            t.number(line["average"]),
         )
         for line in overall["lines"]
     )
@@ -170,99 +184,91 @@ def _overall_grid(t: Callable[..., str], overall: View) -> Grid:
     return Grid(header, rows, widths=(0.7, 3.5, 0.9, 1, 0.9, 1.2, 1.1))
 
 
-def _number(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.1f}".rstrip("0").rstrip(".")
-    return str(value)
+def format_lines(t: Words, fmt: View) -> list[str]:
+    """How a format ranks, in the document's language, from its ranking and tie-breaks (its name is the club's, in any language).
+
+    >>> format_lines(Words("en"), {"ranking": "total", "tie_breaks": ["head_to_head", "spread"], "min_games": 3})
+    ['Ranked by total score; ties broken by games against each other, spread.', 'A player with fewer than 3 games ranks below the others.']
+    """
+    def by(value: object) -> str:
+        return t(f"by.{value}") if t.has(f"by.{value}") else str(value)
+
+    ties = [by(value) for value in fmt.get("tie_breaks", [])]
+    ranking = by(fmt.get("ranking", "total"))
+    lines = [t("format", ranking=ranking, tie_breaks=", ".join(ties)) if ties else t("format.plain", ranking=ranking)]
+    if fmt.get("min_games"):
+        lines.append(t.count("format.min_games", int(fmt["min_games"])))
+    return lines
 
 
 def standings_document(event: View, standings: View, printed_at: str) -> Document:
     """A tournament's standings across sessions (when it is one), then every table's lines."""
-    t = _texts(document_locale(event))
+    t = words(event)
     blocks: list[Block] = [Heading(t("standings.title")), Text(t("event", name=event["name"], event=event["id"]))]
     overall = standings.get("overall")
     if overall:
-        blocks += [Heading(t("standings.overall", n=overall["through"]), level=2), Text(t("format", name=overall["format"]["name"]), small=True)]
+        blocks.append(Heading(t("standings.overall", n=overall["through"]), level=2))
+        blocks += [Text(line, small=True) for line in format_lines(t, overall["format"])]
         blocks.append(_overall_grid(t, overall))
     blocks.append(Heading(t("standings.tables"), level=2))
     lines = standings["standings"]
     if lines:
-        rows = tuple((str(line["rank"]), line["player"], line["table"], str(line["rounds"]), str(line["total"])) for line in lines)
+        rows = tuple((str(line["rank"]), line["player"], line["table"], str(line["rounds"]), t.number(line["total"])) for line in lines)
         blocks.append(Grid((t("rank"), t("player"), t("table"), t("rounds"), t("total")), rows, widths=(0.7, 3.5, 1.2, 1, 1)))
     else:
         blocks.append(Text(t("standings.none")))
-    return _document("standings", event, printed_at, blocks)
-
-
-def _names(players: View | None) -> dict[str, str]:
-    return {player["id"]: player["name"] for player in (players or {}).get("players", [])}
-
-
-def crosstable_document(event: View, crosstable: View, players: View | None, printed_at: str) -> Document:
-    """Who met whom: a row per player, a column per opponent (by number), each cell the meetings with their scores."""
-    t = _texts(document_locale(event))
-    names = _names(players)
-    ids = list(crosstable["players"])
-    marks = {"win": t("crosstable.win"), "loss": t("crosstable.loss"), "tie": t("crosstable.tie")}
-    rows = []
-    for number, player in enumerate(ids, start=1):
-        cells = []
-        for opponent in ids:
-            meetings = crosstable["meetings"].get(player, {}).get(opponent, []) if opponent != player else []
-            cell = "\n".join(f"{m['table']} {m['score']}:{m['opponent_score']} {marks[m['result']]}" for m in meetings)
-            cells.append("—" if opponent == player else cell)
-        rows.append((str(number), names.get(player, player), *cells))
-    header = ("#", t("player"), *(str(number) for number in range(1, len(ids) + 1)))
-    size = 8 if len(ids) <= 10 else 6 if len(ids) <= 16 else 5
-    blocks: list[Block] = [
-        Heading(t("crosstable.title")),
-        Text(t("event", name=event["name"], event=event["id"])),
-        Text(t("crosstable.help"), small=True),
-        Grid(header, tuple(rows), widths=(0.4, 2.4, *(1.0 for _ in ids)), font_size=size),
-    ]
-    return _document("crosstable", event, printed_at, blocks, landscape=True)
+    return compose("standings", event, printed_at, blocks)
 
 
 def results_document(event: View, standings: View, crosstable: View | None, printed_at: str) -> Document:
-    """The final ranking (the overall standings after the last session) with each player's games: table, score, opponents and theirs.
+    """The final ranking (the overall standings after the last session) with each player's games, a row each: table, score, the opponents and theirs.
 
     An event without sessions has no overall standings: its results are its tables' lines.
+    A row a game keeps every row a line or two high, however many sessions a player sat.
     """
-    t = _texts(document_locale(event))
+    t = words(event)
     blocks: list[Block] = [Heading(t("results.title")), Text(t("event", name=event["name"], event=event["id"]))]
     overall = standings.get("overall")
     if not overall or crosstable is None:
         lines = standings["standings"]
-        rows = tuple((str(line["rank"]), line["player"], line["table"], str(line["total"])) for line in lines)
+        rows = tuple((str(line["rank"]), line["player"], line["table"], t.number(line["total"])) for line in lines)
         blocks.append(Grid((t("rank"), t("player"), t("table"), t("total")), rows, widths=(0.7, 3.5, 1.2, 1)) if rows else Text(t("standings.none")))
-        return _document("results", event, printed_at, blocks)
+        return compose("results", event, printed_at, blocks)
     names = {line["player"]: line["name"] for line in overall["lines"]}
-    blocks += [Text(f"{t('session', n=overall['through'])} · {t('format', name=overall['format']['name'])}", small=True)]
-    rows = []
+    blocks.append(Text(t("session", n=overall["through"]), small=True))
+    blocks += [Text(line, small=True) for line in format_lines(t, overall["format"])]
+    rows: list[tuple[str, ...]] = []
     for line in overall["lines"]:
         games: dict[tuple[int, str], list[str]] = {}
-        own: dict[tuple[int, str], int] = {}
+        own: dict[tuple[int, str], Any] = {}
         for opponent, meetings in crosstable["meetings"].get(line["player"], {}).items():
             for meeting in meetings:
                 key = (meeting["session"], meeting["table"])
                 own[key] = meeting["score"]
-                games.setdefault(key, []).append(f"{names.get(opponent, opponent)} {meeting['opponent_score']}")
-        played = "\n".join(f"{table}: {own[(session, table)]} — {', '.join(games[(session, table)])}" for session, table in sorted(games))
+                games.setdefault(key, []).append(f"{names.get(opponent, opponent)} {t.number(meeting['opponent_score'])}")
         name = line["name"] + (f" ({t('withdrawn')})" if line.get("withdrawn") else "")
-        rows.append((str(line["rank"]), name, str(line["total"]), str(line["wins"]), played))
-    header = (t("rank"), t("player"), t("total"), t("wins"), f"{t('results.games')} ({t('results.opponents')})")
-    blocks.append(Grid(header, tuple(rows), widths=(0.9, 2.4, 0.9, 0.8, 6)))
-    return _document("results", event, printed_at, blocks)
+        first = (str(line["rank"]), name, t.number(line["total"]), t.number(line["wins"]))
+        played = [(table, t.number(own[(session, table)]), ", ".join(games[(session, table)])) for session, table in sorted(games)] or [("", "", "")]
+        rows += [(*(first if index == 0 else ("",) * len(first)), *game) for index, game in enumerate(played)]
+    header = (t("rank"), t("player"), t("total"), t("wins"), t("table"), t("score"), t("results.opponents"))
+    blocks.append(Grid(header, tuple(rows), widths=(0.7, 2.4, 0.8, 0.7, 1.0, 0.7, 4.2)))
+    return compose("results", event, printed_at, blocks)
 
 
 # --- audit --------------------------------------------------------------------------------------------
 
 
 def audit_document(event: View, entries: Sequence[View], printed_at: str) -> Document:
-    """Who changed what: each entry's sequence number, time, role and token id, action and a one-line summary of its payload."""
-    t = _texts(document_locale(event))
+    """Who changed what: each entry's sequence number, time, role and token id, kind and a one-line summary, all in the event's language."""
+    t = words(event)
     rows = tuple(
-        (str(entry["seq"]), _time(entry["at"]), f"{entry['actor']['role']} {entry['actor']['token']}", entry["action"], audit_line(entry["action"], entry["payload"]))
+        (
+            str(entry["seq"]),
+            _time(entry["at"]),
+            actor_label(entry["actor"], t.locale),
+            audit_kind(entry["action"], t.locale),
+            audit_line(entry["action"], entry["payload"], t.locale),
+        )
         for entry in entries
     )
     blocks: list[Block] = [
@@ -271,9 +277,9 @@ def audit_document(event: View, entries: Sequence[View], printed_at: str) -> Doc
         Text(t("audit.help", event=event["id"]), small=True),
         Grid((t("audit.seq"), t("audit.time"), t("audit.actor"), t("audit.action"), t("audit.summary")), rows, widths=(0.5, 1.9, 1.6, 1.6, 6.4), font_size=7),
     ]
-    return _document("audit", event, printed_at, blocks, landscape=True)
+    return compose("audit", event, printed_at, blocks, landscape=True)
 
 
 def _time(at: str) -> str:
-    """``2026-12-05T07:27:07.585871Z`` as ``2026-12-05 07:27:07``: to the second is enough on paper."""
+    """``2026-12-05T07:27:07.585871Z`` as ``2026-12-05 07:27:07``: ISO 8601, read alike in every language, to the second."""
     return at.replace("T", " ")[:19]

@@ -1,4 +1,4 @@
-"""The service's words in further languages, one module a locale: NAME, MESSAGES, PAGES and DOCUMENTS.
+"""The service's words in further languages, one module a locale: NAME, MESSAGES, PAGES, DOCUMENTS and DOCUMENT_PLURALS.
 
 English, Estonian and Icelandic are written in the catalogues themselves
 (:mod:`..messages`, :mod:`..page_messages`, :mod:`..document_messages`),
