@@ -19,6 +19,7 @@ import pytest
 from marshmallow import fields
 
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
+from wordsvc.web.admission import TURN_SECONDS
 from wordsvc.web.metrics import SHED
 
 GAME = {"players": ["ann", "bob"], "rounds": [{"players": [{"name": "ann", "words": ["cat"]}, {"name": "bob", "words": ["top"]}]}]}
@@ -44,12 +45,28 @@ def app(rulesets: Any) -> Any:
     from wordsvc.web.app import create_app
 
     memory = MemoryLexicon({w: [()] for w in ("quiz", "cat", "top")}, LexiconInfo(id="mem", lang="en-US", version="1", sha256="6" * 64, fold_diacritics=True))
-    return create_app(service=Service(rulesets, Languages({"en-US": memory})))
+    app = create_app(service=Service(rulesets, Languages({"en-US": memory})))
+    app.extensions["wordsvc.admission"].clock = CLOCK.now
+    return app
+
+
+class Clock:
+    """The admission's clock, moved by the tests: the turns of clients refused in one test lapse before the next."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def now(self) -> float:
+        return self.seconds
+
+
+CLOCK = Clock()
 
 
 @contextmanager
 def every_slot_held(app: Any) -> Iterator[None]:
     """Take every slot of the app's admission for the block, as that many heavy requests in progress would."""
+    CLOCK.seconds += TURN_SECONDS  # what the test client was owed by an earlier refusal has lapsed
     admission = app.extensions["wordsvc.admission"]
     held = [(f"holder {i}", name) for name, lane in admission.lanes.items() for i in range(lane.limit)]  # one client a slot: none is kept back
     for client, lane in held:
@@ -98,3 +115,41 @@ def test_a_freed_slot_lets_the_same_request_in(app: Any) -> None:
     answered, reads = field_reads(app, "POST", "/score-game", GAME)
     assert refused.status_code == 503
     assert answered.status_code == 200 and reads > 0
+
+
+def test_with_the_document_lane_full_of_one_clients_pdfs_another_clients_analysis_is_served(app: Any) -> None:
+    """PDFs have a lane of their own: one client's documents, held in the app, leave the long lane to an analysis."""
+    import threading
+
+    from wordsvc.core.errors import InvalidRequest
+
+    CLOCK.seconds += TURN_SECONDS
+    entered, release = threading.Semaphore(0), threading.Event()
+
+    def held_build(*_: Any) -> Any:
+        entered.release()
+        assert release.wait(60), "the test never let the document go"
+        raise InvalidRequest("held by the test", {"kind": ["held"]})
+
+    answers: list[int] = []
+    pdfs = app.extensions["wordsvc.admission"].lanes["documents"].limit
+    with mock.patch("wordsvc.web.documents._build", held_build):
+
+        def pdf() -> None:
+            answers.append(app.test_client().get("/events/e/documents/crosstable", environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code)
+
+        threads = [threading.Thread(target=pdf) for _ in range(pdfs)]
+        for thread in threads:
+            thread.start()
+        for _ in threads:
+            assert entered.acquire(timeout=60), "a document request did not reach the app"
+        try:
+            another_pdf = app.test_client().get("/events/e/documents/standings", environ_base={"REMOTE_ADDR": "10.0.0.3"})
+            analysis = app.test_client().post("/analyse-round", json={}, environ_base={"REMOTE_ADDR": "10.0.0.2"})
+        finally:
+            release.set()
+            for thread in threads:
+                thread.join(60)
+    assert another_pdf.status_code == 503  # the document lane is full: bounded
+    assert analysis.status_code == 422, analysis.get_data(as_text=True)  # admitted, its body read: its lane is not the documents'
+    assert answers == [422] * pdfs
