@@ -150,14 +150,15 @@ class LedgerServer:
         return {"Authorization": f"Bearer {token or self.admin_token}"}
 
 
-def wordsvc_cli(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """``wordsvc ARGS`` on the ledger at ``database_url`` (the CLI acts as the machine's administrator)."""
-    env = {**os.environ, "WORDSVC_DATABASE_URL": database_url}
+def wordsvc_cli(database_url: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``wordsvc ARGS`` on the ledger at ``database_url`` (the CLI acts as the machine's administrator), with ``env`` added (a key file)."""
+    env = {**os.environ, "WORDSVC_DATABASE_URL": database_url, **(env or {})}
     return subprocess.run([_wordsvc_command(), *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=120, check=False)
 
 
-def admin_token_for(database_url: str) -> str:
-    done = wordsvc_cli(database_url, "token", "create", "--admin", "--label", "api tests")
+def admin_token_for(database_url: str, env: dict[str, str] | None = None) -> str:
+    """A new admin token, made by the command line (with the server's key file in ``env`` when it has one: it seals the token)."""
+    done = wordsvc_cli(database_url, "token", "create", "--admin", "--label", "api tests", env=env)
     assert done.returncode == 0, done.stderr
     return str(json.loads(done.stdout)["token"])
 

@@ -82,13 +82,21 @@ def _audit_verify(args: argparse.Namespace) -> int:
             raise CliError("give event ids or --export, not both")
         return _verify_export(read_json(args.export), receipts, keys, service)
     ledger = open_ledger(service)
+    try:
+        return _verify_ledger(ledger, args.events, receipts, keys)
+    finally:
+        ledger.close()
+
+
+def _verify_ledger(ledger: Ledger, events: list[str], receipts: list[tuple[str, Any]], keys: list[Any]) -> int:
+    """The database form of ``audit verify``: each event named (by default the receipts', else all), each receipt, the admin tokens."""
     signing = {key_id(key): key for key in keys} if keys else ledger.receipts.signer.trusted
     failed = False
     named = [checkpoint["event"] for _, document in receipts if (checkpoint := checkpoint_of(document)[1]) and isinstance(checkpoint.get("event"), str)]
-    for event in args.events or list(dict.fromkeys(named)) or ledger.event_ids():
+    for event in events or list(dict.fromkeys(named)) or ledger.event_ids():
         failed = _report(f"event {event}", ledger.check(event, signing)) or failed
     for path, document in receipts:
-        event = args.events[0] if len(args.events) == 1 else (checkpoint_of(document)[1] or {}).get("event")
+        event = events[0] if len(events) == 1 else (checkpoint_of(document)[1] or {}).get("event")
         if not isinstance(event, str) or event not in ledger.event_ids():
             failed = True
             print(f"receipt {path}: FAILED: its event {event!r} is not in the ledger (the whole event was deleted, or name it)")
@@ -161,18 +169,20 @@ def _audit_accept(args: argparse.Namespace) -> int:
         raise CliError("give EVENT or --house, not both")
     if args.all and args.upto is not None:
         raise CliError("--all accepts each chain as it is now: leave out --upto")
+    if not args.all and args.upto is None:
+        raise CliError("give --upto N: the number of entries the log holds, as you checked it (wordsvc audit verify, GET .../audit)")
     ledger = open_ledger(_service())
-    if not args.all:
-        if args.upto is None:
-            raise CliError("give --upto N: the number of entries the log holds, as you checked it (wordsvc audit verify, GET .../audit)")
-        chain = HOUSE if args.house else args.event
-        return 0 if _accept_one(ledger, chain, args.upto) else 1
-    failed = False
-    for chain in [*ledger.event_ids(), HOUSE]:
-        entries = ledger.log(chain)
-        if entries:
-            failed = not _accept_one(ledger, chain, len(entries)) or failed
-    return 1 if failed else 0
+    try:
+        if not args.all:
+            return 0 if _accept_one(ledger, HOUSE if args.house else args.event, args.upto) else 1
+        failed = False
+        for chain in [*ledger.event_ids(), HOUSE]:
+            entries = ledger.log(chain)
+            if entries:
+                failed = not _accept_one(ledger, chain, len(entries)) or failed
+        return 1 if failed else 0
+    finally:
+        ledger.close()
 
 
 def _accept_one(ledger: Ledger, chain: str, upto: int) -> bool:

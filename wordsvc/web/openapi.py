@@ -291,7 +291,7 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
     ("put", "/events/{event}/games/{game}", "Seat a table", "Director token. Players in seat order; 201 the first time, 200 for the same players again, 409 for others.",
      [EVENT, GAME], "GameBody", {201: "Game", 200: "Game"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
     ("get", "/events/{event}/games/{game}", "A table", "Each round's current revision, result and running totals; the table's totals.",
-     [EVENT, GAME], None, {200: "Game"}, (401, 403, 404), PUBLIC),
+     [EVENT, GAME], None, {200: "Game"}, (401, 403, 404, 409), PUBLIC),
     ("put", "/events/{event}/games/{game}/rounds/{round}", "Submit a round",
      "Referee or director token. The body of /score-round without ruleset or language. First time 201; the same play again 200 with the stored result; "
      "another play 409, unless a director sends `correction` with If-Match: the round's ETag (a stale one is 412, none is 428).",
@@ -301,7 +301,7 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
      "and the running totals with it; nothing is stored or audited.",
      [EVENT, GAME, ROUND], "RoundSubmission", {200: "RoundPreview"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
     ("get", "/events/{event}/games/{game}/rounds/{round}", "A round", "Its current revision with ETag, running totals and every revision kept.",
-     [EVENT, GAME, ROUND], None, {200: "RoundDetail"}, (401, 403, 404), PUBLIC),
+     [EVENT, GAME, ROUND], None, {200: "RoundDetail"}, (401, 403, 404, 409), PUBLIC),
     ("get", "/events/{event}/games/{game}/rounds/{round}/deal", "A seeded event's deal",
      "The round's cards by seat, face-up card and draw pile (docs/deals.md). Before the event is closed: the table's referee once the round "
      "before is stored, a director at any time; after closing: anyone who may read the event, with the deal id.",
@@ -311,18 +311,20 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
      "played is rescored from the stored play under that lexicon. 409 while the loaded lexicon is not the event's. A heavy request.",
      [EVENT, GAME, ROUND], None, {200: "EventRoundAnalysis"}, (401, 403, 404, 409, 503), PUBLIC),
     ("post", "/events/{event}/close", "Close an event", "Director token. The event is final: no more rounds, tables, judge rulings or lexicon changes (409); a seeded event's seed is revealed (audited).",
-     [EVENT], None, {200: "Event"}, (401, 403, 404), TOKEN),
+     [EVENT], None, {200: "Event"}, (401, 403, 404, 409), TOKEN),
     ("get", "/events/{event}/standings", "Standings", "Rank, player, table, rounds played, total; equal totals share a rank. CSV with Accept: text/csv or format=csv (a name that would start a spreadsheet formula, with = + - or @, gets a leading apostrophe there).",
-     [EVENT], None, {200: "Standings"}, (400, 401, 403, 404, 422), PUBLIC),
+     [EVENT], None, {200: "Standings"}, (400, 401, 403, 404, 409, 422), PUBLIC),
     ("get", "/events/{event}/export", "Export an event", "Director token. Everything needed to rebuild the event elsewhere (no token secrets).",
-     [EVENT], None, {200: "ExportDocument"}, (401, 403, 404), TOKEN),
+     [EVENT], None, {200: "ExportDocument"}, (401, 403, 404, 409), TOKEN),
     ("post", "/events/{event}/judge", "A recorded judge ruling", "Referee or director token. Acceptable or not, the count and the lexicon, never which word; recorded in the audit.",
      [EVENT], "JudgeBody", {200: "JudgeRuling"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
     ("get", "/events/{event}/audit", "The audit trail", "Append-only, hash-chained entries of every write; `wordsvc audit verify` recomputes the chain.",
      [EVENT], None, {200: "Audit"}, (400, 401, 403, 404, 422), PUBLIC),
     ("get", "/events/{event}/checkpoint", "The event's signed head",
      "How many audit entries the event's log holds, their RFC 9162 Merkle root and the time, signed with the service's Ed25519 key (unsigned, "
-     "`signature` null, without WORDSVC_LEDGER_KEY_FILE). Keep it: a later log must extend it (docs/ledger.md). 409 if the chain has a gap.",
+     "`signature` null, without WORDSVC_LEDGER_KEY_FILE). Keep it: a later log must extend it (docs/ledger.md). 409 if the chain has a gap, or ends "
+     "with an entry the service did not sign: then every answer that would sign a head, and every write, is a 409 until an operator decides "
+     "(`wordsvc audit accept`).",
      [EVENT], None, {200: "Checkpoint"}, (401, 403, 404, 409), PUBLIC),
     ("get", "/events/{event}/proof", "An entry's inclusion proof",
      "That audit entry `seq` is in the tree of the log's first `tree_size` entries (default: all): the entry's hash, that tree's root and the "
@@ -335,11 +337,11 @@ LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | Non
     ("post", "/events/{event}/lexicon", "Accept the loaded lexicon", "Director token. Moves the event to the lexicon the service has loaded now (audited); 409 if the event is closed.",
      [EVENT], None, {200: "Event"}, (401, 403, 404, 409), TOKEN),
     ("post", "/events/{event}/tokens", "Issue a token", "Director token. A director, referee (optionally for one table) or viewer token, shown once.",
-     [EVENT], "TokenBody", {201: "IssuedToken"}, (400, 401, 403, 404, 413, 415, 422), TOKEN),
+     [EVENT], "TokenBody", {201: "IssuedToken"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
     ("get", "/events/{event}/tokens", "The event's tokens", "Director token. Ids, roles, tables, revocation; never a secret.", [EVENT], None, {200: "TokenList"}, (401, 403, 404), TOKEN),
     ("delete", "/events/{event}/tokens/{token_id}", "Revoke a token", "Director token.",
      [EVENT, {"name": "token_id", "in": "path", "required": True, "description": "The token's id.", "schema": {"type": "string"}}], None, {200: "Token"},
-     (401, 403, 404), TOKEN),
+     (401, 403, 404, 409), TOKEN),
 ]
 
 #: (method, path) -> (operationId, tag). Generated clients name their methods after the operationId (``validateWord``,

@@ -61,7 +61,7 @@ TOURNAMENT_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str |
     ("post", "/events/{event}/rated", "Rate an event or not", "Director token. `rated: false` leaves the event out of the ratings (audited, with a reason).",
      [EVENT], "RatedBody", {200: "Rated"}, _WRITE, "token"),
     ("get", "/events/{event}/crosstable", "The crosstable", "Who met whom, at which table, with what result. CSV with Accept: text/csv or format=csv.",
-     [EVENT], None, {200: "Crosstable"}, (400, 401, 403, 404, 422), "public"),
+     [EVENT], None, {200: "Crosstable"}, (400, 401, 403, 404, 409, 422), "public"),
     ("get", "/ratings", "Ratings", "Every rated player's rating across closed public events, recomputed from their games (docs/ratings.md). CSV too.",
      [], None, {200: "RatingList"}, (400, 422), "public"),
     ("get", "/ratings/{rating_id}", "A rating with its history", "One player's rating and its value after each event. CSV too.",
