@@ -1,9 +1,21 @@
 """The pre-fork master: bind once, load the app once, fork the workers, keep them alive, stop them gently.
 
-:func:`run` binds the listening socket (``SO_REUSEADDR``, backlog 1024) and
+:func:`run` binds the listening sockets (``SO_REUSEADDR``, backlog 1024) and
 calls the app factory *before* forking, so what the app maps or loads is
 shared by every worker. It then forks ``workers`` processes and supervises
 them:
+
+- each worker slot has a listening socket of its own on the one port
+  (``SO_REUSEPORT``), so the kernel spreads new connections over the
+  workers by a hash of their addresses and ports: with one socket shared,
+  the worker that woke first took a whole burst of connections (16 keep-alive
+  connections of a load generator, all on one worker, the other idle). A
+  slot's socket is the master's, kept across its workers: a replacement
+  takes it over, and what waits in its queue while its worker is recycled
+  or restarted is accepted by the next one, never reset. The port is first
+  bound without ``SO_REUSEPORT``, so a port another process listens on is
+  refused as before rather than shared. Without ``SO_REUSEPORT`` (not Linux)
+  the slots share one socket;
 
 - a worker that dies is replaced (at once; after a growing pause if it keeps
   dying within a second of starting) and its metrics files are marked dead;
@@ -66,6 +78,7 @@ _TICK = 1.0
 @dataclass
 class _Child:
     started: float
+    slot: int  # which listening socket it accepts from (its replacement takes the same)
     retiring: bool = False
     kill_at: float = 0.0
 
@@ -118,14 +131,48 @@ def _metrics_dir() -> str | None:
     return folder
 
 
-def _bind(host: str, port: int) -> socket.socket:
+#: Linux balances the connections of a port over the sockets that share it by SO_REUSEPORT; other systems do not.
+_BALANCED = sys.platform == "linux" and hasattr(socket, "SO_REUSEPORT")
+
+
+def _bind(host: str, port: int, count: int) -> list[socket.socket]:
+    """``count`` listening sockets on one port (``port``, or one the kernel picks for 0), sharing it by SO_REUSEPORT.
+
+    The port is bound first by a socket without SO_REUSEPORT: EADDRINUSE if
+    another process listens on it (SO_REUSEPORT alone would join its group
+    and split the traffic with it), and the kernel's free pick for port 0.
+    """
     family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
-    sock = socket.socket(family, kind, proto)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(address)
-    sock.listen(BACKLOG)
-    sock.setblocking(False)
-    return sock
+
+    def bound(reuse_port: bool) -> socket.socket:
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if reuse_port:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            sock.bind(address)
+        except OSError:
+            sock.close()
+            raise
+        return sock
+
+    if not _BALANCED or count == 1:
+        socks = [bound(False)]
+    else:
+        with bound(False) as probe:
+            address = (*address[:1], probe.getsockname()[1], *address[2:])
+        socks = []
+        try:
+            for _ in range(count):
+                socks.append(bound(True))
+        except OSError:
+            for sock in socks:
+                sock.close()
+            raise
+    for sock in socks:
+        sock.listen(BACKLOG)
+        sock.setblocking(False)
+    return socks
 
 
 class _Master:
@@ -133,7 +180,7 @@ class _Master:
         self.target, self.options = app, options
         self.pid = os.getpid()
         self.children: dict[int, _Child] = {}
-        self.spawn_at: list[float] = []  # replacements for dead workers, due at these times
+        self.spawn_at: list[tuple[float, int]] = []  # replacements for dead workers: (when, slot), soonest first
         self.crashes = 0
         self.awaiting: dict[int, int] = {}  # new worker pid -> the retiring pid it replaces
         self.awaiting_until: dict[int, float] = {}
@@ -144,7 +191,7 @@ class _Master:
 
     def run(self) -> int:
         opts = self.options
-        self.sock = _bind(opts.host, opts.port)
+        self.socks = _bind(opts.host, opts.port, opts.workers)
         self.report_r, self.report_w = os.pipe()
         self.wake_r, self.wake_w = os.pipe()
         for fd in (self.report_r, self.report_w, self.wake_r, self.wake_w):
@@ -156,11 +203,11 @@ class _Master:
             init_metrics()
             self.app = load_app(self.target)  # preload: loaded once, shared copy-on-write by the workers
             gc.freeze()  # what the master holds now is never scanned by a worker's collector (nor its pages dirtied by the scan)
-            host, port = self.sock.getsockname()[:2]
+            host, port = self.socks[0].getsockname()[:2]
             shared = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-            log_event("listening", host=host, port=port, workers=opts.workers, threads=opts.threads, master=self.pid, metrics_dir=shared)
-            for _ in range(opts.workers):
-                self._spawn()
+            log_event("listening", host=host, port=port, workers=opts.workers, sockets=len(self.socks), threads=opts.threads, master=self.pid, metrics_dir=shared)
+            for slot in range(opts.workers):
+                self._spawn(slot)
             while not (self.stopping and not self.children):
                 self._tick()
         finally:
@@ -169,7 +216,8 @@ class _Master:
                 signal.signal(sig, signal.SIG_DFL)
             for fd in (self.report_r, self.report_w, self.wake_r, self.wake_w):
                 os.close(fd)
-            self.sock.close()
+            for sock in self.socks:
+                sock.close()
         log_event("drain_finished", master=self.pid, killed=self.killed)
         return 1 if self.killed else 0
 
@@ -180,7 +228,7 @@ class _Master:
         due = (
             [self.stop_deadline]
             if self.stopping
-            else [*self.spawn_at, *self.awaiting_until.values(), *(c.kill_at for c in self.children.values() if c.kill_at)]
+            else [*(when for when, _ in self.spawn_at), *self.awaiting_until.values(), *(c.kill_at for c in self.children.values() if c.kill_at)]
         )
         timeout = max(0.0, min([now + _TICK, *due]) - now)
         ready, _, _ = select.select([self.wake_r, self.report_r], [], [], timeout)
@@ -206,9 +254,8 @@ class _Master:
                 log_event("worker_killed", logging.WARNING, worker=child_pid, why="recycled worker still draining after drain_seconds")
                 self._signal(child_pid, signal.SIGKILL)
                 child.kill_at = 0.0
-        while self.spawn_at and self.spawn_at[0] <= now:
-            self.spawn_at.pop(0)
-            self._spawn()
+        while self.spawn_at and self.spawn_at[0][0] <= now:
+            self._spawn(self.spawn_at.pop(0)[1])
         if self.options.max_worker_rss_mb and now >= self.next_rss_check:
             self.next_rss_check = now + _TICK
             self._check_memory()
@@ -235,14 +282,17 @@ class _Master:
 
     # -- workers -----------------------------------------------------------------------------------
 
-    def _spawn(self) -> int:
+    def _spawn(self, slot: int) -> int:
+        """Fork a worker accepting from ``slot``'s socket; its pid, or 0 if the fork failed (then it is tried again in a second)."""
         signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+        sock = self.socks[slot % len(self.socks)]
         try:
             pid = os.fork()
         except OSError as err:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
             log_event("fork_failed", logging.ERROR, detail=str(err))
-            self.spawn_at.append(time.monotonic() + 1.0)
+            self.spawn_at.append((time.monotonic() + 1.0, slot))
+            self.spawn_at.sort()
             return 0
         if pid == 0:  # the worker; it never returns from here
             code = 1
@@ -253,14 +303,17 @@ class _Master:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
                 for fd in (self.report_r, self.wake_r, self.wake_w):
                     os.close(fd)
-                code = serve_worker(self.sock, self.app, self.options, self.report_w, self.pid)
+                for other in self.socks:
+                    if other is not sock:
+                        other.close()  # the other slots' sockets: their connections are for their own workers
+                code = serve_worker(sock, self.app, self.options, self.report_w, self.pid)
             except BaseException:
                 log.exception("worker %s failed", os.getpid())
             finally:
                 logging.shutdown()
                 os._exit(code)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
-        self.children[pid] = _Child(started=time.monotonic())
+        self.children[pid] = _Child(started=time.monotonic(), slot=slot)
         return pid
 
     def _reap(self) -> None:
@@ -289,7 +342,7 @@ class _Master:
                 continue
             self.crashes = self.crashes + 1 if uptime < 1.0 else 0
             pause = min(0.1 * 2**self.crashes, 10.0) if self.crashes else 0.0
-            self.spawn_at.append(time.monotonic() + pause)
+            self.spawn_at.append((time.monotonic() + pause, child.slot))
             self.spawn_at.sort()
 
     def _recycle(self, pid: int, reason: str) -> None:
@@ -298,7 +351,7 @@ class _Master:
         if child is None or child.retiring or self.stopping:
             return
         child.retiring = True
-        new = self._spawn()
+        new = self._spawn(child.slot)
         log_event("worker_recycled", worker=pid, reason=reason, replacement=new)
         if new:
             self.awaiting[new] = pid
@@ -336,7 +389,8 @@ class _Master:
         self.spawn_at.clear()
         self.awaiting.clear()
         self.awaiting_until.clear()
-        self.sock.close()  # the workers hold their own copies until they have taken the backlog
+        for sock in self.socks:
+            sock.close()  # the workers hold their own copies until they have taken the backlog
         log_event("drain_begun", master=self.pid, why=why, workers=sorted(self.children))
         for pid in self.children:
             self._signal(pid, signal.SIGTERM)

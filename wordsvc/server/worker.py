@@ -1,7 +1,7 @@
 """One worker process: an asyncio event loop in front, a thread pool behind, a graceful drain at the end.
 
-The loop accepts connections on the listening socket inherited from the
-master and reads every request whole (:mod:`.protocol`); only then does a
+The loop accepts connections on its slot's listening socket, inherited from
+the master (:mod:`.master`: a socket a worker slot, on one port), and reads every request whole (:mod:`.protocol`); only then does a
 pool thread run the app. On SIGTERM (from the master: shutdown, or this
 worker being recycled) the worker drains:
 
@@ -165,7 +165,7 @@ class Worker:
             self.listening = False
 
     def _accept_ready(self) -> None:
-        """The listening socket is readable: take some of what is waiting (every worker is woken; most find nothing)."""
+        """The listening socket is readable: take some of what is waiting (both workers of a slot being recycled are woken)."""
         try:
             self._accept_backlog(max(0, _ACCEPT_BATCH - len(self.accepting)))
         except OSError as err:
