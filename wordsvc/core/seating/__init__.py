@@ -1,7 +1,9 @@
 """Seating a tournament's players at tables for each session: pure, standard library only.
 
-One concept a module: table sizes (:mod:`.sizes`), the random seating's specification s1
-(:mod:`.shuffle`, docs/seating.md, vectors in tests/seating_vectors.json), King of the Hill
+Every method is specification s1, written out in docs/seating.md so that it can be reproduced from the text
+alone (vectors in tests/seating_vectors.json; a second implementation from the text in
+tests/test_seating_text.py). One concept a module: table sizes (:mod:`.sizes`), the random seating
+(:mod:`.shuffle`), King of the Hill
 (:mod:`.standings`), Swiss (:mod:`.swiss`), whole schedules (:mod:`.schedule`, built on the affine planes
 of :mod:`.designs`) and following one when the field changes (:mod:`.follow`), the checks of a manual
 seating (:mod:`.checks`), who sits in seat 0 (:mod:`.order`), and meetings and their bound (:mod:`.cost`).
