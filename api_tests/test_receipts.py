@@ -245,8 +245,9 @@ def signed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Api, Path
     made = wordsvc_cli(database_url, "key", "create", str(folder / "ledger.key"))
     assert made.returncode == 0 and "key id" in made.stderr, made.stderr
     (folder / "public.pem").write_text(made.stdout, encoding="ascii")
-    with running_server("wordsvc-signed-", env={"WORDSVC_DATABASE_URL": database_url, "WORDSVC_LEDGER_KEY_FILE": str(folder / "ledger.key")}) as (url, _log):
-        yield Api(LedgerServer(url, database_url, admin_token_for(database_url), "sqlite")), folder
+    env = {"WORDSVC_LEDGER_KEY_FILE": str(folder / "ledger.key")}
+    with running_server("wordsvc-signed-", env={"WORDSVC_DATABASE_URL": database_url, **env}) as (url, _log):
+        yield Api(LedgerServer(url, database_url, admin_token_for(database_url, env), "sqlite")), folder  # the admin token sealed with the key
 
 
 def test_signed_checkpoints_verify_with_the_printed_public_key_and_the_documented_message(signed: tuple[Api, Path], tmp_path: Path) -> None:

@@ -215,12 +215,24 @@ def test_an_operator_accepting_the_log_lets_the_service_write_again_and_the_deci
     assert code == 0 and "nothing to accept" in out
 
 
-def test_an_altered_signature_cannot_be_accepted(ledger: Ledger, event, cli) -> None:
-    event_id, _ = event
+def test_an_acceptance_covers_an_entry_whose_signature_fails_but_never_seals_an_altered_token_again(ledger: Ledger, event, cli) -> None:
+    event_id, token = event
+    issued = ledger.issue_token(ledger.authenticate(token), event_id, "referee", "t1")
+    known = f"wsv_{issued['id']}_{'B' * 43}"
     with ledger.engine.begin() as conn:
         conn.execute(update(audit).where(audit.c.chain == event_id, audit.c.seq == 2).values(signature="A" * 86 + "=="))
-    code, out = cli("audit", "accept", event_id, "--upto", str(len(ledger.log(event_id))), key=True)
+        conn.execute(update(tokens).where(tokens.c.id == issued["id"]).values(secret_sha256=hash_token(known)))
+    code, out = cli("audit", "verify", "--public-key", "PUB", event_id)
     assert code == 1 and "audit entry 2: its signature does not verify" in out, out
+    size = len(ledger.log(event_id))
+    code, out = cli("audit", "accept", event_id, "--upto", str(size), key=True)
+    assert code == 0 and f"entries 1 to {size} accepted in entry {size + 1}" in out, out
+    with pytest.raises(Unauthorized):
+        ledger.authenticate(known)
+    assert ledger.check(event_id).problems == [f"token {issued['id']}: its seal does not verify with key {Signer(KEY).key_id}: the row (its hash, role, event or table) was altered"]
+    ledger.revoke_token(ledger.authenticate(token), event_id, issued["id"])  # the director's answer to it
+    found = ledger.check(event_id)
+    assert found.problems == [] and f"entry 2 not signed by key {Signer(KEY).key_id}: vouched for by entry {size + 1} (audit.accepted)" in found.notes
 
 
 def test_entries_and_tokens_from_before_signing_wait_for_the_operator_then_work(ledger: Ledger, event, cli, database_url: str) -> None:

@@ -93,15 +93,15 @@ class Signatures:
 
     problems: list[str] = field(default_factory=list)
     covered: list[str] = field(default_factory=list)
-    altered: list[str] = field(default_factory=list)  # the problems that are signatures by a key given that fail: no decision covers those
 
 
 def signature_problems(entries: Sequence[Mapping[str, Any]], keys: Keys) -> Signatures:
     """Every entry of a chain (in order, its hashes checked already) neither signed by one of ``keys`` nor covered by a later signed decision.
 
     A decision covers the entries up to the number in its payload when that
-    entry's hash is the ``head`` it names. An entry whose signature names a
-    key given must verify with it, covered or not: one that fails was altered.
+    entry's hash is the ``head`` it names, whatever their signatures: unsigned,
+    by another key, or one that fails (an entry replayed with a signature
+    copied from another). Covered entries are listed, never passed silently.
     """
     checks = [_check(entry, keys) for entry in entries]
     covers: list[tuple[int, int]] = []  # for each entry, (the highest entry a signed decision after it covers, that decision's seq)
@@ -118,11 +118,8 @@ def signature_problems(entries: Sequence[Mapping[str, Any]], keys: Keys) -> Sign
         if found is None:
             continue
         kind, message = found
-        if kind == "altered":
-            result.problems.append(message)
-            result.altered.append(message)
-        elif entry["seq"] > upto:
-            result.problems.append(message + _UNVOUCHED)
+        if entry["seq"] > upto:
+            result.problems.append(message + ("" if kind == "altered" else _UNVOUCHED))
         elif runs and runs[-1][1] == entry["seq"] - 1 and runs[-1][2] == by:
             runs[-1] = (runs[-1][0], entry["seq"], by)
         else:

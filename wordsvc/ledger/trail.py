@@ -15,7 +15,7 @@ from sqlalchemy import Connection, bindparam, select, update
 
 from .access import require_read
 from .audit import HOUSE, token_problems, verify_chain
-from .entry_signatures import Keys, Unvouched, signature_problems
+from .entry_signatures import Keys, signature_problems
 from .errors import Conflict, NotFound
 from .prepared import Prepared
 from .receipts import Appended
@@ -106,23 +106,22 @@ class Trail:
         (entries written before entries were signed, or appended behind the service's back and judged harmless): an
         ``audit.accepted`` entry, signed, vouching for entries 1 to ``upto`` (:mod:`.entry_signatures`), and a seal for each live
         token of the chain that has none (:mod:`.token_seals`; their ids in the entry). ``None`` when there was nothing to decide:
-        the newest entry signed and every live token sealed.
+        every entry signed (or covered by an earlier decision) and every live token sealed. A token whose seal fails (its row altered) is never sealed again: it
+        stays refused, and ``audit verify`` names it until a director revokes it.
 
-        Refused (409) without a key, for a chain that does not verify (chain, rows and scores: fix or restore it first), that holds
-        an entry or token whose signature by the service's key fails (altered: no decision makes it right), or that no longer holds
-        exactly ``upto`` entries (what the operator looked at is not what is there).
+        Refused (409) without a key, for a chain that does not verify (chain, rows and scores: fix or restore it first), or that no
+        longer holds exactly ``upto`` entries (what the operator looked at is not what is there).
         """
-        store, seals, trusted = self.store, self.transfer.tokens.seals, self.store.receipts.signer.trusted
+        store, seals = self.store, self.transfer.tokens.seals
         if not store.receipts.signer.signs:
             raise Conflict("Accepting entries signs them: set WORDSVC_LEDGER_KEY_FILE to the service's key.", {"key": ["no key"]})
         if chain != HOUSE:
             store.event_row(chain)
         problems = self.verify_house(keys={}) if chain == HOUSE else self.verify(chain, keys={})
-        problems = problems or signature_problems(self.log(chain), trusted).altered
-        problems = problems or [problem for problem in self._seal_problems(chain, trusted) if "does not verify" in problem or "sealed by key" in problem]
         if problems:
             raise Conflict(f"The log of {chain} does not verify: {problems[0]}. Only a log that verifies can be accepted.", {"audit": problems[:50]})
         whose = tokens.c.event_id.is_(None) if chain == HOUSE else tokens.c.event_id == chain
+        unsigned = signature_problems(self.log(chain), store.receipts.signer.trusted).problems  # entries no signature or decision vouches for
 
         def work(conn: Connection) -> Appended | None:
             trees = store.receipts.trees
@@ -134,12 +133,8 @@ class Trail:
             unsealed = conn.execute(select(tokens).where(whose, tokens.c.revoked_at.is_(None), tokens.c.signature.is_(None)).order_by(tokens.c.id)).all()
             for row in unsealed:
                 conn.execute(update(tokens).where(tokens.c.id == row.id).values(**seals.seal(row.id, row.secret_sha256, row.role, row.event_id, row.table_id)))
-            try:
-                trees.current(conn, chain, vouch=True)
-                if not unsealed:
-                    return None
-            except Unvouched:
-                pass
+            if not unsealed and not unsigned:
+                return None
             payload = {"upto": upto, "head": frontier.last.hex(), "tokens": [row.id for row in unsealed]}
             return store.append(conn, chain, LOCAL, "audit.accepted", payload, decision=True)
 
