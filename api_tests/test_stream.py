@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import LedgerServer, running_server
+from .conftest import LedgerServer, admin_token_for, running_server, wordsvc_cli
 from .sse import Message, Stream
 from .test_events import Api
 
@@ -122,11 +122,16 @@ def test_a_private_events_stream_needs_one_of_its_tokens(api: Api) -> None:
 def test_bad_resumes_and_unknown_events_are_4xx_problems(api: Api) -> None:
     event_id, _ = event(api)
     url = f"{api.server.url}/events/{event_id}/stream"
-    for header in ("x", "-1", "1e3", "99999999999"):
+    for header in ("x", "-1", "1e3", "99999999999", "2147483648", "9999999999"):  # past 2,147,483,647, the document's maximum
         with Stream(url, {"Last-Event-ID": header}) as bad:
             assert bad.status == 422, header
             assert b"Last-Event-ID" in bad.body
+    with Stream(url, {"Last-Event-ID": "2147483647"}) as highest:
+        assert highest.status == 200
     api("GET", f"/events/{event_id}/stream?after=-1", expect=422)
+    for digits in ("%D9%A1%D9%A2", "%EF%BC%91%EF%BC%92", "+12"):  # Arabic-Indic and full-width 12, and a sign: ASCII digits only
+        refused = api("GET", f"/events/{event_id}/stream?after={digits}", expect=422).json()
+        assert refused["errors"] == {"after": ["must be a whole number written with the digits 0-9"]}
     api("GET", "/events/no-such-event/stream", expect=404)
     with Stream(f"{url}?after=100000") as future:  # past the newest entry: from the newest
         assert future.until(lambda m: len(m) >= 1, "ready")[0].id == future.messages[0].data["head"]
@@ -183,3 +188,95 @@ def test_every_message_has_an_id_and_none_repeats(api: Api) -> None:
         messages = watching.until(lambda m: len(m) >= 10, "eight rounds")
     ids = [m.id for m in messages[1:]]
     assert all(isinstance(i, int) for i in ids) and ids == sorted(set(ids))
+
+
+def test_revoking_a_token_ends_its_streams_on_every_worker_and_replica_before_any_later_change(api: Api, ledger_server: LedgerServer) -> None:
+    event_id, director = event(api, private=True)
+    issued = api("POST", f"/events/{event_id}/tokens", director, expect=201, json={"role": "viewer"}).json()
+    kept_token = api("POST", f"/events/{event_id}/tokens", director, expect=201, json={"role": "viewer"}).json()["token"]
+    url = f"{api.server.url}/events/{event_id}/stream"
+    bearer = {"Authorization": f"Bearer {issued['token']}"}
+    with running_server("wordsvc-stream-revoke-", env={"WORDSVC_DATABASE_URL": ledger_server.database_url}) as (second, _log):
+        revoked = [Stream(url, bearer) for _ in range(6)] + [Stream(f"{second}/events/{event_id}/stream", bearer)]  # both workers, both servers
+        kept = Stream(url, {"Authorization": f"Bearer {kept_token}"})
+        try:
+            for s in [*revoked, kept]:
+                s.until(lambda m: len(m) >= 1, "ready")
+            store(api, event_id, director, 1)
+            for s in [*revoked, kept]:
+                s.until(lambda m: kinds(m)[-1:] == ["round.stored"], "round 1")
+            api("DELETE", f"/events/{event_id}/tokens/{issued['id']}", director, expect=200)
+            store(api, event_id, director, 2)  # stored after the revocation: no revoked stream may get it
+            for s in revoked:
+                assert kinds(s.rest()) == ["ready", "round.stored"]  # ended, with the chunked body's last chunk
+            assert [m.data.get("round") for m in kept.until(lambda m: len(m) >= 3, "round 2")[1:]] == [1, 2]
+        finally:
+            for s in [*revoked, kept]:
+                s.close()
+    with Stream(url, bearer) as again:
+        assert again.status == 401  # and it cannot come back
+
+
+def test_an_admin_tokens_streams_end_when_it_is_revoked_from_the_command_line(api: Api, ledger_server: LedgerServer) -> None:
+    event_id, director = event(api, private=True)
+    admin = admin_token_for(ledger_server.database_url)
+    admin_id = api("GET", "/whoami", admin, expect=200).json()["id"]
+    streams = [Stream(f"{api.server.url}/events/{event_id}/stream", {"Authorization": f"Bearer {admin}"}) for _ in range(4)]
+    try:
+        for s in streams:
+            s.until(lambda m: len(m) >= 1, "ready")
+        done = wordsvc_cli(ledger_server.database_url, "token", "revoke", admin_id)  # on the house chain, by another process
+        assert done.returncode == 0, done.stderr
+        store(api, event_id, director, 1)
+        for s in streams:
+            assert kinds(s.rest()) == ["ready"]
+    finally:
+        for s in streams:
+            s.close()
+
+
+def test_a_resume_from_0_of_a_long_event_gets_every_entry_once_in_order(api: Api) -> None:
+    event_id, director = event(api)
+    for i in range(1, 121):  # 242 entries and more: players and their check-ins, a message each
+        api("PUT", f"/events/{event_id}/players/p{i}", director, expect=201, json={"name": f"Player {i} " + "x" * 40})
+        api("POST", f"/events/{event_id}/players/p{i}/check-in", director, expect=200)
+    entries = api("GET", f"/events/{event_id}/audit?limit=1000").json()["entries"]
+    with Stream(f"{api.server.url}/events/{event_id}/stream?after=0") as everything:
+        messages = everything.until(lambda m: len(m) >= 1 + 1 + 240, "the whole history")
+    expected = [e["seq"] for e in entries if e["action"] in ("game.created", "player.registered", "player.checked_in")]
+    assert [m.id for m in messages[1:]] == expected and len(expected) == 241
+
+
+def test_head_on_a_stream_answers_the_streams_headers_and_no_length(api: Api) -> None:
+    import requests
+
+    event_id, _ = event(api)
+    answer = requests.head(f"{api.server.url}/events/{event_id}/stream", timeout=30)
+    assert answer.status_code == 200 and answer.headers["Content-Type"].startswith("text/event-stream")
+    assert "Content-Length" not in answer.headers
+
+
+def test_every_message_matches_the_schema_the_openapi_document_gives_its_type(api: Api) -> None:
+    from .contract import resolve, schema_errors
+
+    doc = api("GET", "/openapi.json", expect=200).json()
+    content = doc["paths"]["/events/{event}/stream"]["get"]["responses"]["200"]["content"]["text/event-stream"]
+    by_type = {item["properties"]["event"]["enum"][0]: item["properties"]["data"]["contentSchema"] for item in content["x-itemSchema"]["oneOf"]}
+    event_id, director = event(api)
+    referee = api("POST", f"/events/{event_id}/tokens", director, expect=201, json={"role": "referee", "table": "t1"}).json()["token"]
+    for i in (1, 2, 3):
+        api("PUT", f"/events/{event_id}/players/p{i}", director, expect=201, json={"name": f"Player {i}"})
+        api("POST", f"/events/{event_id}/players/p{i}/check-in", director, expect=200)
+    api("POST", f"/events/{event_id}/sessions", director, expect=201, json={"method": "random", "size": {"target": 3}, "number": 1})
+    api("POST", f"/events/{event_id}/sessions/1/redraw", director, expect=200)
+    api("POST", f"/events/{event_id}/players/p3/withdraw", director, expect=200)
+    store(api, event_id, director, 1)
+    api("PUT", f"/events/{event_id}/games/t1/rounds/1", director, expect=200, json={**round_body(1), "players": [round_body(1)["players"][0], {"name": "Bob", "words": ["top"], "unused": []}], "correction": {"reason": "Bob laid TOP"}},
+        headers={"If-Match": api("GET", f"/events/{event_id}/games/t1/rounds/1").json()["etag"]})  # fmt: skip
+    api("POST", f"/events/{event_id}/judge", referee, expect=200, json={"words": ["quiz"], "table": "t1", "round": 2})
+    api("POST", f"/events/{event_id}/close", director, expect=200)
+    with Stream(f"{api.server.url}/events/{event_id}/stream?after=0") as everything:
+        messages = everything.until(lambda m: kinds(m)[-1:] == ["event.closed"], "the close")
+    assert set(kinds(messages)) == set(by_type)  # every type the document names came, and no other
+    for message in messages:
+        assert schema_errors(doc, resolve(doc, by_type[message.event]["$ref"]), message.data) == [], message

@@ -21,7 +21,7 @@ from .schema import audit, revisions, tokens
 from .store import Store
 from .tokens import Principal
 
-__all__ = ["PAGE", "Changes", "Feed", "message_of"]
+__all__ = ["MESSAGE_TYPES", "PAGE", "Changes", "Feed", "message_of"]
 
 #: Audit entries one read takes at most; a client further behind gets the rest in the reads that follow.
 PAGE = 500
@@ -64,6 +64,10 @@ _MESSAGES: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
     "judge.ruling": ("ruling.given", lambda p: {"table": p["table"], "round": p["round"], "acceptable": p["acceptable"], "count": p["count"]}),
     "event.closed": ("event.closed", lambda p: {}),
 }
+
+
+#: Every message type an entry may give (``ready`` is the stream's own first message).
+MESSAGE_TYPES = frozenset(kind for kind, _ in _MESSAGES.values())
 
 
 def message_of(action: str, payload: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:

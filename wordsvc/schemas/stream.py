@@ -1,4 +1,9 @@
-"""The event stream's query (docs/streams.md): where a client resumes."""
+"""The event stream's wire format (docs/streams.md): where a client resumes, and the data of each message type.
+
+The data schemas document the stream in the OpenAPI document (each message
+type's ``data`` as a component, named in the stream's item schema), and a
+test checks real messages against them, as it does every JSON answer.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from marshmallow import fields, validate
 from .common import Strict
 from .events import MAX_SEQ
 
-__all__ = ["StreamQuery"]
+__all__ = ["MESSAGE_DATA", "StreamQuery"]
 
 
 class StreamQuery(Strict):
@@ -16,3 +21,77 @@ class StreamQuery(Strict):
         validate=validate.Range(min=0, max=MAX_SEQ),
         metadata={"description": "Resume after this audit sequence number, for a client that cannot send Last-Event-ID (the header wins); default: from now."},
     )
+
+
+class ReadyData(Strict):
+    event = fields.String(required=True, metadata={"description": "The event's id."})
+    head = fields.Integer(required=True, metadata={"description": "The event's newest audit entry when the stream opened (0: none)."})
+
+
+class RoundData(Strict):
+    game = fields.String(required=True, metadata={"description": "The table."})
+    round = fields.Integer(required=True)
+    revision = fields.Integer(required=True, metadata={"description": "1 when stored, one more with each correction."})
+    points = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, metadata={"description": "Each player's score in the round."})
+
+
+class RoundCorrectedData(RoundData):
+    reason = fields.String(required=True, allow_none=True, metadata={"description": "Why the referee corrected it."})
+
+
+class TableSeatedData(Strict):
+    game = fields.String(required=True, metadata={"description": "The table."})
+    players = fields.List(fields.String(), required=True, metadata={"description": "In seat order."})
+    session = fields.Integer(metadata={"description": "The session it was seated for; absent for a table seated by name."})
+
+
+class SessionStartedData(Strict):
+    session = fields.Integer(required=True)
+    tables = fields.Integer(required=True, metadata={"description": "How many tables it seated."})
+
+
+class SessionReseatedData(Strict):
+    session = fields.Integer(required=True)
+    draws = fields.Integer(required=True, metadata={"description": "1, then one more for each redraw."})
+
+
+class PlayerRegisteredData(Strict):
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class PlayerCheckedInData(Strict):
+    player = fields.String(required=True)
+    joined = fields.Integer(required=True, metadata={"description": "The first session the player may be seated in."})
+
+
+class PlayerWithdrawnData(Strict):
+    player = fields.String(required=True)
+    start = fields.Integer(data_key="from", required=True, metadata={"description": "The first session without the player."})
+
+
+class RulingGivenData(Strict):
+    table = fields.String(required=True)
+    round = fields.Integer(required=True)
+    acceptable = fields.Boolean(required=True)
+    count = fields.Integer(required=True, metadata={"description": "How many words were judged (never the words)."})
+
+
+class EventClosedData(Strict):
+    pass
+
+
+#: Each message type and its data, in the order docs/api.md lists them; the OpenAPI component of each is ``Stream`` + the class name.
+MESSAGE_DATA: dict[str, type[Strict]] = {
+    "ready": ReadyData,
+    "round.stored": RoundData,
+    "round.corrected": RoundCorrectedData,
+    "table.seated": TableSeatedData,
+    "session.started": SessionStartedData,
+    "session.reseated": SessionReseatedData,
+    "player.registered": PlayerRegisteredData,
+    "player.checked_in": PlayerCheckedInData,
+    "player.withdrawn": PlayerWithdrawnData,
+    "ruling.given": RulingGivenData,
+    "event.closed": EventClosedData,
+}

@@ -13,20 +13,57 @@ from ..schemas import tournaments as t
 from ..schemas.events import MAX_SEQ
 from .openapi_tournaments import EVENT
 
-__all__ = ["DOCUMENT_ENDPOINTS", "DOCUMENT_OPERATIONS", "DOCUMENT_QUERIES", "NOT_JSON"]
+__all__ = ["DOCUMENT_ENDPOINTS", "DOCUMENT_OPERATIONS", "DOCUMENT_QUERIES", "NOT_JSON", "STREAM_SCHEMAS"]
 
 #: The answer "schema" that stands for a PDF rather than a JSON schema.
 PDF = "pdf"
 #: The answer "schema" that stands for an event stream.
 EVENT_STREAM = "event-stream"
+#: The components of the stream's message data, by message type: ``Stream`` and the schema's name (``StreamRound``).
+STREAM_SCHEMAS = [(f"Stream{schema.__name__.removesuffix('Data')}", schema) for schema in s.MESSAGE_DATA.values()]
+_STREAM_EXAMPLE = (
+    'retry: 2000\n\nid: 14\nevent: ready\ndata: {"event":"club-night","head":14}\n\n'
+    'id: 15\nevent: round.stored\ndata: {"game":"t1","round":3,"revision":1,"points":{"Ann":41,"Bob":-6}}\n\n: keep-alive\n\n'
+)
+
+
+def _event_stream() -> dict[str, Any]:
+    """``text/event-stream``: the body as text, and each message described as OpenAPI 3.2's ``itemSchema`` does (an extension here)."""
+    messages = [
+        {
+            "type": "object",
+            "required": ["id", "event", "data"],
+            "properties": {
+                "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The audit entry's seq: a client resumes after it (Last-Event-ID)."},
+                "event": {"type": "string", "enum": [kind]},
+                "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": {"$ref": f"#/components/schemas/{name}"}},
+            },
+        }
+        for kind, (name, _) in zip(s.MESSAGE_DATA, STREAM_SCHEMAS, strict=True)
+    ]
+    return {
+        "text/event-stream": {
+            "schema": {
+                "type": "string",
+                "description": "Server-Sent Events, UTF-8: first `retry: 2000`, then messages, each an `id:` line (the audit entry's seq), an "
+                "`event:` line (its type) and one `data:` line of JSON (its schema by type: `x-itemSchema`, the components `Stream...`), "
+                "ending with an empty line; `: keep-alive` comments between them.",
+                "example": _STREAM_EXAMPLE,
+            },
+            "x-itemSchema": {"description": "One message of the stream (as OpenAPI 3.2's itemSchema for text/event-stream), by its type.", "oneOf": messages},
+        }
+    }
+
+
 #: The content of the answers that are not JSON, by their stand-in.
 NOT_JSON = {
     PDF: {"application/pdf": {"schema": {"type": "string", "format": "binary"}}},
-    EVENT_STREAM: {"text/event-stream": {"schema": {"type": "string", "description": "Server-Sent Events: `id` (an audit seq), `event` (a type), `data` (JSON)."}}},
+    EVENT_STREAM: _event_stream(),
 }
 LAST_EVENT_ID = {
     "name": "Last-Event-ID", "in": "header", "required": False,
-    "description": "The id of the last message a reconnecting client had: the stream resumes after it.", "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SEQ},
+    "description": "The id of the last message a reconnecting client had: the stream resumes after it. Written in ASCII digits; another value is a 422.",
+    "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SEQ},
 }
 
 KIND = {

@@ -31,6 +31,7 @@ from marshmallow import ValidationError
 from ..ledger.audit import HOUSE
 from ..ledger.changes import Watch
 from ..ledger.feed import Changes
+from ..schemas.events import MAX_SEQ
 from ..schemas.stream import StreamQuery
 from .events import ledger, principal
 from .requests import query_args
@@ -88,8 +89,8 @@ def _last_event_id(header: str | None, after: int | None) -> int | None:
     if header is None:
         return after
     value = header.strip()
-    if not (value.isascii() and value.isdigit() and len(value) <= 10):
-        raise ValidationError({"Last-Event-ID": ["must be the id of a message of this stream (an audit sequence number)"]})
+    if not (value.isascii() and value.isdigit() and len(value) <= 10 and int(value) <= MAX_SEQ):  # what the OpenAPI document says
+        raise ValidationError({"Last-Event-ID": [f"must be the id of a message of this stream (an audit sequence number, 0 to {MAX_SEQ})"]})
     return int(value)
 
 
