@@ -137,7 +137,7 @@ def test_the_standings_crosstable_and_results_hold_the_names_and_totals(api: Api
     assert re.search(rf"^\s*1\s+{winner['name']}\s+{winner['total']}\b", results, re.M)
     for session in tournament["sessions"]:
         table = next(t for t in session["tables"] if winner["player"] in [seat["player"] for seat in t["seats"]])
-        assert f"{table['game']}:" in results
+        assert re.search(rf"^\s*(1\s+{winner['name']}\s+{winner['total']}\s+\S+\s+)?{table['game']}\s+\d+\s+Player", results, re.M)  # a row a game
 
 
 def test_the_audit_summary_is_the_director_s_and_holds_no_secret(api: Api, tournament: dict[str, Any], poppler: None, tmp_path: Path) -> None:
@@ -190,3 +190,93 @@ def test_page_one_of_each_document_as_a_png_for_the_readme(
         name = {"scorecards": "scorecard"}.get(kind, kind)
         subprocess.run(["pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(path), str(SCREENSHOTS / f"doc-{name}")], check=True, timeout=60)
         assert (SCREENSHOTS / f"doc-{name}.png").stat().st_size > 5_000
+
+
+#: Players of the language twins: names that are no word of either language (and are taken out before words are compared).
+TWIN_NAMES = ["Þórdís Ösp", "Guðrún Ýr", "Ævar Þór", "Hlín Eir", "Bjarki Már", "Sóley Rún", "Kári Snær", "Dögg Ýr"]
+
+
+def play_twin(api: Api, ledger_server: LedgerServer, ruleset: str, rng: random.Random) -> dict[str, Any]:
+    """A small tournament through the API with entries of most kinds (tokens, players, a schedule, swaps and redraws, rounds, a
+    correction, a ruling, the ratings decision, the close); the event id, its director token, and what it shows as given."""
+    rules = api("GET", f"/rulesets/{ruleset}", expect=200).json()
+    deck = [card["face"] for card in rules["deck"]["cards"] for _ in range(card["count"])]
+    event = f"twin{next(_ids)}-{ruleset}-{ledger_server.backend}"
+    created = api("POST", "/events", ledger_server.admin_token, expect=201, json={"id": event, "name": "Vormót 7", "ruleset": ruleset, "format": "average"}).json()
+    token = created["director_token"]["token"]
+    viewer = api("POST", f"/events/{event}/tokens", token, expect=201, json={"role": "viewer"}).json()
+    api("DELETE", f"/events/{event}/tokens/{viewer['id']}", token, expect=200)
+    for i, name in enumerate(TWIN_NAMES, start=1):
+        extra = {"club": "Klúbbur", "rating_id": "r-1"} if i == 1 else {}
+        api("PUT", f"/events/{event}/players/p{i}", token, expect=201, json={"name": name, "checked_in": i < 8, **extra})
+    api("POST", f"/events/{event}/players/p8/check-in", token, expect=200)
+    api("POST", f"/events/{event}/schedule", token, expect=201, json={"sessions": 2, "size": {"target": 4}})
+    shown = {event, viewer["id"], "Vormót 7", "Klúbbur", "r-1", ruleset, *TWIN_NAMES, *(f"p{i}" for i in range(1, 9))}
+    for number, method in ((1, "schedule"), (2, "random")):
+        api("POST", f"/events/{event}/sessions", token, expect=201, json={"method": method, "number": number})
+        if number == 1:
+            api("POST", f"/events/{event}/sessions/1/swap", token, expect=200, json={"players": ["p1", "p2"]})
+        else:
+            api("POST", f"/events/{event}/sessions/2/redraw", token, expect=200)
+        session = api("GET", f"/events/{event}/sessions/{number}", expect=200).json()
+        for table in session["tables"]:
+            shown.add(table["game"])
+            names = [seat["name"] for seat in table["seats"]]
+            for round_number in range(1, len(rules["rounds"]) + 1):
+                players = random_players(rng, deck, round_number, names)
+                shown |= {"".join(word).upper() for player in players for word in player["words"]}
+                api("PUT", f"/events/{event}/games/{table['game']}/rounds/{round_number}", token, expect=201, json={"players": players})
+    fixed = random_players(rng, deck, 1, names)
+    shown |= {"".join(word).upper() for player in fixed for word in player["words"]}
+    api("PUT", f"/events/{event}/games/{table['game']}/rounds/1", token, expect=200, headers={"If-Match": "*"}, json={"players": fixed, "correction": {"reason": "R-17"}})
+    referee = api("POST", f"/events/{event}/tokens", token, expect=201, json={"role": "referee", "table": table["game"]}).json()
+    api("POST", f"/events/{event}/judge", referee["token"], expect=200, json={"table": table["game"], "round": 2, "words": ["ab", "cd"]})
+    api("POST", f"/events/{event}/rated", token, expect=200, json={"rated": False, "reason": "R-17"})
+    api("POST", f"/events/{event}/close", token, expect=200)
+    audit = api("GET", f"/events/{event}/audit", token, expect=200).json()["entries"]
+    lexicon = api("GET", f"/events/{event}", token, expect=200).json()["lexicon"]
+    shown |= {lexicon["id"], str(lexicon["version"])}
+    shown |= {"R-17", "AB", "CD"} | {entry["actor"]["token"] for entry in audit} | {str(entry["payload"].get("id")) for entry in audit}
+    return {"event": event, "token": token, "shown": sorted(shown, key=len, reverse=True)}
+
+
+def document_words(api: Api, twin: dict[str, Any], tmp_path: Path) -> dict[str, set[str]]:
+    """Each document's words as Poppler reads them, names, identifiers and paths taken out, case-folded; numbers are not words."""
+    out = {}
+    for kind in KINDS:
+        text = pdf_text(fetch(api, twin["event"], kind, twin["token"]), tmp_path, kind)
+        for shown in twin["shown"]:
+            text = re.sub(rf"(?<!\w){re.escape(shown)}(?!\w)", " ", text, flags=re.IGNORECASE)
+        text = re.sub(r"/\S+", " ", text)  # a path of the API (/events/{e}/audit) is an identifier
+        out[kind] = {word.casefold() for word in re.findall(r"[^\W\d_]{2,}", text)}  # a letter alone (W, L, T; player's) tells no language
+    return out
+
+
+def test_an_icelandic_event_s_documents_hold_no_english_word(api: Api, ledger_server: LedgerServer, poppler: None, tmp_path: Path) -> None:
+    rng = random.Random(49)
+    english = document_words(api, play_twin(api, ledger_server, "standard", rng), tmp_path)
+    icelandic = document_words(api, play_twin(api, ledger_server, "islenska", rng), tmp_path)
+    known = set().union(*english.values())
+    strays = {kind: sorted(words & known - {"utc"}) for kind, words in icelandic.items()}  # UTC: the time zone, in every language
+    assert strays == {kind: [] for kind in KINDS}, strays
+    assert {"umferð", "borð", "keppandi"} <= icelandic["audit"] | icelandic["scorecards"]
+
+
+def test_the_crosstable_of_a_large_field_is_a_pdf(api: Api, ledger_server: LedgerServer, poppler: None, tmp_path: Path) -> None:
+    """The probe's field: from 60 players the crosstable PDF was a 500 (a column per opponent narrower than its padding)."""
+    rng = random.Random(60)
+    standard = api("GET", "/rulesets/standard", expect=200).json()
+    deck = [card["face"] for card in standard["deck"]["cards"] for _ in range(card["count"])]
+    event = f"field{next(_ids)}-{ledger_server.backend}"
+    token = api("POST", "/events", ledger_server.admin_token, expect=201, json={"id": event, "name": "Open"}).json()["director_token"]["token"]
+    for i in range(1, 61):
+        api("PUT", f"/events/{event}/players/p{i:02}", token, expect=201, json={"name": f"Player {i:02}", "checked_in": True})
+    session = api("POST", f"/events/{event}/sessions", token, expect=201, json={"method": "random", "size": {"target": 4}, "number": 1}).json()
+    for table in session["tables"]:
+        names = [seat["name"] for seat in table["seats"]]
+        for round_number in range(1, 9):
+            api("PUT", f"/events/{event}/games/{table['game']}/rounds/{round_number}", token, expect=201, json={"players": random_players(rng, deck, round_number, names)})
+    pdf = fetch(api, event, "crosstable")
+    text = pdf_text(pdf, tmp_path, "field")
+    assert all(f"Player {i:02}" in text for i in range(1, 61))
+    assert len(re.findall(r"\b(win|loss|tie)\b", text)) == 60 * 3  # a line for each game and opponent

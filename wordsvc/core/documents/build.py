@@ -251,7 +251,7 @@ def results_document(event: View, standings: View, crosstable: View | None, prin
         played = [(table, t.number(own[(session, table)]), ", ".join(games[(session, table)])) for session, table in sorted(games)] or [("", "", "")]
         rows += [(*(first if index == 0 else ("",) * len(first)), *game) for index, game in enumerate(played)]
     header = (t("rank"), t("player"), t("total"), t("wins"), t("table"), t("score"), t("results.opponents"))
-    blocks.append(Grid(header, tuple(rows), widths=(0.7, 2.4, 0.8, 0.7, 1.0, 0.7, 4.2)))
+    blocks.append(Grid(header, tuple(rows), widths=(0.7, 2.4, 0.8, 0.7, 1.0, 0.9, 4.0)))
     return compose("results", event, printed_at, blocks)
 
 
