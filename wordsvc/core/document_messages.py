@@ -7,7 +7,10 @@ the console's (a tournament's ``session`` is *sessioon* and *lota*, a game's
 ``round`` *voor* and *umferð*; German and Spanish, in their own modules
 :mod:`.locales.de` and :mod:`.locales.es`, *Durchgang* and *jornada*,
 *Runde* and *ronda*). Fields in braces are filled in by
-:func:`document_text`.
+:func:`document_text`. Every word a document shows comes from here, the
+audit summary's kinds and lines included (docs/documents.md, "Language");
+a text that holds a count is in :data:`DOCUMENT_PLURALS`, a form for each
+CLDR plural category of the language, chosen by :func:`plural_category`.
 """
 
 from __future__ import annotations
