@@ -79,6 +79,16 @@ def test_a_word_is_judged_in_each_language(client: Client, ruleset: str, word: s
     assert verdict.lexicon.id == lang and len(verdict.lexicon.sha256) == 64
 
 
+@pytest.mark.parametrize(("lang", "word", "ruleset"), [("de", "schön", "deutsch"), ("es", "niño", "espanol")])
+def test_a_language_named_alone_plays_its_own_ruleset(client: Client, lang: str, word: str, ruleset: str) -> None:
+    verdict = validate_word.sync(client=client, word=word, lang=lang)
+    assert isinstance(verdict, Verdict), verdict
+    assert verdict.valid and verdict.ruleset == ruleset and verdict.lexicon.id == lang
+    refused = validate_word.sync(client=client, word=word, lang=lang, ruleset="standard", suggest=False)
+    assert isinstance(refused, Verdict) and not refused.valid
+    assert refused.reasons[0].code == "not_spellable" and refused.reasons[0].hint.ruleset == ruleset
+
+
 def test_a_judged_play_names_no_word(client: Client) -> None:
     ruling = validate_words.sync(client=client, body=ValidateBody(words=["quiz", "xyzzy"], judge=True))
     assert isinstance(ruling, Judge), ruling

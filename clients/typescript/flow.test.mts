@@ -49,6 +49,23 @@ for (const { ruleset, word, lang } of LANGUAGES) {
   });
 }
 
+for (const { lang, word, ruleset } of [
+  { lang: "de", word: "schön", ruleset: "deutsch" },
+  { lang: "es", word: "niño", ruleset: "espanol" },
+]) {
+  test(`${lang} named alone plays its own ruleset`, async () => {
+    const verdict = ok(await api.GET("/validate", { params: { query: { word, lang } } }));
+    assert.equal(verdict.valid, true);
+    assert.equal(verdict.ruleset, ruleset);
+    const refused = ok(await api.GET("/validate", { params: { query: { word, lang, ruleset: "standard", suggest: false } } }));
+    assert.equal(refused.valid, false);
+    const [reason] = refused.reasons;
+    assert.ok(reason !== undefined);
+    assert.equal(reason.code, "not_spellable");
+    assert.equal(reason.hint?.ruleset, ruleset);
+  });
+}
+
 test("a judged play names no word", async () => {
   const ruling = ok(await api.POST("/validate", { body: { words: ["quiz", "xyzzy"], judge: true } }));
   assert.ok("acceptable" in ruling, JSON.stringify(ruling));
