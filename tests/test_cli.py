@@ -90,6 +90,15 @@ def test_check_takes_a_ruleset():
     assert json.loads(proc.stdout)["ruleset"] == "letters-minimum"
 
 
+@pytest.mark.skipif(not (ROOT / "build" / "lexicons" / "de" / "meta.json").is_file(), reason="the de lexicon is not built; run `make setup`")
+def test_check_with_a_language_alone_plays_its_own_ruleset_and_deck():
+    proc = wordsvc("check", "schön", "--lang", "de")
+    assert proc.returncode == 0, proc.stdout
+    assert json.loads(proc.stdout)["ruleset"] == "deutsch"
+    english = wordsvc("check", "schön", "--lang", "de", "--ruleset", "standard")
+    assert english.returncode == 1 and json.loads(english.stdout)["reasons"][0]["hint"] == {"ruleset": "deutsch"}
+
+
 @needs_lexicon
 def test_check_with_an_unknown_ruleset_exits_2_with_one_line():
     assert_one_line_error(wordsvc("check", "quiz", "--ruleset", "nonesuch"))

@@ -37,7 +37,7 @@ def add_parsers(sub: Any) -> None:
     event = sub.add_parser("event", help="ledger events: create, show, export, import").add_subparsers(dest="event_command", required=True)
     create = event.add_parser("create", help="create an event; prints it with its director token (shown once)")
     create.add_argument("--name", required=True)
-    create.add_argument("--ruleset", default="standard")
+    create.add_argument("--ruleset", default=None, help="ruleset id (default: the ruleset of --lang, else standard)")
     create.add_argument("--lang", default=None, help="lexicon (default: the ruleset's language)")
     create.add_argument("--id", default=None, help="the event's id in URLs (default: random)")
     create.add_argument("--private", action="store_true", help="games, standings and audit need a token of the event")
