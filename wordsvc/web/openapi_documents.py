@@ -76,8 +76,9 @@ DOCUMENT_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | N
     ("get", "/events/{event}/documents/{kind}", "A printable document (PDF)",
      "A print-ready PDF in the event's language (its lexicon's): `seating` (the wall sheet and a slip per table) and `scorecards` (a page per "
      "table: players in seat order, a row per round with its hand size, a QR code that opens the console at that table, without a token) of "
-     "`session` (default: the latest; an event without sessions prints its tables' scorecards); `standings`, `crosstable`, `results` (the "
-     "overall standings after the last session with each player's games); `audit` (who changed what; a director token). The read rules of "
+     "`session` (default: the latest; an event without sessions prints its tables' scorecards); `standings`, `crosstable` (a grid of who met "
+     "whom up to 16 players, a row per game beyond), `results` (the overall standings after the last session with each player's games); "
+     "`audit` (who changed what; a director token). Every word in the event's language; any field the API accepts lays out. The read rules of "
      "the JSON each comes from: a private event needs a token. `Content-Disposition: inline; filename=\"<event>-<kind>.pdf\"`.",
      [EVENT, KIND], None, {200: PDF}, (400, 401, 403, 404, 422), "public"),
     ("get", "/events/{event}/stream", "The event's changes, pushed (Server-Sent Events)",
