@@ -20,7 +20,14 @@ a neighbour's load hits them alike:
   stateless baseline;
 - ``PUT /events/{e}/games/{g}/rounds/{n}`` on SQLite: scored, stored with its
   audit entry and committed (``synchronous=FULL``) before the 201;
-- the same on PostgreSQL (the writes of one event serialize on its advisory lock).
+- the same on PostgreSQL (the writes of one event serialize on its advisory lock);
+- the same on PostgreSQL with a key (``WORDSVC_LEDGER_KEY_FILE``, a second
+  database of the same cluster): every audit entry signed as it is written,
+  every receipt's checkpoint signed, the newest entry's signature verified
+  when another worker wrote it, tokens' seals checked (docs/ledger.md, "Entry
+  signatures"). The row without a key signs nothing, so the two PostgreSQL
+  rows, taken in turn, give what signing costs a round; each row's slices
+  give its noise (their lowest and highest rate).
 
 It prints answers per second (rounds stored per second for the PUT rows), p50
 and p99 latency, errors, and each row's throughput as a share of the
@@ -69,7 +76,7 @@ from typing import Any
 from common import HOST, ROOT, Server, Timer, machine_line, start_server, summary
 
 from api_tests.plays import PLAYERS, random_players
-from api_tests.postgres import PostgresUnavailable, temporary_postgres
+from api_tests.postgres import PostgresUnavailable, create_database, temporary_postgres
 
 TARGET = 0.67  # SQLite stored ÷ stateless throughput: storing costs at most a third of it
 ROUNDS = range(1, 9)  # the standard ruleset's rounds; round n deals n + 2 cards
@@ -78,6 +85,8 @@ WARMUP_SECONDS = 1.0
 WARMUP_TABLES = 4  # per referee
 #: Tables seated per referee: this many times what the warm-up says a referee gets through in --seconds.
 HEADROOM = 3.0
+SIGNED = "PostgreSQL, with a key"  # the row whose server signs (WORDSVC_LEDGER_KEY_FILE)
+WIDTH = 46  # of the rows' labels
 IN_PROCESS_TABLES = 50  # a pass of the in-process rows: 50 tables of 8 rounds
 
 Work = list[tuple[str, bytes]]  # (path, body) in the order a referee sends them
@@ -122,9 +131,9 @@ class Client:
             self.conn = None
 
 
-def admin_token(database_url: str) -> str:
-    """``wordsvc token create --admin`` on the ledger at ``database_url``: the token."""
-    env = {**os.environ, "WORDSVC_DATABASE_URL": database_url}
+def admin_token(database_url: str, key: dict[str, str] | None = None) -> str:
+    """``wordsvc token create --admin`` on the ledger at ``database_url`` (sealed with the server's key file in ``key``): the token."""
+    env = {**os.environ, "WORDSVC_DATABASE_URL": database_url, **(key or {})}
     command = [os.path.join(os.path.dirname(sys.executable), "wordsvc"), "token", "create", "--admin", "--label", "bench"]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -170,8 +179,8 @@ class Ledger:
         ]
 
 
-def open_ledger(name: str, server: Server, database_url: str, referees: int) -> Ledger:
-    admin = Client(server.port, admin_token(database_url))
+def open_ledger(name: str, server: Server, database_url: str, referees: int, key: dict[str, str] | None = None) -> Ledger:
+    admin = Client(server.port, admin_token(database_url, key))
     event = admin.json("POST", "/events", {"name": "ledger bench", "id": EVENT, "ruleset": "standard"}, 201)
     admin.close()
     director = event["director_token"]["token"]
@@ -214,6 +223,7 @@ class Row:
     first_error: str = ""
     ran_out: bool = False
     cpu: list[float] = field(default_factory=lambda: [0.0, 0.0])  # the server's user and system CPU seconds over the row's slices
+    rates: list[float] = field(default_factory=list)  # answers per second in each slice
     commits: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])  # transactions, seconds holding the write lock, writes
 
     def __post_init__(self) -> None:
@@ -263,6 +273,7 @@ def run_slice(row: Row, seconds: float) -> float:
     """Every referee of ``row`` at once for ``seconds``, each going on from where it stopped: the longest a referee was busy."""
     cpu = row.server.cpu_seconds() if row.server else (0.0, 0.0)
     commits = commit_metrics(row.port)
+    answered = row.answered()
     queue: mp.Queue = mp.Queue()  # type: ignore[type-arg]
     procs = [
         mp.Process(target=referee, args=(i, row.port, token, row.method, row.expect, row.work[i], row.done[i], row.cycle, seconds, queue))
@@ -284,6 +295,7 @@ def run_slice(row: Row, seconds: float) -> float:
     if row.server:
         row.cpu = [total + after - before for total, after, before in zip(row.cpu, row.server.cpu_seconds(), cpu, strict=True)]
     row.commits = [total + after - before for total, after, before in zip(row.commits, commit_metrics(row.port), commits, strict=True)]
+    row.rates.append((row.answered() - answered) / seconds)
     return busy
 
 
@@ -307,12 +319,16 @@ def main() -> int:
             postgres_url = stack.enter_context(temporary_postgres())
         except PostgresUnavailable as err:
             raise SystemExit(f"PostgreSQL not available: {err.reason} (install Debian's postgresql package)") from None
-        urls = {"SQLite": f"sqlite:///{tmp}/ledger.sqlite3", "PostgreSQL": postgres_url}
+        urls = {"SQLite": f"sqlite:///{tmp}/ledger.sqlite3", "PostgreSQL": postgres_url, SIGNED: create_database(postgres_url, "wordsvc_signed")}
+        made = subprocess.run([os.path.join(os.path.dirname(sys.executable), "wordsvc"), "key", "create", f"{tmp}/ledger.key"], capture_output=True, check=False)
+        if made.returncode != 0:
+            raise SystemExit(f"wordsvc key create failed: {made.stderr.decode()}")
         ledgers = {}
         for name, url in urls.items():
-            server = start_server(args.workers, env={"WORDSVC_DATABASE_URL": url})
+            key = {"WORDSVC_LEDGER_KEY_FILE": f"{tmp}/ledger.key"} if name == SIGNED else {}
+            server = start_server(args.workers, env={"WORDSVC_DATABASE_URL": url, **key})
             stack.callback(server.stop)
-            ledgers[name] = open_ledger(name, server, url, args.referees)
+            ledgers[name] = open_ledger(name, server, url, args.referees, key)
 
         # Warm-up: every path once hot, and how fast a referee stores rounds, to seat enough tables for the timed run.
         rows: dict[str, Row] = {}
@@ -346,19 +362,20 @@ def main() -> int:
                 run_slice(row, args.seconds / args.rounds)
                 row.seconds += args.seconds / args.rounds
 
-        print(f"\n{'row':<36} {'answers':>8} {'per s':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'vs stateless':>12}")
+        print(f"\n{'row':<{WIDTH}} {'answers':>8} {'per s':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'vs stateless':>12} {'slices per s':>16}")
         rates = {}
         for label, row in rows.items():
             s = summary(row.latencies)
             rates[label] = row.answered() / row.seconds
             share = rates[label] / rates["POST /score-round (stateless)"]
-            print(f"{label:<36} {row.answered():>8} {rates[label]:>7.0f} {s['p50']:>7.2f} {s['p99']:>7.2f} {row.errors:>6} {share:>12.2f}")
-        print(f"\n{'row':<36} {'server CPU ms/answer':>20} {'user':>6} {'system':>6} {'commits':>8} {'writes/commit':>13} {'lock held ms':>12}")
+            spread = f"{min(row.rates):.0f}-{max(row.rates):.0f}"
+            print(f"{label:<{WIDTH}} {row.answered():>8} {rates[label]:>7.0f} {s['p50']:>7.2f} {s['p99']:>7.2f} {row.errors:>6} {share:>12.2f} {spread:>16}")
+        print(f"\n{'row':<{WIDTH}} {'server CPU ms/answer':>20} {'user':>6} {'system':>6} {'commits':>8} {'writes/commit':>13} {'lock held ms':>12}")
         for label, row in rows.items():
             answered = max(row.answered(), 1)
             transactions, held, writes = row.commits
             per_commit = f"{writes / transactions:>13.2f} {held / transactions * 1e3:>12.2f}" if transactions else f"{'-':>13} {'-':>12}"
-            print(f"{label:<36} {sum(row.cpu) / answered * 1e3:>20.2f} {row.cpu[0] / answered * 1e3:>6.2f} {row.cpu[1] / answered * 1e3:>6.2f} {transactions:>8.0f} {per_commit}")
+            print(f"{label:<{WIDTH}} {sum(row.cpu) / answered * 1e3:>20.2f} {row.cpu[0] / answered * 1e3:>6.2f} {row.cpu[1] / answered * 1e3:>6.2f} {transactions:>8.0f} {per_commit}")
         print("(server CPU: the wordsvc processes only, not PostgreSQL's; lock held: from taking the write lock to the commit on disk)")
         for label, row in rows.items():
             if row.errors:
@@ -378,6 +395,14 @@ def main() -> int:
         print(
             f"\nstored ÷ stateless throughput: SQLite {ratio:.2f}, PostgreSQL {pg_ratio:.2f} "
             f"(target: storing costs at most a third on SQLite, SQLite >= {TARGET:.2f}: {verdict})"
+        )
+        plain, signed = rows["PUT .../rounds/{n} on PostgreSQL"], rows[f"PUT .../rounds/{{n}} on {SIGNED}"]
+        within = min(signed.rates) <= max(plain.rates) and min(plain.rates) <= max(signed.rates)
+        print(
+            f"signing on PostgreSQL: {rates[f'PUT .../rounds/{{n}} on {SIGNED}'] / rates['PUT .../rounds/{n} on PostgreSQL']:.2f} of the rate without a key, "
+            f"{(sum(signed.cpu) / max(signed.answered(), 1) - sum(plain.cpu) / max(plain.answered(), 1)) * 1e3:+.2f} ms server CPU a round; "
+            f"slices {min(signed.rates):.0f}-{max(signed.rates):.0f} against {min(plain.rates):.0f}-{max(plain.rates):.0f} rounds/s: "
+            f"{'within the noise (the ranges overlap)' if within else 'OUTSIDE the noise (the ranges do not overlap)'}"
         )
         print_bound(*in_process_cpu(args.repeats, rng), rows["POST /score-round (stateless)"], args.repeats)
         print(machine_line())

@@ -182,6 +182,8 @@ class Vouch:
             f"and decides (wordsvc audit accept{name} --upto {seq}; docs/ledger.md, \"Entry signatures\")."
         )
         if (chain, str(newest.get("hash"))) not in self._logged:
+            if len(self._logged) >= 4096:  # once per head and process is the aim; a process refusing thousands of chains logs them again
+                self._logged.clear()
             self._logged.add((chain, str(newest.get("hash"))))
             log.error("audit chain %s: entry %s, the newest, is not signed by the service's key (%s); writes and checkpoints refused until wordsvc audit accept", chain, seq, why)
         raise Unvouched(detail, {"audit": [f"entry {seq} is not signed by the service's key"]})

@@ -15,8 +15,10 @@ from .validate import MAX_VERDICTS
 #: Longest correction reason, event name and token label.
 MAX_REASON = 500
 MAX_NAME = 200
-#: Tables, and rows of any other kind, an import document may hold; the highest audit sequence number asked after.
-MAX_IMPORT_GAMES, MAX_IMPORT_ROWS, MAX_SEQ = 1000, 100_000, 2**31 - 1
+#: Rows of each kind (tables, revisions, tokens, audit entries, players, sessions, seats) an import document may hold: every table and
+#: every revision has an audit entry, so an event the API built fits while its log does; the highest audit sequence number asked after.
+MAX_IMPORT_ROWS, MAX_SEQ = 100_000, 2**31 - 1
+_ROWS = f"At most {MAX_IMPORT_ROWS:,} rows"
 
 
 def id_field(required: bool = False, **kwargs: Any) -> fields.String:
@@ -123,17 +125,24 @@ class ImportedEvent(Strict):
 
 
 class ImportBody(Strict):
-    """An export document; its contents are checked by the ledger, which verifies its audit chain before storing anything."""
+    """An export document; its contents are checked by the ledger, which verifies its audit chain before storing anything.
+
+    Each list holds at most :data:`MAX_IMPORT_ROWS` rows, and the whole body
+    at most ``WORDSVC_MAX_IMPORT_BODY`` bytes; a larger event moves with
+    ``wordsvc event export`` and ``wordsvc event import`` (docs/ledger.md, "Moving an event").
+    """
 
     format = fields.String(required=True, validate=validate.OneOf([EXPORT_FORMAT]))
     event = fields.Nested(ImportedEvent, required=True)
-    games = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_GAMES))
-    revisions = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_ROWS))
-    tokens = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_ROWS))
-    audit = BoundedList(fields.Dict(), required=True, validate=validate.Length(min=1, max=MAX_IMPORT_ROWS))
+    games = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_ROWS), metadata={"description": f"{_ROWS}: the tables."})
+    revisions = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_ROWS), metadata={"description": f"{_ROWS}: every revision of every round."})
+    tokens = BoundedList(fields.Dict(), required=True, validate=validate.Length(max=MAX_IMPORT_ROWS), metadata={"description": f"{_ROWS}: the tokens, without secrets or hashes."})
+    audit = BoundedList(fields.Dict(), required=True, validate=validate.Length(min=1, max=MAX_IMPORT_ROWS), metadata={"description": f"{_ROWS}: the audit entries."})
     checkpoint = fields.Dict(
-        load_default=None, metadata={"description": "The export's checkpoint, as exported: not kept (the importing ledger's own checkpoints extend the same tree)."}
-    )
+        load_default=None,
+        metadata={"description": "The export's checkpoint, as exported: when present it must be the head of exactly the entries in `audit` "
+                  "(and signed, if it names a key this service trusts); not kept (the importing ledger's own checkpoints extend the same tree)."},
+    )  # fmt: skip
     players = BoundedList(fields.Dict(), load_default=None, validate=validate.Length(max=MAX_IMPORT_ROWS), metadata={"description": "A tournament's players."})
     sessions = BoundedList(fields.Dict(), load_default=None, validate=validate.Length(max=MAX_IMPORT_ROWS), metadata={"description": "A tournament's sessions."})
     seats = BoundedList(fields.Dict(), load_default=None, validate=validate.Length(max=MAX_IMPORT_ROWS), metadata={"description": "Who sat where in each session."})

@@ -284,8 +284,11 @@ TOKEN, PUBLIC = "token", "public"
 LEDGER_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, dict[int, str], tuple[int, ...], str]] = [
     ("post", "/events", "Create an event", "Admin token. Snapshots the ruleset and the lexicon stamp; the answer carries the event's director token, once.",
      [], "EventBody", {201: "Event"}, (400, 401, 403, 404, 409, 413, 415, 422), TOKEN),
-    ("post", "/events/import", "Import an event", "Admin token. An export document; refused (422) unless its audit chain and rows verify, 409 if the id is taken. "
-     "The answer carries a new director token. Its body may be as large as WORDSVC_MAX_IMPORT_BODY.", [], "ImportBody", {201: "Event"}, (400, 401, 403, 409, 413, 415, 422), TOKEN),
+    ("post", "/events/import", "Import an event", "Admin token. An export document; refused (422) unless its audit chain and rows verify, its own checkpoint "
+     "(when present) is the head of exactly its entries and every round scores as stored; 409 if the id is taken. The answer carries a new director token. "
+     "Limits: the body at most WORDSVC_MAX_IMPORT_BODY bytes (16 MiB unless the server sets more; 413 past it) and each list at most 100,000 rows (422). "
+     "A larger event moves with `wordsvc event export EVENT -o FILE` and `wordsvc event import FILE` on a machine that reaches the receiving "
+     "database (the same checks, no body limit; docs/ledger.md, \"Moving an event\").", [], "ImportBody", {201: "Event"}, (400, 401, 403, 409, 413, 415, 422), TOKEN),
     ("get", "/whoami", "Who a token is", "Any live token: its id, role, event and table (never the token). 401 without one.", [], None, {200: "Whoami"}, (401,), TOKEN),
     ("get", "/events/{event}", "An event", "Its ruleset snapshot, lexicon stamp, status and tables.", [EVENT], None, {200: "Event"}, (401, 403, 404), PUBLIC),
     ("put", "/events/{event}/games/{game}", "Seat a table", "Director token. Players in seat order; 201 the first time, 200 for the same players again, 409 for others.",
