@@ -32,8 +32,9 @@ its *page* is a quarter of it):
   to a page too. So a client far behind (a resume from 0 on a long event)
   gets its history a page at a time, as fast as it reads, and one that does
   not read holds a page and a kernel buffer, never the history;
-- a stream that has had everything (caught up) is written new messages even
-  while its client has not taken the last ones, and is cut once more than
+- a stream that has had everything (caught up) is written new messages (a
+  page of them at most at once) even while its client has not taken the last
+  ones, and is cut once more than
   ``stream_buffer`` bytes are unsent (the event loop's buffer and the
   kernel's send queue: written and not acknowledged);
 - at each heartbeat (``stream_heartbeat``), a stream whose client has taken
