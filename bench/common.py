@@ -132,14 +132,21 @@ class Server:
         ticks = os.sysconf("SC_CLK_TCK")
         return user / ticks, system / ticks
 
-    def log(self, tail: int | None = 2000) -> str:
-        """What the server wrote to stderr so far: its last ``tail`` characters, or all of it (``None``)."""
+    def log(self, tail: int | None = 2000, since: int = 0) -> str:
+        """What the server wrote to stderr so far (from byte ``since``): its last ``tail`` characters, or all of it (``None``)."""
         if self._log is None:
             return ""
         self._log.flush()
-        self._log.seek(0)
+        self._log.seek(since)
         text = self._log.read().decode(errors="replace")
         return text if tail is None else text[-tail:]
+
+    def log_size(self) -> int:
+        """How many bytes the server has written to stderr so far: a ``since`` for :meth:`log`."""
+        if self._log is None:
+            return 0
+        self._log.seek(0, os.SEEK_END)
+        return self._log.tell()
 
     def stop(self) -> None:
         """SIGTERM (the master drains its workers), then SIGKILL to the process group after :data:`STOP_TIMEOUT`."""

@@ -18,11 +18,15 @@ side by side, with the same number of workers (2 unless ``--workers``):
 
 For each server and endpoint (bare ``GET /health``, ``GET
 /validate?word=quixotic``, ``POST /score-round`` with four players in round
-8) it runs ``--clients`` client processes for ``--seconds`` seconds, in
+8) it runs ``--clients`` client processes (their keep-alive connections
+opened together first, as a load generator opens them) for ``--seconds`` seconds, in
 ``--rounds`` slices in which the servers and endpoints take turns, so a
 neighbour's load hits them alike. It prints requests/s, p50 and p99 latency
 and errors, and each endpoint's throughput as a share of the same server's
-bare endpoint, then what each endpoint costs the app alone (called in the
+bare endpoint, then how the requests of each slice were spread over the
+workers of the two ``wordsvc serve`` servers (from their access logs: a
+keep-alive client stays on the worker that accepted its connection, so a
+worker left without one idles), then what each endpoint costs the app alone (called in the
 bench's process, no socket). Target (issue: a server no slow client can take down):
 ``/validate`` >= 90 % of the new server's bare endpoint, on the last line
 with the other two servers' shares. The first and the
@@ -42,9 +46,11 @@ import http.client
 import json
 import multiprocessing as mp
 import os
+import socket
 import sys
 import time
 import timeit
+from collections import Counter
 from typing import Any
 
 from common import Server, free_port, launch, machine_line, start_server, summary
@@ -101,12 +107,17 @@ def serve_gunicorn(port: int, workers: int) -> None:
     Baseline().run()
 
 
-def client(port: int, keepalive: bool, method: str, path: str, body: bytes | None, seconds: float, out: mp.Queue) -> None:  # type: ignore[type-arg]
+def client(port: int, keepalive: bool, method: str, path: str, body: bytes | None, seconds: float, out: mp.Queue, sock: socket.socket | None) -> None:  # type: ignore[type-arg]
+    """One client: its requests for ``seconds``, on a connection kept alive (``keepalive``: ``sock``, opened by
+    :func:`load`; a new one if the server closes it) or on a new connection each."""
     headers = {"Content-Type": "application/json"} if body else {}
     if not keepalive:
         headers["Connection"] = "close"
     latencies, errors = [], 0
     conn: http.client.HTTPConnection | None = None
+    if sock is not None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.sock = sock
     end = time.perf_counter() + seconds
     while (start := time.perf_counter()) < end:
         try:
@@ -132,10 +143,16 @@ def client(port: int, keepalive: bool, method: str, path: str, body: bytes | Non
 
 
 def load(port: int, keepalive: bool, method: str, path: str, body: bytes | None, seconds: float, clients: int) -> dict[str, Any]:
+    """``clients`` processes sending requests for ``seconds``; their keep-alive connections are opened here first, one
+    after another as fast as they go, as a load generator opens its connections (the processes inherit them)."""
     queue: mp.Queue = mp.Queue()  # type: ignore[type-arg]
-    procs = [mp.Process(target=client, args=(port, keepalive, method, path, body, seconds, queue)) for _ in range(clients)]
+    socks = [socket.create_connection(("127.0.0.1", port), timeout=10) if keepalive else None for _ in range(clients)]
+    procs = [mp.Process(target=client, args=(port, keepalive, method, path, body, seconds, queue, sock)) for sock in socks]
     for p in procs:
         p.start()
+    for sock in socks:
+        if sock is not None:
+            sock.close()  # the client process holds its own copy
     results = [queue.get() for _ in procs]
     for p in procs:
         p.join()
@@ -170,6 +187,31 @@ def report(kind: str, slices: dict[str, list[dict[str, Any]]], seconds: float) -
         errors = sum(r["errors"] for r in slices[name])
         print(f"{name:<20} {s['n']:>9} {rps:>8.0f} {s['p50']:>7.2f} {s['p99']:>7.2f} {errors:>6} {ratios[name]:>8.0%}")
     return ratios["GET /validate"]
+
+
+def per_worker(server: Server, since: int, until: int | None, path: str) -> list[int]:
+    """Requests for ``path`` the server's workers logged between two offsets of its log, most first (one figure a worker)."""
+    text = server.log(tail=None, since=since)
+    if until is not None:
+        text = text[: until - since]
+    counts: Counter[int] = Counter()
+    for line in text.splitlines():
+        if line.startswith('{"') and '"event": "request"' in line:
+            event = json.loads(line)
+            if event.get("path") == path:
+                counts[event["worker"]] += 1
+    return sorted(counts.values(), reverse=True)
+
+
+def report_spread(kind: str, offsets: dict[str, list[int]], server: Server, workers: int) -> None:
+    """Each slice's requests per worker, per endpoint, and the slices in which a worker served none."""
+    print(f"\n{kind}: requests per worker in each slice, most first")
+    for name, _, path, _ in CASES:
+        marks = offsets[name]
+        slices = [per_worker(server, since, until, path) for since, until in zip(marks, [*marks[1:], None], strict=True)]
+        idle = sum(len(counts) < workers for counts in slices)
+        shown = "  ".join("/".join(map(str, counts + [0] * (workers - len(counts)))) for counts in slices)
+        print(f"  {name:<20} {shown}   (a worker idle in {idle} of {len(slices)} slices)")
 
 
 def print_app_alone(calls: int = 5000, passes: int = 7) -> None:
@@ -211,14 +253,19 @@ def main() -> int:
             f"{args.seconds:g} s per server and endpoint, {os.cpu_count()} CPUs"
         )
         totals: dict[str, dict[str, list[dict[str, Any]]]] = {kind: {name: [] for name, *_ in CASES} for kind in SERVERS}
+        offsets: dict[str, dict[str, list[int]]] = {kind: {name: [] for name, *_ in CASES} for kind in SERVERS}  # each slice's start in the log
         for kind, server in servers.items():
             for _, method, path, body in CASES:
                 load(server.port, SERVERS[kind], method, path, body, 0.5, args.clients)  # warm-up
         for _ in range(args.rounds):
             for kind, server in servers.items():
                 for name, method, path, body in CASES:
+                    offsets[kind][name].append(server.log_size())
                     totals[kind][name].append(load(server.port, SERVERS[kind], method, path, body, args.seconds / args.rounds, args.clients))
         ratios = {kind: report(kind, totals[kind], args.seconds) for kind in SERVERS}
+        for kind in SERVERS:
+            if kind != "gunicorn":
+                report_spread(kind, offsets[kind], servers[kind], args.workers)
         shipped, pooled = ratios["wordsvc serve"], ratios["wordsvc serve, all in the pool"]
         print_app_alone()
         print(
