@@ -70,12 +70,13 @@ def _append(url: str, event: str, action: str, payload: dict[str, Any], actor: d
     seq, prev = _sql(url, "SELECT seq, hash FROM audit WHERE chain = :e ORDER BY seq DESC LIMIT 1", e=event)[0]
     entry = {"chain": event, "seq": seq + 1, "at": "2026-12-06T12:00:00.000000Z", "actor": actor, "action": action, "payload": payload, "prev": prev}
     digest = hashlib.sha256(_canonical(entry).encode("utf-8")).hexdigest()
+    signed = ("", "") if signature is None else (", key_id, signature", ", :key_id, :signature")  # a forger writes no signature, or copies one
     _sql(
         url,
-        "INSERT INTO audit (chain, seq, at, actor_token, actor_role, action, payload_json, prev_hash, hash, key_id, signature) "
-        "VALUES (:chain, :seq, :at, :token, :role, :action, :payload, :prev, :hash, :key_id, :signature)",
+        f"INSERT INTO audit (chain, seq, at, actor_token, actor_role, action, payload_json, prev_hash, hash{signed[0]}) "
+        f"VALUES (:chain, :seq, :at, :token, :role, :action, :payload, :prev, :hash{signed[1]})",
         chain=event, seq=seq + 1, at=entry["at"], token=actor["token"], role=actor["role"], action=action, payload=_canonical(payload), prev=prev,
-        hash=digest, key_id=signature[0] if signature else None, signature=signature[1] if signature else None,
+        hash=digest, **({"key_id": signature[0], "signature": signature[1]} if signature else {}),
     )  # fmt: skip
     return seq + 1
 
