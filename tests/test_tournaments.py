@@ -255,3 +255,16 @@ def test_a_seat_row_edited_in_the_database_fails_verify(ledger: Ledger, one_roun
     with ledger.engine.begin() as conn:
         conn.execute(update(seats).where(seats.c.event_id == event_id, seats.c.player_id == first[0]).values(seat=9))
     assert any("seat" in problem for problem in ledger.verify(event_id))
+
+
+def test_an_event_registers_at_most_its_limit_of_players(ledger: Ledger, one_round, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MAX_EVENT_PLAYERS (2,000; 3 here) bounds an event: the next registration is a 409, and the field stays as it was."""
+    import wordsvc.ledger.players as registry
+
+    monkeypatch.setattr(registry, "MAX_EVENT_PLAYERS", 3)
+    event_id, director = new_event(ledger, one_round, 3)
+    with pytest.raises(Conflict) as full:
+        ledger.register_player(director, event_id, "p04", "Player 4", checked_in=True)
+    assert full.value.problems == {"player": ["the event is full: 3 players"]}
+    assert [p["id"] for p in ledger.players(director, event_id)["players"]] == ["p01", "p02", "p03"]
+    assert ledger.register_player(director, event_id, "p03", "Player 3", rating_id="r03", checked_in=True)[0] is False  # the same again: answered

@@ -26,8 +26,11 @@ from .seating import (
     table_sizes,
 )
 
-__all__ = ["History", "Registration", "active", "draw_seed", "history", "plan_session", "sizes_for"]
+__all__ = ["MAX_EVENT_PLAYERS", "History", "Registration", "active", "draw_seed", "history", "plan_session", "sizes_for"]
 
+#: Players an event may register: far above any real tournament, small enough that every answer and document of the event
+#: stays bounded (the printed documents are tested at this size: tests/test_documents_size.py).
+MAX_EVENT_PLAYERS = 2000
 #: The table size asked for when a session names none (within the ruleset's range).
 DEFAULT_TARGET = 4
 

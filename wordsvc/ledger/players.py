@@ -17,6 +17,7 @@ from sqlalchemy import Connection, func, insert, select, update
 
 from ..core.errors import InvalidRequest, Problems
 from ..core.names import confusable_pairs
+from ..core.sessions import MAX_EVENT_PLAYERS
 from ..data.names import mixed_script, skeleton
 from .access import require_director, require_read
 from .canonical import now
@@ -60,6 +61,11 @@ class Players:
                 return self.store.receipts.find(conn, event_id, ("player.registered",), lambda p: p.get("player") == player_id)
             refuse_if_closed(conn, event_id, "no more players can be registered")
             others = [(r.id, r.name) for r in conn.execute(select(players.c.id, players.c.name).where(players.c.event_id == event_id))]
+            if len(others) >= MAX_EVENT_PLAYERS:
+                raise Conflict(
+                    f"Event {event_id} has {MAX_EVENT_PLAYERS:,} players, the most an event may register.",
+                    {"player": [f"the event is full: {MAX_EVENT_PLAYERS} players"]},
+                )
             _check_name(name, others)
             joined = last_session(conn, event_id) + 1
             values = {**asked, "checked_in": checked_in, "joined": joined, "withdrawn": None}

@@ -6,11 +6,12 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from ..core.sessions import MAX_EVENT_PLAYERS
 from .common import BoundedList, Strict, StrictBoolean, check_text, name_field
 from .events import MAX_NAME, MAX_REASON, CheckpointOut, id_field, receipt_field
 
-#: Players an event registers, sessions it holds, tables a session seats: far above any real tournament, small enough to bound a request.
-MAX_EVENT_PLAYERS, MAX_SESSIONS, MAX_TABLES = 2000, 64, 500
+#: Sessions an event holds, tables a session seats: far above any real tournament, small enough to bound a request.
+MAX_SESSIONS, MAX_TABLES = 64, 500
 METHODS = ("random", "standings", "swiss", "schedule", "manual")
 #: The fields of a session's body that each method takes, beside ``method``, ``number`` and ``unfinished`` (docs/tournaments.md):
 #: a size policy for the methods that compute table sizes, the tables for a manual seating. A schedule is seated at its plan's sizes.
