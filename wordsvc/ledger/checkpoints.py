@@ -19,6 +19,10 @@ signature in standard base64. Without a key file (``WORDSVC_LEDGER_KEY_FILE``)
 the service still answers checkpoints, with ``key_id`` and ``signature``
 null: they then vouch for nothing a reader cannot recompute.
 
+The same key signs every audit entry as it is written and seals every
+token (:mod:`.entry_signatures`, :mod:`.token_seals`); :class:`Signer` also
+holds the earlier public keys whose signatures still count after a rotation.
+
 Key files are PEM: the private key PKCS #8 (written 0600 by ``wordsvc key
 create``), the public key SubjectPublicKeyInfo, which every Ed25519 library
 reads.
