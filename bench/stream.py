@@ -24,6 +24,15 @@ The run, in order:
 Run: ``.venv/bin/python bench/stream.py [--streams 2000] [--rounds 20] [--backend postgresql|sqlite] [--one-server]``
 (``--one-server``: every stream on the first replica, the rounds still through both);
 docs/performance.md ("Event streams") gives the figures.
+
+``--silent N`` runs another bench instead, on one server of two workers: an
+event of ``--history`` rounds (3,000) stored, then ``/health`` probed every
+5 ms for 3 s as the baseline, then N streams resumed from 0 (``?after=0``)
+whose clients never read, opened while ``/health`` is probed, and probed 5 s
+more once they are open. Then what the kernel holds for them (from
+``/proc/net/tcp``: the server's send queues, and what the clients' sockets
+hold unread), and how many the server has cut after 35 s (two heartbeats of
+15 s and a margin). docs/performance.md ("Streams that never read").
 """
 
 from __future__ import annotations
@@ -37,10 +46,12 @@ import multiprocessing as mp
 import os
 import random
 import re
+import socket
 import tempfile
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from common import Server, machine_line, start_server, summary
@@ -168,8 +179,17 @@ def main() -> int:
     parser.add_argument("--backend", choices=("postgresql", "sqlite"), default="postgresql")
     parser.add_argument("--one-server", action="store_true", help="every stream on the first replica (rounds still through both)")
     parser.add_argument("--nice-client", action="store_true", help="run the stream client at nice 10: the servers before it for the CPU")
+    parser.add_argument("--silent", type=int, default=0, help="instead: this many never-reading streams resumed from 0 on a long event")
+    parser.add_argument("--history", type=int, default=3000, help="with --silent: the event's rounds")
     args = parser.parse_args()
     print(machine_line())
+    if args.silent:
+        with tempfile.TemporaryDirectory(prefix="wordsvc-bench-stream-") as tmp:
+            database_url = f"sqlite:///{tmp}/ledger.sqlite3"
+            with start_server(workers=2, env={"WORDSVC_DATABASE_URL": database_url}) as server:
+                silent(server, admin_token(database_url), args)
+        print(machine_line())
+        return 0
     with contextlib.ExitStack() as stack, tempfile.TemporaryDirectory(prefix="wordsvc-bench-stream-") as tmp:
         if args.backend == "postgresql":
             try:
@@ -303,6 +323,88 @@ def run(replicas: list[Server], admin: str, args: argparse.Namespace) -> None:
         print(f"/health, {what}: p50 {h['p50']:.2f} ms, p99 {h['p99']:.2f} ms ({h['n']} probes)")
     print(f"CPU while the first {half} rounds were stored ({half * 0.1:.1f} s, {os.cpu_count()} CPUs): the client {client_cpu:.2f} s, the replicas {servers_cpu:.2f} s")
     print(f"workers' private memory: {sum(memory_before):.1f} MiB with {first} streams, {sum(memory_after):.1f} MiB with {args.streams}: {per_stream_kib:.1f} KiB a stream")
+
+
+def tcp_queues(port: int) -> tuple[int, int, int]:
+    """From ``/proc/net/tcp``: the server's established sockets on ``port``, the bytes in their send queues, and the bytes its
+    clients' sockets hold unread."""
+    sockets = sent = unread = 0
+    with open("/proc/net/tcp") as table:
+        next(table)
+        for line in table:
+            fields = line.split()
+            local, remote, state = int(fields[1].split(":")[1], 16), int(fields[2].split(":")[1], 16), fields[3]
+            tx, rx = (int(n, 16) for n in fields[4].split(":"))
+            if state != "01":  # ESTABLISHED
+                continue
+            if local == port:
+                sockets += 1
+                sent += tx
+            elif remote == port:
+                unread += rx
+    return sockets, sent, unread
+
+
+def silent(server: Server, admin: str, args: argparse.Namespace) -> None:
+    """``--silent``: never-reading streams resumed from 0 on a long event (see the module docstring)."""
+    status, created = call(server.port, "POST", "/events", admin, {"name": "Silent streams", "id": "silent", "ruleset": "standard", "lang": "en-US"})
+    assert status == 201, created
+    director = created["director_token"]["token"]
+    tables = (args.history + 7) // 8
+    rng = random.Random(5)
+
+    def fill(table: int) -> None:
+        assert call(server.port, "PUT", f"/events/silent/games/t{table}", director, {"players": ["Ann", "Bob"]})[0] == 201
+        for number in range(1, min(8, args.history - (table - 1) * 8) + 1):
+            rest = rng.sample("eatoinsr", number - 1)
+            body = {"players": [{"name": "Ann", "words": ["(qu)iz"], "unused": rest}, {"name": "Bob", "words": ["to"], "unused": ["p", *rest]}]}
+            assert call(server.port, "PUT", f"/events/silent/games/t{table}/rounds/{number}", director, body)[0] == 201
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(fill, range(1, tables + 1)))
+    head = call(server.port, "GET", "/events/silent/audit?after=0&limit=1")[1]["head"]["seq"]
+
+    probe, out = health_while(server.port, 3.0)
+    time.sleep(3.0)
+    baseline = out.get()
+    probe.join()
+
+    probe, out = health_while(server.port, 5.0 + args.silent * 0.01 + 5.0)
+    socks: list[socket.socket] = []
+    started = time.perf_counter()
+    for _ in range(args.silent):
+        sock = socket.create_connection((HOST, server.port))
+        sock.sendall(b"GET /events/silent/stream?after=0 HTTP/1.1\r\nHost: bench\r\n\r\n")  # and never read
+        socks.append(sock)
+    opened_s = time.perf_counter() - started
+    while tcp_queues(server.port)[0] < args.silent and time.perf_counter() - started < READY:
+        time.sleep(0.05)
+    opening = out.get()
+    probe.join()
+    held, sent, unread = tcp_queues(server.port)
+    time.sleep(35.0)
+    gone = 0
+    for sock in socks:
+        sock.setblocking(False)
+        try:
+            while sock.recv(1 << 20):
+                pass
+        except BlockingIOError:
+            continue  # still open: nothing more has come, and no end
+        except ConnectionError:
+            pass
+        gone += 1
+        sock.close()
+    for sock in socks:
+        sock.close()
+
+    print(f"one server of 2 workers, SQLite; an event of {head} entries ({args.history} rounds); {args.silent} streams resumed from 0, never read, opened in {opened_s:.2f} s")
+    for what, times in (("baseline, no stream", baseline), (f"while the {args.silent} streams open and after", opening)):
+        h = summary(times)
+        print(f"/health, {what}: p50 {h['p50']:.2f} ms, p99 {h['p99']:.2f} ms, worst {h['worst']:.2f} ms ({h['n']} probes)")
+    print(f"held: {held} sockets; the server's send queues {sent / 2**20:.1f} MiB ({sent / max(1, held) / 1024:.1f} KiB a stream); "
+          f"unread in the clients' sockets {unread / 2**20:.1f} MiB ({unread / max(1, args.silent) / 1024:.1f} KiB a stream)")  # fmt: skip
+    print(f"cut by the server within 35 s: {gone} of {args.silent}")
 
 
 if __name__ == "__main__":
