@@ -30,7 +30,8 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_HEAVY_CONCURRENCY": (
         "2",
         "Expensive requests (best-meld, anagrams, words, suggest, score-game) a worker runs at once, and half as many (at least one) long ones "
-        "(solitaire/solve, lexicons/diff, analysis); a client holding one may not take the last; past it they answer 503 with Retry-After.",
+        "(solitaire/solve, lexicons/diff, analysis) and as many documents (the PDFs), each in a lane of its own; a client holding one may not "
+        "take the last; past it they answer 503 with Retry-After, and the clients turned away get the next slots in turn (docs/operations.md).",
     ),
     "WORDSVC_WORK_SAFETY_SECONDS": (
         "30",
