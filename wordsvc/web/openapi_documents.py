@@ -79,8 +79,9 @@ DOCUMENT_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | N
      "`session` (default: the latest; an event without sessions prints its tables' scorecards); `standings`, `crosstable` (a grid of who met "
      "whom up to 16 players, a row per game beyond), `results` (the overall standings after the last session with each player's games); "
      "`audit` (who changed what; a director token). Every word in the event's language; any field the API accepts lays out. The read rules of "
-     "the JSON each comes from: a private event needs a token. `Content-Disposition: inline; filename=\"<event>-<kind>.pdf\"`.",
-     [EVENT, KIND], None, {200: PDF}, (400, 401, 403, 404, 422), "public"),
+     "the JSON each comes from: a private event needs a token. `Content-Disposition: inline; filename=\"<event>-<kind>.pdf\"`. "
+     "Documents have a lane of their own: 503 with `Retry-After` when it is full.",
+     [EVENT, KIND], None, {200: PDF}, (400, 401, 403, 404, 422, 503), "public"),
     ("get", "/events/{event}/stream", "The event's changes, pushed (Server-Sent Events)",
      "A held `text/event-stream`: `ready` first (its id the newest audit entry), then a typed message for every change a viewer may see "
      "(`round.stored`, `round.corrected`, `table.seated`, `session.started`, `session.reseated`, `player.registered`, "
