@@ -303,3 +303,18 @@ def test_without_a_key_nothing_is_signed_and_nothing_is_refused(intruder: Ledger
     assert {(e["key_id"], e["signature"]) for e in intruder.log(created["id"])} == {(None, None)}
     with intruder.engine.connect() as conn:
         assert conn.execute(select(tokens.c.signature).where(tokens.c.event_id == created["id"])).scalar_one() is None
+
+
+def test_earlier_public_keys_are_read_from_the_files_the_setting_names(tmp_path: Path) -> None:
+    from wordsvc.config import Settings
+    from wordsvc.ledger.checkpoints import KeyFileError, key_id
+
+    old = Ed25519PrivateKey.generate()
+    (tmp_path / "old.pem").write_text(public_pem(old.public_key()), encoding="ascii")
+    (tmp_path / "ledger.key").write_bytes(KEY.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    settings = Settings.from_env({"WORDSVC_LEDGER_KEY_FILE": str(tmp_path / "ledger.key"), "WORDSVC_LEDGER_PUBLIC_KEYS": f" {tmp_path / 'old.pem'} ,"})
+    assert settings.ledger_public_keys == (tmp_path / "old.pem",)
+    signer = Signer.from_file(settings.ledger_key_file, settings.ledger_public_keys)
+    assert set(signer.trusted) == {key_id(KEY.public_key()), key_id(old.public_key())} and signer.key_id == key_id(KEY.public_key())
+    with pytest.raises(KeyFileError, match=r"missing\.pem"):
+        Signer.from_file(settings.ledger_key_file, [tmp_path / "missing.pem"])

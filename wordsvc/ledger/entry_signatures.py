@@ -195,8 +195,9 @@ class Vouch:
 
         Ed25519 signatures are deterministic (RFC 8032, section 5.1.6): the key
         signs a message one way only, so signing it again and comparing is the
-        same test as verifying with its public key, at a third of the cost, in
-        the write's transaction. An entry signed by another trusted key is
+        same test as verifying with its public key, and cheaper (one signing
+        against a verification's two scalar multiplications), in the write's
+        transaction. An entry signed by another trusted key is
         verified as any other (:func:`_check`).
         """
         if newest.get("key_id") != self.signer.key_id or not isinstance(newest.get("signature"), str) or not isinstance(newest.get("hash"), str):
