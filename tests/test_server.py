@@ -122,7 +122,7 @@ class Server:
     def _wait_serving(self) -> None:
         deadline = time.monotonic() + PATIENCE
         while time.monotonic() < deadline:
-            if self.log_path.read_text(errors="replace").count("worker_started") >= self.workers:
+            if self.log_path.read_text(errors="replace").count("worker_ready") >= self.workers:  # the master hands them connections
                 try:
                     if get(self.port, "/health")[0] == 200:
                         return
@@ -960,13 +960,6 @@ def test_past_max_connections_the_oldest_idle_connection_makes_room(start: Calla
             s.close()
 
 
-def listening_fd(pid: int, port: int) -> int:
-    """The descriptor by which process ``pid`` holds the socket listening on ``port`` (``/proc/net/tcp``, ``/proc/PID/fd``)."""
-    rows = (line.split() for line in Path("/proc/net/tcp").read_text().splitlines()[1:])
-    inode = next(row[9] for row in rows if int(row[1].split(":")[1], 16) == port and row[3] == "0A")  # 0A: LISTEN
-    return next(int(fd.name) for fd in Path(f"/proc/{pid}/fd").iterdir() if os.readlink(fd) == f"socket:[{inode}]")
-
-
 def watched(pid: int) -> set[int]:
     """The descriptors the epoll instances of process ``pid`` wait on (``/proc/PID/fdinfo``): what its event loop listens to."""
     fds: set[int] = set()
@@ -984,18 +977,18 @@ def test_out_of_file_descriptors_a_worker_pauses_accepting_and_serves_again_when
     """Connections alone cannot exhaust a worker's descriptors (its caps are fitted to the limit), so a leak does it here."""
     srv = start(workers=1, nofile=512)
     (worker,) = srv.worker_pids()
-    listener = listening_fd(worker, srv.port)
-    assert listener in watched(worker)  # accepting: its event loop waits on the listening socket
+    (listener,) = (e["accepts_from"] for e in srv.events("worker_started") if e["worker"] == worker)  # its channel from the master
+    assert listener in watched(worker)  # accepting: its event loop waits on the channel
     (kept,) = connect(srv.port, 1)
     kept.sendall(b"GET /leak HTTP/1.1\r\nHost: t\r\n\r\n")  # every descriptor the worker may still open, taken
     assert read_response(kept)[0] == 200
-    conns = connect(srv.port, 20)  # they wait in the listen backlog: the worker cannot accept them
+    conns = connect(srv.port, 20)  # the master hands them over; they wait in the worker's channel: it cannot take them
     try:
         paused = wait_for(lambda: srv.events("accept_paused"), "the worker to run out of descriptors")
         assert paused[0]["error"] == "Too many open files"
-        # Paused, not spinning: its event loop stops waiting on a listening socket it cannot accept from (it looks
+        # Paused, not spinning: its event loop stops waiting on a channel it cannot take a connection from (it looks
         # again once a second, and stops again while the descriptors are still taken). Spinning, it would never stop.
-        wait_for(lambda: listener not in watched(worker), "the worker to stop watching the listening socket")
+        wait_for(lambda: listener not in watched(worker), "the worker to stop watching its channel")
         kept.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
         assert read_response(kept)[0] == 200  # a connection it had accepted is served meanwhile
         kept.sendall(b"GET /unleak HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -1,7 +1,7 @@
 """Log lines of the server: one per request (the access log) and one per server event.
 
 Each is a stdlib :mod:`logging` record carrying ``event`` (``request``,
-``listening``, ``worker_started``, ``worker_stopped``, ``worker_exited``,
+``listening``, ``worker_started``, ``worker_ready``, ``worker_stopped``, ``worker_exited``,
 ``worker_recycled``, ``drain_begun``, ``drain_finished``, ...) and its fields.
 ``json`` writes one object a line (``ts``, ``level``, ``event``, then the
 fields), ``plain`` the same fields as ``key=value`` after the time, level and

@@ -1,30 +1,27 @@
 """The pre-fork master: bind once, load the app once, fork the workers, keep them alive, stop them gently.
 
-:func:`run` binds the listening sockets (``SO_REUSEADDR``, backlog 1024) and
+:func:`run` binds the listening socket (``SO_REUSEADDR``, backlog 1024) and
 calls the app factory *before* forking, so what the app maps or loads is
 shared by every worker. It then forks ``workers`` processes and supervises
 them:
 
-- each worker slot has a listening socket of its own on the one port
-  (``SO_REUSEPORT``), so the kernel spreads new connections over the
-  workers by a hash of their addresses and ports: with one socket shared,
-  the worker that woke first took a whole burst of connections (16 keep-alive
-  connections of a load generator, all on one worker, the other idle). A
-  slot's socket is the master's, kept across its workers: a replacement
-  takes it over, and what waits in its queue while its worker is recycled
-  or restarted is accepted by the next one, never reset. The port is first
-  bound without ``SO_REUSEPORT``, so a port another process listens on is
-  refused as before rather than shared. Without ``SO_REUSEPORT`` (not Linux)
-  the slots share one socket;
-
+- the master accepts every connection and hands it to the workers in turn
+  (:mod:`.handoff`), so each worker holds its share of a client's
+  connections, however few (workers accepting for themselves took them as
+  they woke: a load generator's 16 keep-alive connections all went to one);
+  a worker takes connections once it serves and until it is told to drain,
+  and a connection waits in the listen backlog (or, accepted, in the master)
+  while no worker takes it;
 - a worker that dies is replaced (at once; after a growing pause if it keeps
   dying within a second of starting) and its metrics files are marked dead;
 - a worker past ``max_requests`` (+ jitter), or whose private memory passes
   ``max_worker_rss_mb``, is recycled: its replacement is started first, and
   the old one gets SIGTERM once the new one serves (or after 5 s);
-- on SIGTERM or SIGINT every worker gets SIGTERM and drains; the master
-  exits 0 once all have exited, or SIGKILLs what is left after
-  ``drain_seconds`` and exits 1. A second SIGINT kills at once;
+- on SIGTERM or SIGINT the master hands out what waits in the listen
+  backlog, closes the listening socket, and every worker gets SIGTERM and
+  drains (answering what it was handed); the master exits 0 once all have
+  exited, or SIGKILLs what is left after ``drain_seconds`` and exits 1. A
+  second SIGINT kills at once;
 - on SIGHUP (a terminal closed, or an operator asking) the master reloads:
   every worker is recycled as above, a fresh one started first and the old
   one drained, so requests in flight are answered and the service never
@@ -46,6 +43,7 @@ prometheus_client reads it at import) and removes it at exit.
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
 import os
@@ -60,6 +58,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .descriptors import RESERVED_DESCRIPTORS, fit_descriptors, raise_soft_limit
+from .handoff import Channel, Dealer, Inbox
 from .logs import configure_logging, log, log_event
 from .metrics import init as init_metrics
 from .options import ServerOptions
@@ -71,6 +70,11 @@ __all__ = ["run"]
 _SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGHUP}
 #: A recycled worker is stopped once its replacement says it serves, or after this long regardless.
 _REPLACEMENT_WAIT = 5.0
+#: Connections the master accepts in one pass of its loop before it looks at signals and workers again.
+_ACCEPT_BATCH = 64
+#: Out of descriptors (or kernel memory): stop accepting for this long, as a worker did.
+_ACCEPT_RETRY_SECONDS = 1.0
+_OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 #: How often the master looks at its workers' memory, and wakes when nothing happens.
 _TICK = 1.0
 
@@ -78,7 +82,7 @@ _TICK = 1.0
 @dataclass
 class _Child:
     started: float
-    slot: int  # which listening socket it accepts from (its replacement takes the same)
+    channel: Channel  # how the master hands it connections
     retiring: bool = False
     kill_at: float = 0.0
 
@@ -131,48 +135,14 @@ def _metrics_dir() -> str | None:
     return folder
 
 
-#: Linux balances the connections of a port over the sockets that share it by SO_REUSEPORT; other systems do not.
-_BALANCED = sys.platform == "linux" and hasattr(socket, "SO_REUSEPORT")
-
-
-def _bind(host: str, port: int, count: int) -> list[socket.socket]:
-    """``count`` listening sockets on one port (``port``, or one the kernel picks for 0), sharing it by SO_REUSEPORT.
-
-    The port is bound first by a socket without SO_REUSEPORT: EADDRINUSE if
-    another process listens on it (SO_REUSEPORT alone would join its group
-    and split the traffic with it), and the kernel's free pick for port 0.
-    """
+def _bind(host: str, port: int) -> socket.socket:
     family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
-
-    def bound(reuse_port: bool) -> socket.socket:
-        sock = socket.socket(family, kind, proto)
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            if reuse_port:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-            sock.bind(address)
-        except OSError:
-            sock.close()
-            raise
-        return sock
-
-    if not _BALANCED or count == 1:
-        socks = [bound(False)]
-    else:
-        with bound(False) as probe:
-            address = (*address[:1], probe.getsockname()[1], *address[2:])
-        socks = []
-        try:
-            for _ in range(count):
-                socks.append(bound(True))
-        except OSError:
-            for sock in socks:
-                sock.close()
-            raise
-    for sock in socks:
-        sock.listen(BACKLOG)
-        sock.setblocking(False)
-    return socks
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(address)
+    sock.listen(BACKLOG)
+    sock.setblocking(False)
+    return sock
 
 
 class _Master:
@@ -180,7 +150,9 @@ class _Master:
         self.target, self.options = app, options
         self.pid = os.getpid()
         self.children: dict[int, _Child] = {}
-        self.spawn_at: list[tuple[float, int]] = []  # replacements for dead workers: (when, slot), soonest first
+        self.spawn_at: list[float] = []  # replacements for dead workers, due at these times
+        self.dealer = Dealer()
+        self.accept_again = 0.0  # out of descriptors: no accepting before this (monotonic)
         self.crashes = 0
         self.awaiting: dict[int, int] = {}  # new worker pid -> the retiring pid it replaces
         self.awaiting_until: dict[int, float] = {}
@@ -191,7 +163,7 @@ class _Master:
 
     def run(self) -> int:
         opts = self.options
-        self.socks = _bind(opts.host, opts.port, opts.workers)
+        self.sock = _bind(opts.host, opts.port)
         self.report_r, self.report_w = os.pipe()
         self.wake_r, self.wake_w = os.pipe()
         for fd in (self.report_r, self.report_w, self.wake_r, self.wake_w):
@@ -203,11 +175,11 @@ class _Master:
             init_metrics()
             self.app = load_app(self.target)  # preload: loaded once, shared copy-on-write by the workers
             gc.freeze()  # what the master holds now is never scanned by a worker's collector (nor its pages dirtied by the scan)
-            host, port = self.socks[0].getsockname()[:2]
+            host, port = self.sock.getsockname()[:2]
             shared = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-            log_event("listening", host=host, port=port, workers=opts.workers, sockets=len(self.socks), threads=opts.threads, master=self.pid, metrics_dir=shared)
-            for slot in range(opts.workers):
-                self._spawn(slot)
+            log_event("listening", host=host, port=port, workers=opts.workers, threads=opts.threads, master=self.pid, metrics_dir=shared)
+            for _ in range(opts.workers):
+                self._spawn()
             while not (self.stopping and not self.children):
                 self._tick()
         finally:
@@ -216,8 +188,10 @@ class _Master:
                 signal.signal(sig, signal.SIG_DFL)
             for fd in (self.report_r, self.report_w, self.wake_r, self.wake_w):
                 os.close(fd)
-            for sock in self.socks:
-                sock.close()
+            self.sock.close()
+            self.dealer.close()
+            for child in self.children.values():
+                child.channel.master.close()
         log_event("drain_finished", master=self.pid, killed=self.killed)
         return 1 if self.killed else 0
 
@@ -228,10 +202,20 @@ class _Master:
         due = (
             [self.stop_deadline]
             if self.stopping
-            else [*(when for when, _ in self.spawn_at), *self.awaiting_until.values(), *(c.kill_at for c in self.children.values() if c.kill_at)]
+            else [*self.spawn_at, *self.awaiting_until.values(), *(c.kill_at for c in self.children.values() if c.kill_at)]
         )
+        dealer = self.dealer
+        accepting = not self.stopping and bool(dealer.turn) and not dealer.waiting
+        if accepting and now < self.accept_again:
+            accepting, due = False, [*due, self.accept_again]
         timeout = max(0.0, min([now + _TICK, *due]) - now)
-        ready, _, _ = select.select([self.wake_r, self.report_r], [], [], timeout)
+        readers = [self.wake_r, self.report_r, self.sock] if accepting else [self.wake_r, self.report_r]
+        writers = list(dealer.turn.values()) if dealer.waiting else []  # a worker's channel has room again
+        ready, writable, _ = select.select(readers, writers, [], timeout)
+        if writable:
+            dealer.hand_waiting()
+        if self.sock in ready:
+            self._accept()
         if self.wake_r in ready:
             for signum in _drain_fd(self.wake_r):
                 self._on_signal(signum)
@@ -254,8 +238,9 @@ class _Master:
                 log_event("worker_killed", logging.WARNING, worker=child_pid, why="recycled worker still draining after drain_seconds")
                 self._signal(child_pid, signal.SIGKILL)
                 child.kill_at = 0.0
-        while self.spawn_at and self.spawn_at[0][0] <= now:
-            self._spawn(self.spawn_at.pop(0)[1])
+        while self.spawn_at and self.spawn_at[0] <= now:
+            self.spawn_at.pop(0)
+            self._spawn()
         if self.options.max_worker_rss_mb and now >= self.next_rss_check:
             self.next_rss_check = now + _TICK
             self._check_memory()
@@ -275,6 +260,10 @@ class _Master:
 
     def _on_report(self, pid: int, what: str) -> None:
         if what == "ready":
+            child = self.children.get(pid)
+            if child is not None and not self.stopping:
+                self.dealer.join(pid, child.channel.master)
+                log_event("worker_ready", worker=pid)  # it is handed connections from now on
             if pid in self.awaiting:
                 self._retire(pid)
         elif what == "max_requests":
@@ -282,16 +271,18 @@ class _Master:
 
     # -- workers -----------------------------------------------------------------------------------
 
-    def _spawn(self, slot: int) -> int:
-        """Fork a worker accepting from ``slot``'s socket; its pid, or 0 if the fork failed (then it is tried again in a second)."""
+    def _spawn(self) -> int:
+        """Fork a worker; its pid, or 0 if the fork failed (then one is forked again in a second)."""
         signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
-        sock = self.socks[slot % len(self.socks)]
+        channel = Channel()
         try:
             pid = os.fork()
         except OSError as err:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
+            channel.master.close()
+            channel.worker.close()
             log_event("fork_failed", logging.ERROR, detail=str(err))
-            self.spawn_at.append((time.monotonic() + 1.0, slot))
+            self.spawn_at.append(time.monotonic() + 1.0)
             self.spawn_at.sort()
             return 0
         if pid == 0:  # the worker; it never returns from here
@@ -303,17 +294,21 @@ class _Master:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
                 for fd in (self.report_r, self.wake_r, self.wake_w):
                     os.close(fd)
-                for other in self.socks:
-                    if other is not sock:
-                        other.close()  # the other slots' sockets: their connections are for their own workers
-                code = serve_worker(sock, self.app, self.options, self.report_w, self.pid)
+                self.sock.close()  # the master accepts; the worker takes what it is handed
+                channel.master.close()
+                for child in self.children.values():
+                    child.channel.master.close()  # the other workers' channels
+                for conn in self.dealer.waiting:
+                    conn.close()  # the master's to hand out: a copy held here would keep the connection open after its close
+                code = serve_worker(Inbox(channel.worker), self.app, self.options, self.report_w, self.pid)
             except BaseException:
                 log.exception("worker %s failed", os.getpid())
             finally:
                 logging.shutdown()
                 os._exit(code)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
-        self.children[pid] = _Child(started=time.monotonic(), slot=slot)
+        channel.worker.close()
+        self.children[pid] = _Child(started=time.monotonic(), channel=channel)
         return pid
 
     def _reap(self) -> None:
@@ -328,6 +323,8 @@ class _Master:
                 continue
             _mark_dead(pid)
             child = self.children.pop(pid)
+            self.dealer.leave(pid)
+            child.channel.master.close()  # what it was handed and never took is closed with it
             code = os.waitstatus_to_exitcode(status)
             uptime = time.monotonic() - child.started
             expected = (self.stopping or child.retiring) and code == 0
@@ -342,7 +339,7 @@ class _Master:
                 continue
             self.crashes = self.crashes + 1 if uptime < 1.0 else 0
             pause = min(0.1 * 2**self.crashes, 10.0) if self.crashes else 0.0
-            self.spawn_at.append((time.monotonic() + pause, child.slot))
+            self.spawn_at.append(time.monotonic() + pause)
             self.spawn_at.sort()
 
     def _recycle(self, pid: int, reason: str) -> None:
@@ -350,8 +347,8 @@ class _Master:
         child = self.children.get(pid)
         if child is None or child.retiring or self.stopping:
             return
-        child.retiring = True
-        new = self._spawn(child.slot)
+        child.retiring = True  # it takes connections until its replacement serves
+        new = self._spawn()
         log_event("worker_recycled", worker=pid, reason=reason, replacement=new)
         if new:
             self.awaiting[new] = pid
@@ -366,6 +363,8 @@ class _Master:
             self._terminate(old)
 
     def _terminate(self, pid: int) -> None:
+        """SIGTERM to ``pid``, handed nothing more first: it takes what it was handed, answers it, and exits."""
+        self.dealer.leave(pid)
         child = self.children.get(pid)
         if child is not None:
             child.kill_at = time.monotonic() + self.options.drain_seconds
@@ -389,11 +388,32 @@ class _Master:
         self.spawn_at.clear()
         self.awaiting.clear()
         self.awaiting_until.clear()
-        for sock in self.socks:
-            sock.close()  # the workers hold their own copies until they have taken the backlog
+        self.dealer.hand_waiting()
+        self._accept(everything=True)  # what waits in the backlog is handed out before the socket closes (closed, it would be reset)
+        self.sock.close()
+        self.dealer.close()  # none of the workers took these: their clients see the close
         log_event("drain_begun", master=self.pid, why=why, workers=sorted(self.children))
         for pid in self.children:
+            self.dealer.leave(pid)
             self._signal(pid, signal.SIGTERM)
+
+    # -- accepting ---------------------------------------------------------------------------------
+
+    def _accept(self, everything: bool = False) -> None:
+        """Accept what waits (``_ACCEPT_BATCH`` at most, or ``everything``) and hand it out, until a connection no worker takes."""
+        for _ in range(BACKLOG + 1 if everything else _ACCEPT_BATCH):
+            try:
+                conn, _ = self.sock.accept()
+            except (BlockingIOError, InterruptedError, ConnectionAbortedError):
+                return
+            except OSError as err:
+                if err.errno not in _OUT_OF_RESOURCES:
+                    raise
+                log_event("accept_paused", logging.WARNING, master=self.pid, error=os.strerror(err.errno), retry_s=_ACCEPT_RETRY_SECONDS)
+                self.accept_again = time.monotonic() + _ACCEPT_RETRY_SECONDS
+                return
+            if not self.dealer.hand(conn):
+                return  # kept until a worker takes it; the backlog waits meanwhile
 
     def _kill_all(self) -> None:
         for pid in list(self.children):

@@ -1,14 +1,14 @@
 """One worker process: an asyncio event loop in front, a thread pool behind, a graceful drain at the end.
 
-The loop accepts connections on its slot's listening socket, inherited from
-the master (:mod:`.master`: a socket a worker slot, on one port), and reads every request whole (:mod:`.protocol`); only then does a
+The loop takes the connections the master hands it (:mod:`.handoff`: the
+master accepts, and deals connections to the workers in turn), and reads every request whole (:mod:`.protocol`); only then does a
 pool thread run the app. On SIGTERM (from the master: shutdown, or this
 worker being recycled) the worker drains:
 
 1. ``wordsvc.server.draining()`` turns True at once, so ``/ready`` can say 503;
-2. the worker stops watching the listening socket, accepts every connection
-   already waiting in its backlog, then closes its copy (closing it first
-   would reset them);
+2. the worker stops watching its channel from the master and closes it to
+   more connections (the master hands those to another worker), takes every
+   connection already handed to it, then closes the channel;
 3. held streams are ended (the chunked body's last chunk), so their clients
    reconnect to a worker that stays; idle keep-alive connections are
    half-closed and read on until their clients close, so a request that
@@ -36,10 +36,10 @@ import errno
 import os
 import random
 import signal
-import socket
 from concurrent.futures import ThreadPoolExecutor
 from types import FrameType
 
+from .handoff import Inbox
 from .logs import log_event
 from .metrics import count_collections, watch_collections
 from .options import ServerOptions
@@ -76,7 +76,7 @@ def hold_early_signals() -> None:
 
 
 class Worker:
-    def __init__(self, sock: socket.socket, app: WSGIApp, options: ServerOptions, report_fd: int, master_pid: int):
+    def __init__(self, sock: Inbox, app: WSGIApp, options: ServerOptions, report_fd: int, master_pid: int):
         self.sock, self.options, self.report_fd, self.master_pid = sock, options, report_fd, master_pid
         self.pid = os.getpid()
         self.loop = asyncio.new_event_loop()
@@ -101,7 +101,7 @@ class Worker:
             loop.call_soon(self.drain, "early_signal")
         loop.call_later(_PARENT_CHECK_SECONDS, self._watch_master)
         watch_collections()
-        log_event("worker_started", worker=self.pid, threads=self.options.threads, max_requests=self.request_limit)
+        log_event("worker_started", worker=self.pid, threads=self.options.threads, max_requests=self.request_limit, accepts_from=self.sock.fileno())
         self._report("ready")
         try:
             loop.run_forever()
@@ -140,11 +140,12 @@ class Worker:
         hub.draining = True
         hub.streams.drain()  # streams end now, cleanly: their clients reconnect to a worker that stays
         self._unlisten()
+        self.sock.refuse_more()
         try:
             self._accept_backlog()
         except OSError:
-            pass  # out of descriptors: what is left in the queue goes to another worker
-        self.sock.close()  # this process's copy only: the master and the other workers keep theirs
+            pass  # out of descriptors: what is left in the channel is closed with it, its clients see the close
+        self.sock.close()  # its channel from the master, which hands it nothing more
         log_event("drain_begun", worker=self.pid, why=why, connections=len(hub.connections), accepting=len(self.accepting))
         # One loop pass first: bytes already in a socket's buffer make their connection busy, not idle.
         loop.call_later(_DRAIN_CHECK_SECONDS, hub.close_idle)
@@ -165,7 +166,7 @@ class Worker:
             self.listening = False
 
     def _accept_ready(self) -> None:
-        """The listening socket is readable: take some of what is waiting (both workers of a slot being recycled are woken)."""
+        """The channel from the master is readable: take some of what it handed."""
         try:
             self._accept_backlog(max(0, _ACCEPT_BATCH - len(self.accepting)))
         except OSError as err:
@@ -176,12 +177,15 @@ class Worker:
             self.loop.call_later(_ACCEPT_RETRY_SECONDS, self._listen)
 
     def _accept_backlog(self, most: int = BACKLOG + 1) -> None:
-        """Accept what the kernel holds for us, ``most`` sockets at most (the whole backlog when draining); each socket is
+        """Take what the master has handed us, ``most`` connections at most (all of it when draining); each socket is
         tracked until its connection is made. Out of descriptors, the OSError is the caller's."""
-        for _ in range(most):  # the kernel queues one more than the backlog
+        for _ in range(most):
             try:
                 conn, _ = self.sock.accept()
             except (BlockingIOError, InterruptedError, ConnectionAbortedError):
+                return
+            except EOFError:  # the master is gone: nothing more will come (it is noticed within a second, and drains)
+                self._unlisten()
                 return
             conn.setblocking(False)
             task = self.loop.create_task(self.loop.connect_accepted_socket(self.hub.connection, conn))
@@ -209,6 +213,6 @@ class Worker:
             loop.call_later(_DRAIN_CHECK_SECONDS, self._drained)
 
 
-def serve_worker(sock: socket.socket, app: WSGIApp, options: ServerOptions, report_fd: int, master_pid: int) -> int:
+def serve_worker(sock: Inbox, app: WSGIApp, options: ServerOptions, report_fd: int, master_pid: int) -> int:
     """Serve on ``sock`` until drained; returns the exit status. Runs in a forked child of the master."""
     return Worker(sock, app, options, report_fd, master_pid).run()
