@@ -128,6 +128,13 @@ def test_a_refused_target_leaves_a_log_line_without_its_bytes(server: Server) ->
     assert not any(byte < 0x20 and byte != 0x0A for byte in text) and b"\x7f" not in text
 
 
+@pytest.mark.parametrize("field", [b"X-N\xc3\xb6te: b", b"X Note: b"])
+def test_a_malformed_header_line_is_a_400_that_echoes_none_of_it(server: Server, field: bytes) -> None:
+    response = exchange(server.port, b"GET /health HTTP/1.1\r\nHost: t\r\n" + field + b"\r\n\r\n")
+    assert_problem(response, 400, "bad-request")
+    assert b"Note" not in response[2] and b"\\x" not in response[2]
+
+
 @pytest.mark.parametrize("prefix", [b"GET /a\x01", b"GET /a\x7f", b"GET /validate?word=a\x1b"])
 def test_a_control_character_early_in_a_target_is_refused_at_once_with_the_same_advice(prefix: bytes) -> None:
     problem = head_prefix_problem(prefix)

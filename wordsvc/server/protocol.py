@@ -30,6 +30,7 @@ before any of the body is read.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -675,12 +676,16 @@ class Connection(asyncio.Protocol):
             self.transport.abort()
 
 
+#: Where h11's message goes on to repeat the bytes at fault (``illegal header line: bytearray(b'...')``): never echoed.
+_H11_ECHO = re.compile(r":? (?:bytearray\()?b['\"]")
+
+
 def _problem_of(err: h11.RemoteProtocolError, state: int) -> Problem:
     status = err.error_status_hint
     if status == 431:
         return Problem(431, "The request line and headers are larger than the server takes.", "headers_too_large")
     if status == 501:
         return Problem(501, f"{err}; this server takes only Transfer-Encoding: chunked.", "not_implemented")
-    text = str(err)[:200]  # other hints (h11 knows 505 too) are still the client's malformed request: 400
+    text = _H11_ECHO.split(str(err), 1)[0][:200]  # other hints (h11 knows 505 too) are still the client's malformed request: 400
     framing = state == BODY or "Content-Length" in text or "Transfer-Encoding" in text
     return Problem(400, f"The request is not valid HTTP/1.1: {text}.", "bad_framing" if framing else "bad_request")
