@@ -23,7 +23,12 @@ opened together first, as a load generator opens them) for ``--seconds`` seconds
 ``--rounds`` slices in which the servers and endpoints take turns, so a
 neighbour's load hits them alike. It prints requests/s, p50 and p99 latency
 and errors, and each endpoint's throughput as a share of the same server's
-bare endpoint, then how the requests of each slice were spread over the
+bare endpoint, and the server's CPU time per request (its processes' user and
+system time over the slices, ÷ requests) with the bare endpoint's as a share
+of it: the ratio of rates the server would reach with the CPU to itself, as
+under a load generator on another machine (the clients here share the two
+cores and take about as much CPU as the server, which lifts every endpoint's
+share towards 100 %), then how the requests of each slice were spread over the
 workers of the two ``wordsvc serve`` servers (from their access logs: a
 keep-alive client stays on the worker that accepted its connection, so a
 worker left without one idles), then what each endpoint costs the app alone (called in the
@@ -147,6 +152,9 @@ def load(port: int, keepalive: bool, method: str, path: str, body: bytes | None,
     after another as fast as they go, as a load generator opens its connections (the processes inherit them)."""
     queue: mp.Queue = mp.Queue()  # type: ignore[type-arg]
     socks = [socket.create_connection(("127.0.0.1", port), timeout=10) if keepalive else None for _ in range(clients)]
+    for sock in socks:
+        if sock is not None:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as http.client's own connect does: a POST's head and body are two writes
     procs = [mp.Process(target=client, args=(port, keepalive, method, path, body, seconds, queue, sock)) for sock in socks]
     for p in procs:
         p.start()
@@ -176,8 +184,8 @@ def check(port: int) -> None:
 def report(kind: str, slices: dict[str, list[dict[str, Any]]], seconds: float) -> float:
     """Print one server's table; return its /validate ÷ bare ratio."""
     print(f"\n{kind} ({'keep-alive clients' if SERVERS[kind] else 'a new connection per request'})")
-    print(f"{'endpoint':<20} {'requests':>9} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'vs bare':>8}")
-    bare = 0.0
+    print(f"{'endpoint':<20} {'requests':>9} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'vs bare':>8} {'server CPU µs':>14} {'bare ÷ it':>10}")
+    bare = bare_cpu = 0.0
     ratios = {}
     for name, *_ in CASES:
         s = summary(x for r in slices[name] for x in r["latencies"])
@@ -185,7 +193,9 @@ def report(kind: str, slices: dict[str, list[dict[str, Any]]], seconds: float) -
         bare = bare or rps
         ratios[name] = rps / bare
         errors = sum(r["errors"] for r in slices[name])
-        print(f"{name:<20} {s['n']:>9} {rps:>8.0f} {s['p50']:>7.2f} {s['p99']:>7.2f} {errors:>6} {ratios[name]:>8.0%}")
+        cpu = sum(r["cpu"] for r in slices[name]) / max(1, s["n"]) * 1e6
+        bare_cpu = bare_cpu or cpu
+        print(f"{name:<20} {s['n']:>9} {rps:>8.0f} {s['p50']:>7.2f} {s['p99']:>7.2f} {errors:>6} {ratios[name]:>8.0%} {cpu:>14.1f} {bare_cpu / cpu:>10.0%}")
     return ratios["GET /validate"]
 
 
@@ -261,7 +271,9 @@ def main() -> int:
             for kind, server in servers.items():
                 for name, method, path, body in CASES:
                     offsets[kind][name].append(server.log_size())
+                    cpu = sum(server.cpu_seconds())
                     totals[kind][name].append(load(server.port, SERVERS[kind], method, path, body, args.seconds / args.rounds, args.clients))
+                    totals[kind][name][-1]["cpu"] = sum(server.cpu_seconds()) - cpu
         ratios = {kind: report(kind, totals[kind], args.seconds) for kind in SERVERS}
         for kind in SERVERS:
             if kind != "gunicorn":
