@@ -30,13 +30,14 @@ import pytest
 
 from wordsvc.core import documents as docs
 from wordsvc.core.documents.crosstable import MATRIX_PLAYERS
+from wordsvc.core.sessions import MAX_EVENT_PLAYERS
 from wordsvc.core.standings import Entrant, Game, crosstable, standings
 from wordsvc.data.formats import format_document, known_formats
 from wordsvc.schemas.common import MAX_NAME, MAX_PLAYERS
 from wordsvc.schemas.events import MAX_NAME as MAX_EVENT_NAME
 from wordsvc.schemas.events import MAX_REASON
 from wordsvc.schemas.rounds import MAX_ROUNDS
-from wordsvc.schemas.tournaments import MAX_EVENT_PLAYERS, MAX_SESSIONS, MAX_TABLES
+from wordsvc.schemas.tournaments import MAX_SESSIONS, MAX_TABLES
 from wordsvc.service.pdf import render_pdf
 
 MAX_ID = 64

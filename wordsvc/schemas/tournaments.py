@@ -6,7 +6,6 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from ..core.sessions import MAX_EVENT_PLAYERS
 from .common import BoundedList, Strict, StrictBoolean, check_text, name_field
 from .events import MAX_NAME, MAX_REASON, CheckpointOut, id_field, receipt_field
 
