@@ -178,9 +178,21 @@ _REQUESTS = st.sampled_from(
         HEAD + b"5\r\nhello\r\n0\r\n\r\n",
         HEAD + b"1;x=y\r\na\r\n2\r\nbc\r\n0\r\nX-T: 1\r\n\r\n",
         b"\r\nGET /health HTTP/1.1\r\nHost: t\r\n\r\n",  # an empty line first: ignored
+        b"GET /validate?word=ni\xc3\xb1o&w=\xf0\x9f\x83\x8f HTTP/1.1\r\nHost: t\r\n\r\n",  # a target typed with accents
     ]
 )
-_GARBAGE = st.sampled_from([b"\x80\x81", b"\x16\x03\x01\x02", b"GET /\x00 HTTP/1.1\r\n\r\n", HEAD + b"zz\r\n", HEAD + b"1\r\nab\r\n", b"GET / HTTP/2.0\r\n\r\n"])
+_GARBAGE = st.sampled_from(
+    [
+        b"\x80\x81",
+        b"\x16\x03\x01\x02",
+        b"GET /\x00 HTTP/1.1\r\n\r\n",
+        HEAD + b"zz\r\n",
+        HEAD + b"1\r\nab\r\n",
+        b"GET / HTTP/2.0\r\n\r\n",
+        b"GET /ni\xf1o HTTP/1.1\r\nHost: t\r\n\r\n",  # not UTF-8
+        b"POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length:\r\n 5\r\n\r\nhello",  # obs-fold
+    ]
+)
 
 
 @st.composite
