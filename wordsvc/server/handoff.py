@@ -14,7 +14,10 @@ give each of w workers n/w of them, rounded, whatever their number.
   the next worker in turn that takes it, a byte and a descriptor a message,
   and closes its own copy; a worker whose channel is full (more than a few
   hundred connections it has not taken yet) is passed over, and a
-  connection no worker takes waits in the master until one does;
+  connection no worker takes waits in the master until one does. The turn
+  does not look at how busy a worker is: one whose event loop is held (a
+  long answer on the loop, a full collection) is handed its share
+  meanwhile, and takes it when its loop runs again;
 - :class:`Inbox`: a worker's side, shaped like a listening socket
   (``fileno``, ``accept``, ``close``), so the worker's accept loop takes from
   it as it took from one. It keeps a descriptor in reserve and takes a
