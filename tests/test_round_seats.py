@@ -16,21 +16,18 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from tournament_kit import LEXICON, open_ledger
 
-from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets
 from wordsvc.ledger import LOCAL, Conflict, Ledger
 
-LEXICON = MemoryLexicon({w: [()] for w in ("cat", "rat")}, LexiconInfo(id="en-US", lang="en-US", version="1", sha256="1" * 64, fold_diacritics=True))
 _ids = itertools.count()
 
 
 @pytest.fixture(scope="module")
 def ledger(database_url: str) -> Iterator[Ledger]:
-    opened = Ledger.open(database_url, lambda lang: LEXICON)
-    yield opened
-    opened.close()
+    yield from open_ledger(database_url)
 
 
 def seated_event(ledger: Ledger) -> tuple[str, Any, dict[str, Any]]:
@@ -63,9 +60,7 @@ def reseat_after_the_read(ledger: Ledger, monkeypatch: pytest.MonkeyPatch, resea
 
 
 @pytest.mark.parametrize("reseat", ["swap", "redraw"])
-def test_a_reseat_committed_between_a_rounds_read_and_its_write_refuses_the_round(
-    ledger: Ledger, monkeypatch: pytest.MonkeyPatch, reseat: str
-) -> None:
+def test_a_reseat_committed_between_a_rounds_read_and_its_write_refuses_the_round(ledger: Ledger, monkeypatch: pytest.MonkeyPatch, reseat: str) -> None:
     event_id, director, session = seated_event(ledger)
     tables = [[seat["player"] for seat in table["seats"]] for table in session["tables"]]
     names = [seat["name"] for seat in session["tables"][0]["seats"]]

@@ -18,45 +18,26 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tournament_kit import LEXICON, one_round, open_ledger, play
 
-from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
-from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.core.seating import check_seating, follow_schedule, random_seating, seat_order, standings_seating, swiss_seating, table_sizes
 from wordsvc.core.seating.sizes import SizePolicy
 from wordsvc.core.standings import Entrant, Game, standings
 from wordsvc.data.formats import format_document, format_from_snapshot, known_formats
-from wordsvc.data.rulesets import load_rulesets, ruleset_document, ruleset_from_document
 from wordsvc.ledger import LOCAL, Ledger
 
-WORDS = ("cat", "dog", "tea", "eat", "ate", "rat", "art", "tar")
-LEXICON = MemoryLexicon({w: [()] for w in WORDS}, LexiconInfo(id="en-US", lang="en-US", version="1", sha256="1" * 64, fold_diacritics=True))
-#: What each seat lays in the one round: the scores differ by seat, so the standings move with the seating.
-LAYS = [(["cat"], ""), (["rat"], ""), (["tea"], ""), (["at"], "e"), ([], "tar"), (["eat"], ""), (["ate"], ""), ([], "dog")]
 _ids = itertools.count()
 
 
 @pytest.fixture(scope="module")
 def ledger(database_url: str) -> Iterator[Ledger]:
-    opened = Ledger.open(database_url, lambda lang: LEXICON)
-    yield opened
-    opened.close()
+    yield from open_ledger(database_url)
 
 
 @pytest.fixture(scope="module")
 def three_to_four():
     """The standard rules with one round of 3 cards, for 3 or 4 players a table: a field of 8 cannot keep 3 tables."""
-    document = ruleset_document(load_rulesets().get("standard"))
-    document["rounds"] = [3]
-    document["players"] = {"min": 3, "max": 4}
-    return ruleset_from_document("standard", document)
-
-
-def play(ledger: Ledger, director, event_id: str, session: dict, tables: range | None = None) -> None:
-    for index, table in enumerate(session["tables"]):
-        if tables is None or index in tables:
-            names = [seat["name"] for seat in table["seats"]]
-            lays = tuple(PlayerPlay(name, tuple(tuple(w) for w in LAYS[i][0]), tuple(LAYS[i][1])) for i, name in enumerate(names))
-            ledger.submit_round(director, event_id, table["game"], 1, RoundPlay(lays))
+    return one_round(players={"min": 3, "max": 4})
 
 
 def run_event(ledger: Ledger, ruleset) -> dict[str, Any]:

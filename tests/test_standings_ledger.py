@@ -13,31 +13,22 @@ import itertools
 from collections.abc import Iterator
 
 import pytest
+from tournament_kit import LEXICON, open_ledger, play
+from tournament_kit import one_round as one_round_ruleset
 
-from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
-from wordsvc.core.scoring import PlayerPlay, RoundPlay
-from wordsvc.data.rulesets import load_rulesets, ruleset_document, ruleset_from_document
 from wordsvc.ledger import LOCAL, Ledger, NotFound
 
-WORDS = ("cat", "dog", "tea", "eat", "ate", "rat", "art", "tar")
-LEXICON = MemoryLexicon({w: [()] for w in WORDS}, LexiconInfo(id="en-US", lang="en-US", version="1", sha256="1" * 64, fold_diacritics=True))
-#: What each seat lays in the one round, by seat: seat 0 scores most, then seat 1, and so on.
-LAYS = [(["cat"], ""), (["rat"], ""), (["tea"], ""), (["at"], "e"), ([], "tar"), (["eat"], ""), (["ate"], ""), ([], "dog")]
 _ids = itertools.count()
 
 
 @pytest.fixture(scope="module")
 def ledger(database_url: str) -> Iterator[Ledger]:
-    opened = Ledger.open(database_url, lambda lang: LEXICON)
-    yield opened
-    opened.close()
+    yield from open_ledger(database_url)
 
 
 @pytest.fixture(scope="module")
 def one_round():
-    document = ruleset_document(load_rulesets().get("standard"))
-    document["rounds"] = [3]
-    return ruleset_from_document("standard", document)
+    return one_round_ruleset()
 
 
 def new_event(ledger: Ledger, ruleset, checked_in: list[str], registered: list[str] = ()) -> tuple[str, object]:
@@ -48,16 +39,6 @@ def new_event(ledger: Ledger, ruleset, checked_in: list[str], registered: list[s
     for player in registered:
         ledger.register_player(director, view["id"], player, player.title(), rating_id=f"r-{view['id']}-{player}", checked_in=False)
     return view["id"], director
-
-
-def play(ledger: Ledger, director, event_id: str, session: dict, tables: range | None = None) -> None:
-    """Store the one round of the session's tables (all, or those of ``tables``, 0 first): seat i lays LAYS[i]."""
-    for index, table in enumerate(session["tables"]):
-        if tables is not None and index not in tables:
-            continue
-        names = [seat["name"] for seat in table["seats"]]
-        round_play = RoundPlay(tuple(PlayerPlay(name, tuple(tuple(w) for w in LAYS[i][0]), tuple(LAYS[i][1])) for i, name in enumerate(names)))
-        ledger.submit_round(director, event_id, table["game"], 1, round_play)
 
 
 def test_a_player_registered_but_never_checked_in_has_no_standings_line_nor_crosstable_column(ledger: Ledger, one_round) -> None:

@@ -12,35 +12,26 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
+from tournament_kit import LEXICON, open_ledger, play, tables_of
+from tournament_kit import one_round as one_round_ruleset
 
 from wordsvc.core.errors import InvalidRequest
-from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
-from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.core.seating import meetings, random_seating
 from wordsvc.core.sessions import draw_seed
-from wordsvc.data.rulesets import load_rulesets, ruleset_document, ruleset_from_document
 from wordsvc.ledger import LOCAL, Conflict, Ledger, NotFound
 from wordsvc.ledger.schema import seats
 
-WORDS = ("cat", "dog", "tea", "eat", "ate", "rat", "art", "tar")
 _ids = itertools.count()
-LEXICON = MemoryLexicon({w: [()] for w in WORDS}, LexiconInfo(id="en-US", lang="en-US", version="1", sha256="1" * 64, fold_diacritics=True))
-#: What each seat lays in the one round, by seat: different scores, so every table has an order.
-LAYS = [(["cat"], ""), (["rat"], ""), (["tea"], ""), (["at"], "e"), ([], "tar"), (["eat"], ""), (["ate"], ""), ([], "dog")]
 
 
 @pytest.fixture(scope="module")
 def ledger(database_url: str) -> Iterator[Ledger]:
-    opened = Ledger.open(database_url, lambda lang: LEXICON)
-    yield opened
-    opened.close()
+    yield from open_ledger(database_url)
 
 
 @pytest.fixture(scope="module")
 def one_round():
-    document = ruleset_document(load_rulesets().get("standard"))
-    document["rounds"] = [3]
-    return ruleset_from_document("standard", document)
+    return one_round_ruleset()
 
 
 def new_event(ledger: Ledger, ruleset, players: int, fmt: dict | None = None) -> tuple[str, object]:
@@ -50,18 +41,6 @@ def new_event(ledger: Ledger, ruleset, players: int, fmt: dict | None = None) ->
     for i in range(1, players + 1):
         ledger.register_player(director, view["id"], f"p{i:02d}", f"Player {i}", rating_id=f"r{i:02d}", checked_in=True)
     return view["id"], director
-
-
-def play_session(ledger: Ledger, director, event_id: str, session: dict) -> None:
-    """Store the one round of every table of ``session``: seat i lays LAYS[i]."""
-    for table in session["tables"]:
-        names = [seat["name"] for seat in table["seats"]]
-        play = RoundPlay(tuple(PlayerPlay(name, tuple(tuple(w) for w in LAYS[i][0]), tuple(LAYS[i][1])) for i, name in enumerate(names)))
-        ledger.submit_round(director, event_id, table["game"], 1, play)
-
-
-def tables_of(session: dict) -> list[list[str]]:
-    return [[seat["player"] for seat in table["seats"]] for table in session["tables"]]
 
 
 def test_thirteen_players_at_four_with_larger_remainders_sit_at_five_four_four(ledger: Ledger, one_round) -> None:
@@ -118,7 +97,7 @@ def test_a_retry_naming_its_number_is_answered_not_seated_twice(ledger: Ledger, 
 def test_a_withdrawn_player_is_never_seated_and_a_late_entry_joins_the_next_session(ledger: Ledger, one_round) -> None:
     event_id, director = new_event(ledger, one_round, 8)
     _, first = ledger.create_session(director, event_id, {"method": "random"})
-    play_session(ledger, director, event_id, first)
+    play(ledger, director, event_id, first)
     ledger.withdraw(director, event_id, "p03")
     _, late = ledger.register_player(director, event_id, "p99", "Late Comer", checked_in=True)
     assert late["joined"] == 2
@@ -138,7 +117,7 @@ def test_swaps_and_redraws_stop_once_a_round_is_stored(ledger: Ledger, one_round
     assert ledger.game(director, event_id, "s1-t1")["players"][0] == swapped["tables"][0]["seats"][0]["name"]
     redrawn = ledger.redraw(director, event_id, 1)
     assert redrawn["draws"] == 2
-    play_session(ledger, director, event_id, redrawn)
+    play(ledger, director, event_id, redrawn)
     with pytest.raises(Conflict):
         ledger.swap(director, event_id, 1, a, b)
     with pytest.raises(Conflict):
@@ -158,7 +137,7 @@ def test_a_manual_seating_is_checked_and_kept_as_given(ledger: Ledger, one_round
 def test_swiss_after_random_avoids_every_repeat_meeting_a_field_of_sixteen_allows(ledger: Ledger, one_round) -> None:
     event_id, director = new_event(ledger, one_round, 16)
     _, first = ledger.create_session(director, event_id, {"method": "random", "size": {"target": 4}})
-    play_session(ledger, director, event_id, first)
+    play(ledger, director, event_id, first)
     _, second = ledger.create_session(director, event_id, {"method": "swiss", "size": {"target": 4}})
     assert second["repeat_meetings"] == 0
     assert not set(meetings(tables_of(first))) & set(meetings(tables_of(second)))
@@ -174,7 +153,7 @@ def test_a_published_schedule_of_sixteen_at_four_meets_everyone_once_in_five_ses
         assert [sorted(t) for t in tables_of(session)] == [sorted(t) for t in schedule["schedule"][number - 1]]
         for pair, count in meetings(tables_of(session)).items():
             met[pair] = met.get(pair, 0) + count
-        play_session(ledger, director, event_id, session)
+        play(ledger, director, event_id, session)
     assert len(met) == 16 * 15 // 2 and set(met.values()) == {1}
 
 
@@ -182,7 +161,7 @@ def test_standings_across_sessions_rank_by_the_event_s_format_and_after_any_sess
     event_id, director = new_event(ledger, one_round, 8)
     for method in ("random", "standings"):
         _, session = ledger.create_session(director, event_id, {"method": method})
-        play_session(ledger, director, event_id, session)
+        play(ledger, director, event_id, session)
     overall = ledger.standings(director, event_id)["overall"]
     assert overall["through"] == 2 and overall["format"]["id"] == "total"
     assert all(line["played"] == 2 for line in overall["lines"])
@@ -197,7 +176,7 @@ def test_standings_across_sessions_rank_by_the_event_s_format_and_after_any_sess
 def test_ratings_come_from_closed_rated_events_and_an_excluded_event_drops_out(ledger: Ledger, one_round) -> None:
     event_id, director = new_event(ledger, one_round, 4)
     _, session = ledger.create_session(director, event_id, {"method": "random"})
-    play_session(ledger, director, event_id, session)
+    play(ledger, director, event_id, session)
     ledger.close_event(director, event_id)
     assert event_id in [entry["event"] for entry in ledger.rating("r01")["history"]]
     assert ledger.set_rated(director, event_id, False, "a friendly, not for the ladder")["rated"] is False
@@ -214,7 +193,7 @@ def test_ratings_come_from_closed_rated_events_and_an_excluded_event_drops_out(l
 def test_an_export_carries_the_tournament_and_imports_as_it_was(ledger: Ledger, one_round) -> None:
     event_id, director = new_event(ledger, one_round, 8)
     _, session = ledger.create_session(director, event_id, {"method": "random"})
-    play_session(ledger, director, event_id, session)
+    play(ledger, director, event_id, session)
     ledger.withdraw(director, event_id, "p02")
     exported = ledger.export(director, event_id)
     assert len(exported["players"]) == 8 and len(exported["seats"]) == 8 and exported["sessions"][0]["number"] == 1
