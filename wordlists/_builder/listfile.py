@@ -16,7 +16,9 @@ import itertools
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["FORMAT", "header", "write_list"]
+from .sources import file_sha256
+
+__all__ = ["FORMAT", "debian_header", "header", "write_list"]
 
 #: The first line of every list: the format and its version.
 FORMAT = "# wordsvc word list v1"
@@ -32,6 +34,16 @@ def header(list_id: str, version: str, source: str, filter: str | None = None) -
         lines.append(f"# filter: {filter}")
     lines.append("# columns: form\tclasses\trank")
     return "".join(line + "\n" for line in lines)
+
+
+def debian_header(list_id: str, package: str, version: str, source: Path, filter: str, *, house: int, origin: str = "Debian") -> str:
+    """The header of a list filtered from one file of one Debian package: what it was built from, named whole.
+
+    Version ``<package>-<version>-house<house>`` (``house``: the filter's
+    version, bumped whenever it decides differently); source ``<package>
+    <version> (<origin>), <file> sha256 <hex>``.
+    """
+    return header(list_id, f"{package}-{version}-house{house}", f"{package} {version} ({origin}), {source} sha256 {file_sha256(source)}", filter)
 
 
 def write_list(out: str | Path, head: str, rows: Iterable[str] | Iterable[bytes], *, level: int = 6, sync_flush: bool = False) -> None:

@@ -42,13 +42,10 @@ kit (:mod:`wordlists._builder`). Run from the checkout's root:
 
 from __future__ import annotations
 
-import collections
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 
-from wordlists._builder import entries, file_sha256, package_version, parser, write_list
-from wordlists._builder import header as list_header
+from wordlists._builder import debian_header, entries, filter_entries, package_version, parser, write_list
 from wordsvc.core.text import fold_diacritics
 
 LIST_ID = "da"
@@ -74,6 +71,11 @@ ABBREVIATIONS = frozenset({"atm", "atp", "dna", "edb", "ngo", "opg", "pda", "år
 DROPS = (("space", " "), ("apostrophe", "'"), ("hyphen", "-"), ("period", "."))
 #: The classes, in the order the classes column writes them.
 CLASS_ORDER = ("abbreviation", "proper_noun")
+#: What the filter does, as the list's header says it.
+FILTER = (
+    f"house{FILTER_VERSION} (wordlists/da/build_wdanish.py): dropped entries with a space, apostrophe, hyphen, "
+    f"digit, period or a letter no card lays; marks other than æ ø å folded; classes {', '.join(CLASS_ORDER)}"
+)
 
 
 def deck_spelling(text: str) -> str:
@@ -108,37 +110,11 @@ def word_class(entry: str) -> str:
     return ""
 
 
-def filtered(entries: Iterable[str]) -> tuple[list[str], collections.Counter[str], collections.Counter[str]]:
-    """The sorted ``form<TAB>classes`` keys of the kept entries, and how many distinct entries each drop and class took."""
-    keys = set()
-    drops: collections.Counter[str] = collections.Counter()
-    classes: collections.Counter[str] = collections.Counter()
-    for entry in sorted(set(entries)):
-        reason = drop_reason(entry)
-        if reason:
-            drops[reason] += 1
-            continue
-        found = word_class(entry)
-        classes[found or "ordinary"] += 1
-        keys.add(f"{entry.lower()}\t{found}")
-    return sorted(keys), drops, classes
-
-
-def header(version: str, sha256: str, path: Path) -> str:
-    """The list's header: the package version and the source's sha256 name what it was built from."""
-    return list_header(
-        LIST_ID,
-        f"{PACKAGE}-{version}-house{FILTER_VERSION}",
-        f"{PACKAGE} {version} (Debian), {path} sha256 {sha256}",
-        f"house{FILTER_VERSION} (wordlists/da/build_wdanish.py): dropped entries with a space, apostrophe, hyphen, "
-        f"digit, period or a letter no card lays; marks other than æ ø å folded; classes {', '.join(CLASS_ORDER)}",
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parser(__doc__, source=SOURCE, package=PACKAGE).parse_args(argv)
-    keys, drops, classes = filtered(list(entries(args.source, package=PACKAGE, strict=True)))
-    write_list(args.out, header(package_version(PACKAGE, args.package_version), file_sha256(args.source), args.source), (f"{key}\t" for key in keys))
+    keys, drops, classes = filter_entries(entries(args.source, package=PACKAGE, strict=True), drop_reason, word_class)
+    head = debian_header(LIST_ID, PACKAGE, package_version(PACKAGE, args.package_version), args.source, FILTER, house=FILTER_VERSION)
+    write_list(args.out, head, (f"{key}\t" for key in keys))
     forms = len({key.split("\t")[0] for key in keys})
     print(f"{args.out}: {len(keys)} lines, {forms} forms; dropped {dict(sorted(drops.items()))}; classes {dict(sorted(classes.items()))}", file=sys.stderr)
     return 0

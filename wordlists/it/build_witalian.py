@@ -51,8 +51,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from wordlists._builder import entries, file_sha256, package_version, parser, write_list
-from wordlists._builder import header as list_header
+from wordlists._builder import debian_header, entries, package_version, parser, write_list
 from wordsvc.core.text import fold_diacritics
 
 PACKAGE = "witalian"
@@ -87,11 +86,6 @@ FILTER = (
     "recovers the word after an elided article or preposition; "
     "classes abbreviation, proper_noun (wordlists/it/build_witalian.py)"
 )
-
-
-def header(version: str, path: Path, sha256: str) -> str:
-    """The list's header: the package version and the source's sha256 name what it was built from."""
-    return list_header("it", f"witalian-{version}-house{FILTER_VERSION}", f"{PACKAGE} {version} (Debian), {path} sha256 {sha256}", FILTER)
 
 
 def judge(entry: str) -> tuple[str, str]:
@@ -162,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser(__doc__, source=DEFAULT_INPUT, package=PACKAGE).parse_args(argv)
     version = package_version(PACKAGE, args.package_version)
     lines, counts = filtered_lines(entries(args.source, package=PACKAGE, nfc=False))
-    write_list(args.out, header(version, args.source, file_sha256(args.source)), lines)
+    write_list(args.out, debian_header("it", PACKAGE, version, args.source, FILTER, house=FILTER_VERSION), lines)
     summary = ", ".join(f"{key} {counts[key]}" for key in sorted(counts))
     recovered = sum(n for key, n in counts.items() if key.startswith("recovered "))
     print(f"{args.out}: {len(lines)} lines from {counts.total() - recovered} entries and {recovered} words after an elision; {summary}")

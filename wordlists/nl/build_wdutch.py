@@ -51,8 +51,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from wordlists._builder import entries, file_sha256, package_version, parser, write_list
-from wordlists._builder import header as list_header
+from wordlists._builder import debian_header, entries, package_version, parser, write_list
 from wordsvc.core.text import fold_diacritics
 
 LEXICON_ID = "nl"
@@ -99,6 +98,8 @@ MAX_MIXED_ABBREVIATION = 4
 DROP_KINDS = ("space", "apostrophe", "hyphen", "digit", "period", "character_not_in_deck", "expression_part")
 #: The classes the filter gives.
 CLASSES = ("proper_noun", "abbreviation")
+#: What the filter does, as the list's header says it.
+FILTER = f"house{FILTER_VERSION}: dropped {', '.join(DROP_KINDS)}; classes {', '.join(CLASSES)} (wordlists/nl/build_wdutch.py)"
 
 
 def drop_kind(entry: str) -> str | None:
@@ -204,20 +205,10 @@ def filtered_rows(entries: Iterable[str]) -> tuple[list[tuple[str, str]], collec
     return sorted(rows), dropped, classed
 
 
-def header(version: str, source_sha256: str, source: Path) -> str:
-    """The list's header lines, each ending in a newline."""
-    return list_header(
-        LEXICON_ID,
-        f"{PACKAGE}-{version}-house{FILTER_VERSION}",
-        f"{PACKAGE} {version} (Debian; OpenTaal), {source} sha256 {source_sha256}",
-        f"house{FILTER_VERSION}: dropped {', '.join(DROP_KINDS)}; classes {', '.join(CLASSES)} (wordlists/nl/build_wdutch.py)",
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parser(__doc__, source=SOURCE, package=PACKAGE).parse_args(argv)
     rows, dropped, classed = filtered_rows(entries(args.source, package=PACKAGE))
-    head = header(package_version(PACKAGE, args.package_version), file_sha256(args.source), args.source)
+    head = debian_header(LEXICON_ID, PACKAGE, package_version(PACKAGE, args.package_version), args.source, FILTER, house=FILTER_VERSION, origin="Debian; OpenTaal")
     write_list(args.out, head, (f"{form}\t{classes}\t" for form, classes in rows))
     kinds = ", ".join(f"{kind} {dropped[kind]}" for kind in DROP_KINDS)
     print(f"{args.out}: {len(rows)} rows; dropped entries: {kinds}; classed rows: {dict(sorted(classed.items()))}", file=sys.stderr)

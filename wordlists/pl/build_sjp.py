@@ -46,8 +46,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from wordlists._builder import entries, file_sha256, package_version, parser, write_list
-from wordlists._builder import header as list_header
+from wordlists._builder import debian_header, entries, package_version, parser, write_list
 
 PACKAGE = "wpolish"
 DEFAULT_INPUT = Path("/usr/share/dict/polish")
@@ -84,11 +83,6 @@ FILTER = (
     "drops multi-word, apostrophe, hyphen, digit, period and letters off the Polish deck; "
     "classes abbreviation, proper_noun (wordlists/pl/build_sjp.py)"
 )
-
-
-def header(version: str, path: Path, sha256: str) -> str:
-    """The list's header: the package version and the source's sha256 name what it was built from."""
-    return list_header("pl", f"wpolish-{version}-house{FILTER_VERSION}", f"{PACKAGE} {version} (Debian, sjp.pl), {path} sha256 {sha256}", FILTER)
 
 
 def judge(entry: str) -> tuple[str, str]:
@@ -146,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser(__doc__, source=DEFAULT_INPUT, package=PACKAGE).parse_args(argv)
     version = package_version(PACKAGE, args.package_version)
     lines, counts = filtered_lines(entries(args.source, package=PACKAGE, nfc=False))
-    write_list(args.out, header(version, args.source, file_sha256(args.source)), lines)
+    write_list(args.out, debian_header("pl", PACKAGE, version, args.source, FILTER, house=FILTER_VERSION, origin="Debian, sjp.pl"), lines)
     summary = ", ".join(f"{key} {counts[key]}" for key in sorted(counts))
     print(f"{args.out}: {len(lines)} lines from {counts.total()} entries; {summary}")
     return 0
