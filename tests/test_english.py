@@ -1,8 +1,7 @@
 """The English lexicons: the word-game filter, the sizes, the two-letter lists, the solver's best plays.
 
 The filter's rules are tested on their own (``wordlists/en/build_scowl.py``,
-loaded by path: it is a script of the word-list folder, standard library
-only). The rest reads the committed lists and the lexicons built from them
+imported as a module of the word-list package). The rest reads the committed lists and the lexicons built from them
 (skipped when ``wordsvc build`` has not run), and, when Debian's ``scowl``
 and ``miscfiles`` are installed (``make setup`` installs them), rebuilds the
 lists and compares them byte for byte.
@@ -10,7 +9,7 @@ lists and compares them byte for byte.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import random
 import re
 from pathlib import Path
@@ -32,15 +31,7 @@ KEPT = "qi xu za brr nth hmm shh tsk psst cwm crwth".split()
 KEPT_COMMON = "brr nth hmm shh psst".split()
 
 
-def _script():
-    spec = importlib.util.spec_from_file_location("build_scowl", EN / "build_scowl.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-scowl = _script()
+scowl = importlib.import_module("wordlists.en.build_scowl")
 
 
 # ---------------------------------------------------------------- the filter's rules

@@ -12,12 +12,13 @@ same forms.
 Why not hunspell's ``unmunch``: on the Spanish dictionary (``FLAG UTF-8``,
 flags such as ``À`` that are two bytes in UTF-8) it silently skips rules:
 ``asociar/...A`` should give ``asociación``, and unmunch 1.7 gives neither
-it nor ``abdicación`` (README.md beside this file). Compounding
+it nor ``abdicación`` (wordlists/es/README.md). Compounding
 (``COMPOUNDBEGIN`` and friends) is not expanded: a word list holds the
 dictionary's forms, not the compounds a spell checker would also accept.
 
-Used by ``build_es.py`` beside this file and by ``wordlists/de/build_de.py``
-(which imports it from here, so there is one expander). Standard library only.
+Used by the Spanish builder (``wordlists/es/build_es.py``) and the German one
+(``wordlists/de/build_de.py``): one expander, in the builders' kit. Standard
+library only.
 """
 
 from __future__ import annotations
