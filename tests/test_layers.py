@@ -19,8 +19,8 @@ LEDGER = {"ledger", "ledger.errors", "ledger.integrity", "ledger.records", "ledg
 
 #: room -> the rooms it may import (besides itself). ``config`` is the settings module. A room is a folder of
 #: ``wordsvc/``, or one of the sub-rooms named here: the ledger's sub-packages (``ledger`` itself is its public face,
-#: the facade and the trail; ``ledger.errors`` the one module every room of the ledger raises), and the web's views apart
-#: from its plumbing.
+#: the facade and the trail; ``ledger.errors`` the one module every room of the ledger raises), the web's views apart
+#: from its plumbing, and the server's one module the app may import (``server.hosting``, the server-to-app contract).
 ALLOWED: dict[str, set[str]] = {
     "core": set(),
     "data": {"core"},
@@ -34,10 +34,11 @@ ALLOWED: dict[str, set[str]] = {
     "ledger.tournaments": {"core", "data", "config", "ledger._db", "ledger.errors", "ledger.integrity", "ledger.records"},
     "ledger.transfer": {"core", "data", "config", "ledger._db", "ledger.errors", "ledger.integrity", "ledger.records"},
     "ledger": {"core", "data", "config", "ledger._db", *LEDGER},
-    "server": set(),
-    "web": {"core", "data", "schemas", "service", "config", *LEDGER},
-    "web.views": {"core", "data", "schemas", "service", "config", "web", *LEDGER},
-    "cli": {"core", "data", "schemas", "service", "config", "server", *LEDGER},
+    "server.hosting": set(),
+    "server": {"server.hosting"},
+    "web": {"core", "data", "schemas", "service", "config", "server.hosting", *LEDGER},
+    "web.views": {"core", "data", "schemas", "service", "config", "server.hosting", "web", *LEDGER},
+    "cli": {"core", "data", "schemas", "service", "config", "server", "server.hosting", *LEDGER},
     "top": set(),  # wordsvc/__init__.py: the version, which any room may read
 }
 
@@ -54,6 +55,7 @@ SUB_ROOMS = {
     "wordsvc.ledger.tournaments": "ledger.tournaments",
     "wordsvc.ledger.transfer": "ledger.transfer",
     "wordsvc.web.views": "web.views",
+    "wordsvc.server.hosting": "server.hosting",
 }
 
 
@@ -143,9 +145,24 @@ def test_nothing_outside_the_ledger_imports_its_private_plumbing():
     assert wrong == []
 
 
+def test_the_server_knows_nothing_of_the_rest_of_wordsvc():
+    """The server runs any WSGI app; what it offers one is ``server/hosting.py``, the only module of it the app may import."""
+    wrong = sorted(
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if module.startswith("wordsvc.server")
+        for target in targets
+        if not target.startswith("wordsvc.server")
+    )
+    assert wrong == []
+    assert sorted({target for module, targets in GRAPH.items() if room_of(module) in ("web", "web.views") for target in targets if target.startswith("wordsvc.server")}) == [
+        "wordsvc.server.hosting"
+    ]
+
+
 def test_the_rooms_import_one_way():
     """The rooms' own graph (an arrow where any module of one imports one of another) has no cycle, but for the views'
-    assembly: the ledger's rooms, the web's plumbing below its views."""
+    assembly: the ledger's rooms, the web's plumbing below its views, the server below the app."""
     arrows: dict[str, set[str]] = {}
     for module, targets in GRAPH.items():
         for target in targets:

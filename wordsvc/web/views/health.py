@@ -1,8 +1,8 @@
 """``GET /health`` (the process is up) and ``GET /ready`` (it should get traffic): what an orchestrator probes.
 
 ``/ready`` is 503 while no lexicon is loaded, and from the moment the server
-starts to drain (SIGTERM): the server puts a ``wordsvc.server.draining``
-callable in each request's WSGI environ. While ``wordsvc build`` is still
+starts to drain (SIGTERM): the server's :class:`~wordsvc.server.hosting.Hosting`
+in each request's WSGI environ says so. While ``wordsvc build`` is still
 building languages, ``/ready`` is 200 for those that are loaded and lists
 the others under ``building``.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, g, jsonify, request
 
+from ...server.hosting import hosting_of
 from ..problems import problem
 from ..requests import service
 
@@ -26,8 +27,8 @@ def health() -> Response:
 
 @bp.get("/ready")
 def ready() -> Response:
-    draining = request.environ.get("wordsvc.server.draining")
-    if draining is not None and draining():
+    hosting = hosting_of(request.environ)
+    if hosting is not None and hosting.draining():
         return problem(503, "The server is shutting down: requests already accepted are being finished.", {}, g.locale)
     languages = service().languages
     languages.refresh()

@@ -2,7 +2,7 @@
 
 The view checks the event and the token, writes the stream's start, and
 asks the server to hold the response open on the event's channel
-(``environ["wordsvc.server.stream"]``), with the function that reads the
+(:meth:`wordsvc.server.hosting.Hosting.hold`), with the function that reads the
 channel's messages past a cursor (what the client missed first, a page at a
 time as the client takes them) and tells which of the streams' tokens have
 been revoked. Who tells the server that a channel changed: this worker,
@@ -33,6 +33,7 @@ from ...ledger.records.changes import Watch
 from ...ledger.records.feed import Changes
 from ...schemas.events import MAX_SEQ
 from ...schemas.stream import StreamQuery
+from ...server.hosting import hosting_of
 from ..requests import query_args
 from .ledger_access import ledger, principal
 
@@ -70,18 +71,18 @@ def stream(event: str) -> Response:
     head = book.stream_head(actor, event)
     cursor = head if after is None or after > head else after  # an id past the newest entry is from no history of this event
     parts = [b"retry: %d\n\n" % RETRY_MS, message(cursor, "ready", {"event": event, "head": head})]
-    hold = request.environ.get("wordsvc.server.stream")
-    if hold is None:  # a server that cannot hold it: the start and a page of history; the client reconnects for the rest
+    hosting = hosting_of(request.environ)
+    if hosting is None or hosting.changed is None:  # a server that cannot hold it: the start and a page of history; the client reconnects for the rest
         if cursor < head:
             parts += [data for _, data in encode(book.stream_read(event, cursor))[0]]
     else:
         if request.method == "GET":
-            _watch(request.environ["wordsvc.server.changed"])
+            _watch(hosting.changed)
 
         def fetch(past: int, keys: frozenset[str]) -> tuple[list[tuple[int, bytes]], int, bool, frozenset[str]]:
             return encode(book.stream_read(event, past, keys))
 
-        hold(event, cursor, fetch, None if actor is None else actor.token)
+        hosting.hold(event, cursor, fetch, None if actor is None else actor.token)
     return Response(b"".join(parts), 200, _HEADERS, mimetype="text/event-stream")
 
 
@@ -109,8 +110,8 @@ def _watch(changed: Callable[[str | None], None]) -> None:
 def _tell_streams(response: Response) -> Response:
     """A write to an event answered: tell this worker's streams of the event now (others hear through the ledger's watch)."""
     if request.method not in ("GET", "HEAD", "OPTIONS") and response.status_code < 400:
-        changed = request.environ.get("wordsvc.server.changed")
+        hosting = hosting_of(request.environ)
         event = (request.view_args or {}).get("event")
-        if changed is not None and isinstance(event, str):
-            changed(event)
+        if hosting is not None and hosting.changed is not None and isinstance(event, str):
+            hosting.changed(event)
     return response
