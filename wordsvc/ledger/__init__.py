@@ -2,7 +2,12 @@
 
 Storage and rules only, no HTTP: :class:`Ledger` is used by the web layer
 (``wordsvc/web/views/events.py``) and the command line (``wordsvc/cli/ledger.py``).
-The design, the schema and the audit format are in docs/ledger.md.
+The package is in rooms (docs/architecture.md, "The ledger's rooms"): the
+private plumbing (``_db``), ``integrity``, ``records``, ``tournaments`` and
+``transfer``. This module is its public face: what callers outside the ledger
+import, the few names of the plumbing they need (:func:`canonical`,
+:func:`backup`, :func:`play_from_document`) among them. The design, the
+schema and the audit format are in docs/ledger.md.
 """
 
 from __future__ import annotations
