@@ -48,7 +48,7 @@ WRITTEN_ELSEWHERE = {"audit.accepted": {"upto": 41, "head": "ab" * 32}}
 def ledger_actions() -> set[str]:
     """Every action the ledger's code appends to an audit chain: the string constants given as ``append``'s action argument."""
     found: set[str] = set()
-    for path in (Path(docs.__file__).resolve().parents[2] / "ledger").glob("*.py"):
+    for path in (Path(docs.__file__).resolve().parents[2] / "ledger").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("append", "_append") and len(node.args) >= 4:
                 found |= {n.value for n in ast.walk(node.args[3]) if isinstance(n, ast.Constant) and isinstance(n.value, str)}

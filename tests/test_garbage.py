@@ -25,7 +25,8 @@ import pytest
 from werkzeug.test import EnvironBuilder
 
 from wordsvc.core.budget import BudgetedCache
-from wordsvc.server.wsgi import call_app, to_pool
+from wordsvc.server.hosting import HOSTING, Hosting, to_pool
+from wordsvc.server.wsgi import call_app
 from wordsvc.web.app import create_app
 
 #: One request of each kind that does real work (method, path, query or JSON body).
@@ -106,7 +107,7 @@ def test_a_request_leaves_no_reference_cycle_of_wordsvcs_making(app, saved_garba
 def test_a_request_handed_from_the_event_loop_to_the_pool_leaves_no_cycle(app, saved_garbage):
     def handed() -> dict[str, Any]:  # as the server's event loop calls the app for /validate (wordsvc.server.protocol)
         environ = EnvironBuilder(path="/validate", query_string={"word": "quizzq"}).get_environ()
-        environ["wordsvc.server.to_pool"] = to_pool
+        environ[HOSTING] = Hosting(to_pool=to_pool)
         return environ
 
     assert call_app(app, handed()) is None  # the word needs suggestions: the view asks for the pool

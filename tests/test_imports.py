@@ -23,10 +23,10 @@ from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets
 from wordsvc.ledger import LOCAL, Conflict, Ledger
-from wordsvc.ledger.audit import entry_hash
-from wordsvc.ledger.canonical import canonical, sha256_of
-from wordsvc.ledger.events import event_payload as _event_payload
-from wordsvc.ledger.transfer import event_row_of as _event_row_of
+from wordsvc.ledger._db.canonical import canonical, sha256_of
+from wordsvc.ledger.integrity.audit import entry_hash
+from wordsvc.ledger.records.events import event_payload as _event_payload
+from wordsvc.ledger.transfer.export import event_row_of as _event_row_of
 
 LEXICON = MemoryLexicon({w: [()] for w in ("cat", "do", "dog", "tea", "eat", "at", "an", "rain", "tart")}, LexiconInfo(
     id="en-US", lang="en-US", version="1", sha256="1" * 64, fold_diacritics=True
