@@ -26,11 +26,11 @@ from typing import Any
 import pytest
 
 from wordsvc.core import documents as docs
-from wordsvc.core.document_messages import DOCUMENT_CATALOG, DOCUMENT_LOCALES, DOCUMENT_PLURALS, PLURAL_CATEGORIES, document_count, plural_category
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.formats import format_document, known_formats
 from wordsvc.data.rulesets import load_rulesets, ruleset_document, ruleset_from_document
+from wordsvc.i18n import DOCUMENT_CATALOG, DOCUMENT_LOCALES, DOCUMENT_PLURALS, PLURAL_CATEGORIES, document_count, plural_category
 from wordsvc.ledger import LOCAL, Ledger
 
 #: Players' names that are no word of any language here, so that a name is never mistaken for a word (they are stripped anyway).

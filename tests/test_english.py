@@ -84,7 +84,7 @@ def test_each_filter_rule_names_its_class(form, rank, expected):
 
 def test_every_class_the_filter_gives_is_known_to_the_lexicons_and_named_in_every_locale():
     from wordsvc.core.lexicon import KNOWN_CLASSES
-    from wordsvc.core.messages import CATALOG
+    from wordsvc.i18n import CATALOG
 
     assert set(scowl.FILTER_CLASSES) == FILTER_CLASSES <= KNOWN_CLASSES
     for locale, catalog in CATALOG.items():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from wordsvc.core.messages import CATALOG, LOCALES
+from wordsvc.i18n import CATALOG, LOCALES
 from wordsvc.web.views.pages import ASSETS, PAGES, STATIC, render_page
 
 

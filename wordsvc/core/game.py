@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ..i18n import DEFAULT_LOCALE
 from .errors import Problems
 from .lexicon import Lexicon
-from .messages import DEFAULT_LOCALE
 from .ruleset import Ruleset
 from .scoring import RoundPlay, RoundResult, check_round, score_round
 

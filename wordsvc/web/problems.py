@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from flask import Response, g
 
-from ..core.messages import render
+from ..i18n import render
 
 __all__ = ["PROBLEM_TYPES", "problem"]
 

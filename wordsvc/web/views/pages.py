@@ -18,8 +18,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, send_from_directory
 
-from ...core.messages import CATALOG, LOCALE_NAMES, LOCALES
 from ...data.languages import LANGUAGES
+from ...i18n import CATALOG, LANGUAGE_TAGS, LOCALE_NAMES, LOCALES, PAGE_PLURALS
 from ..problems import problem
 
 __all__ = ["ASSETS", "PAGES", "STATIC", "bp", "page_strings", "render_page"]
@@ -66,10 +66,13 @@ POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self
 bp = Blueprint("pages", __name__)
 
 
-def page_strings(page: str) -> dict[str, dict[str, str]]:
-    """The catalogue's strings a page uses, per locale."""
+def page_strings(page: str) -> dict[str, dict[str, str | dict[str, str]]]:
+    """The catalogue's strings a page uses, per locale: a text, or for one that holds a count its form of each CLDR category."""
     prefixes = PAGES[page][1]
-    return {locale: {key: text for key, text in CATALOG[locale].items() if key.startswith(prefixes)} for locale in LOCALES}
+    return {
+        locale: {key: text for catalogue in (CATALOG[locale], PAGE_PLURALS[locale]) for key, text in catalogue.items() if key.startswith(prefixes)}
+        for locale in LOCALES
+    }
 
 
 @cache
@@ -82,6 +85,7 @@ def _config(page: str) -> dict[str, Any]:
     return {
         "locale": g.locale,
         "locales": {locale: LOCALE_NAMES[locale] for locale in LOCALES},
+        "plural_rules": {locale: LANGUAGE_TAGS[locale] for locale in LOCALES},
         "strings": page_strings(page),
         "judge": {"result_seconds": settings.judge_result_seconds, "key_delay": settings.judge_key_delay, "idle_seconds": settings.judge_idle_seconds},
         "standings_poll_seconds": settings.standings_poll_seconds,
