@@ -13,19 +13,21 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from flask import Blueprint, Response, request
+from flask import Response, request
 
 from ...core import documents as docs
 from ...ledger import NotFound, require_director
 from ...schemas.tournaments import DocumentQuery
 from ...service.pdf import render_pdf
 from ..admission import heavy
+from ..endpoints import PDF, PUBLIC, Endpoint, Resource
+from ..parameters import EVENT, KIND
 from ..requests import query_args
 from .ledger_access import ledger, principal
 
 __all__ = ["bp", "console_link"]
 
-bp = Blueprint("documents", __name__)
+bp = Resource("documents", __name__)
 
 DOCUMENT_QUERY = DocumentQuery()
 #: Audit entries read per call while gathering an event's whole log (the API's own page limit).
@@ -37,7 +39,27 @@ def console_link(event: str, table: str) -> str:
     return f"{request.host_url}console#event={quote(event, safe='')}&table={quote(table, safe='')}"
 
 
-@bp.get("/events/<event:event>/documents/<kind>")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}/documents/{kind}",
+        operation_id="getDocument",
+        tag="documents",
+        summary="A printable document (PDF)",
+        description="A print-ready PDF in the event's language (its lexicon's): `seating` (the wall sheet and a slip per table) and `scorecards` (a page per "
+     "table: players in seat order, a row per round with its hand size, a QR code that opens the console at that table, without a token) of "
+     "`session` (default: the latest; an event without sessions prints its tables' scorecards); `standings`, `crosstable` (a grid of who met "
+     "whom up to 16 players, a row per game beyond), `results` (the overall standings after the last session with each player's games); "
+     "`audit` (who changed what; a director token). Every word in the event's language; any field the API accepts lays out. The read rules of "
+     "the JSON each comes from: a private event needs a token. `Content-Disposition: inline; filename=\"<event>-<kind>.pdf\"`. "
+     "Documents have a lane of their own: 503 with `Retry-After` when it is full.",
+        parameters=[EVENT, KIND],
+        query=DocumentQuery,
+        answers={200: PDF},
+        errors=(400, 401, 403, 404, 422, 503),
+        access=PUBLIC,
+    )
+)
 @heavy(lane="documents")  # a long event's PDFs take up to seconds of a thread: a lane of their own, so they never hold an analysis's slot
 def document(event: str, kind: str) -> Response:
     if kind not in docs.DOCUMENT_KINDS:
