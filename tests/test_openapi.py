@@ -138,7 +138,7 @@ def test_an_import_states_the_event_fields_it_needs_and_names_a_missing_one(doc,
     from wordsvc.web.views.ledger_access import ledger
 
     with client.application.app_context():
-        token = ledger().create_admin_token("tests")[1]
+        token = ledger().tokens.create_admin_token("tests")[1]
     body = {"format": "wordsvc-event/1", "event": {"name": "x"}, "games": [], "revisions": [], "tokens": [], "audit": [{}]}
     answer = client.post("/events/import", json=body, headers={"Authorization": f"Bearer {token}"})
     assert answer.status_code == 422

@@ -94,8 +94,8 @@ def analyse() -> Response:
 @heavy(lane="long")
 def stored_round(event: str, game: str, round: int) -> Response:
     actor = principal()
-    stored = ledger().round(actor, event, game, round)
-    ruleset, lexicon = ledger().scoring_context(actor, event)
+    stored = ledger().rounds.round(actor, event, game, round)
+    ruleset, lexicon = ledger().events.scoring_context(actor, event)
     solver = snapshot_solvers().get(ruleset, lexicon)
     analysis = analyse_round(play_from_document(stored["history"][-1]["body"], round), solver)
     answer = {"event": event, "game": game, "revision": stored["revision"], **analysis.to_dict()}
@@ -110,7 +110,7 @@ def stored_round(event: str, game: str, round: int) -> Response:
 def _dealt(actor: Principal | None, event: str, game: str, number: int) -> dict[str, Any] | None:
     """The round's deal in a seeded event, to whoever may see it (its table's referee and the director before the reveal, readers after)."""
     try:
-        return ledger().round_deal(actor, event, game, number)
+        return ledger().deals.round_deal(actor, event, game, number)
     except (NotFound, Forbidden, Unauthorized):
         return None
 

@@ -76,7 +76,7 @@ def _build(kind: str, event_id: str, session: int | None) -> docs.Document:
     store, actor = ledger(), principal()
     if kind == "audit":
         require_director(actor, event_id, "read the audit summary")
-    event = store.event(actor, event_id)
+    event = store.events.event(actor, event_id)
     printed = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
     if kind in ("seating", "scorecards"):
         seated = _session(event_id, session)
@@ -87,12 +87,12 @@ def _build(kind: str, event_id: str, session: int | None) -> docs.Document:
         tables = seated["tables"] if seated is not None else event["games"]
         return docs.scorecards_document(event, tables, lambda table: console_link(event_id, table), printed, seated["number"] if seated else None)
     if kind == "standings":
-        return docs.standings_document(event, store.standings(actor, event_id), printed)
+        return docs.standings_document(event, store.standings.standings(actor, event_id), printed)
     if kind == "crosstable":
-        return docs.crosstable_document(event, store.crosstable(actor, event_id), store.players(actor, event_id), printed)
+        return docs.crosstable_document(event, store.tournament_standings.crosstable(actor, event_id), store.players.players(actor, event_id), printed)
     if kind == "results":
-        standings = store.standings(actor, event_id)
-        crosstable = store.crosstable(actor, event_id) if "overall" in standings else None
+        standings = store.standings.standings(actor, event_id)
+        crosstable = store.tournament_standings.crosstable(actor, event_id) if "overall" in standings else None
         return docs.results_document(event, standings, crosstable, printed)
     return docs.audit_document(event, _audit(event_id), printed)
 
@@ -100,15 +100,15 @@ def _build(kind: str, event_id: str, session: int | None) -> docs.Document:
 def _session(event_id: str, number: int | None) -> dict[str, Any] | None:
     """Session ``number`` (404 when there is none such), or the latest, or None for an event without sessions."""
     if number is not None:
-        return ledger().session(principal(), event_id, number)
-    seated = ledger().sessions(principal(), event_id)["sessions"]
+        return ledger().sessions.session(principal(), event_id, number)
+    seated = ledger().sessions.sessions(principal(), event_id)["sessions"]
     return seated[-1] if seated else None
 
 
 def _audit(event_id: str) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = []
     while True:
-        page = ledger().audit_entries(principal(), event_id, entries[-1]["seq"] if entries else 0, AUDIT_PAGE)["entries"]
+        page = ledger().trail.audit_entries(principal(), event_id, entries[-1]["seq"] if entries else 0, AUDIT_PAGE)["entries"]
         entries += page
         if len(page) < AUDIT_PAGE:
             return entries

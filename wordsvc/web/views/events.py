@@ -130,7 +130,7 @@ def create_event() -> Response:
     body = EVENT_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
     chosen = tournament_format(body["format"])
-    event = ledger().create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"], chosen)
+    event = ledger().events.create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"], chosen)
     return _created(event, f"/events/{event['id']}")
 
 
@@ -157,7 +157,7 @@ def import_event() -> Response:
     actor = require_admin(writer())
     request.max_content_length = max(current_app.extensions["wordsvc.settings"].max_import_body, current_app.config["MAX_CONTENT_LENGTH"])
     document = IMPORT_BODY.load(read_json())
-    event = ledger().import_event(actor, document)
+    event = ledger().transfer.import_event(actor, document)
     return _created(event, f"/events/{event['id']}")
 
 
@@ -176,7 +176,7 @@ def import_event() -> Response:
     )
 )
 def show_event(event: str) -> Response:
-    return jsonify(ledger().event(principal(), event))
+    return jsonify(ledger().events.event(principal(), event))
 
 
 @bp.declare(
@@ -198,7 +198,7 @@ def show_event(event: str) -> Response:
 def put_game(event: str, game: str) -> Response:
     actor = require_director(writer(), event)
     body = GAME_BODY.load(read_json())
-    created, view = ledger().put_game(actor, event, game, body["players"])
+    created, view = ledger().games.put_game(actor, event, game, body["players"])
     return _created(view, f"/events/{event}/games/{game}") if created else jsonify(view)
 
 
@@ -217,7 +217,7 @@ def put_game(event: str, game: str) -> Response:
     )
 )
 def show_game(event: str, game: str) -> Response:
-    return jsonify(ledger().game(principal(), event, game))
+    return jsonify(ledger().games.game(principal(), event, game))
 
 
 @bp.declare(
@@ -240,7 +240,7 @@ def show_game(event: str, game: str) -> Response:
 def put_round(event: str, game: str, round: int) -> Response:
     actor = require_referee(writer(), event, game)  # a correction also needs a director: the ledger checks that once it has read the body
     body = _round_body(round)
-    submitted = ledger().submit_round(actor, event, game, round, body["play"], body["correction"], request.headers.get("If-Match"))
+    submitted = ledger().rounds.submit_round(actor, event, game, round, body["play"], body["correction"], request.headers.get("If-Match"))
     response = jsonify(submitted.round)
     response.status_code = submitted.status
     response.headers["ETag"] = submitted.round["etag"]
@@ -271,7 +271,7 @@ def preview_round(event: str, game: str, round: int) -> Response:
     body = _round_body(round)
     if body["correction"] is not None:
         raise InvalidRequest("A preview stores nothing, so it has nothing to correct: leave correction out.", {"correction": ["not part of a preview"]})
-    return jsonify(ledger().preview_round(actor, event, game, round, body["play"]))
+    return jsonify(ledger().rounds.preview_round(actor, event, game, round, body["play"]))
 
 
 def _round_body(number: int) -> dict[str, Any]:
@@ -298,7 +298,7 @@ def _round_body(number: int) -> dict[str, Any]:
     )
 )
 def show_round(event: str, game: str, round: int) -> Response:
-    view = ledger().round(principal(), event, game, round)
+    view = ledger().rounds.round(principal(), event, game, round)
     response = jsonify(view)
     response.headers["ETag"] = view["etag"]
     return response
@@ -320,7 +320,7 @@ def show_round(event: str, game: str, round: int) -> Response:
     )
 )
 def round_deal(event: str, game: str, round: int) -> Response:
-    return jsonify(ledger().round_deal(principal(), event, game, round))
+    return jsonify(ledger().deals.round_deal(principal(), event, game, round))
 
 
 @bp.declare(
@@ -339,7 +339,7 @@ def round_deal(event: str, game: str, round: int) -> Response:
     )
 )
 def close_event(event: str) -> Response:
-    return jsonify(ledger().close_event(require_director(writer(), event, "close the event"), event))
+    return jsonify(ledger().events.close_event(require_director(writer(), event, "close the event"), event))
 
 
 @bp.declare(
@@ -361,7 +361,7 @@ def close_event(event: str) -> Response:
 )
 def standings(event: str) -> Response:
     query = STANDINGS_QUERY.load(query_args())
-    table = ledger().standings(principal(), event, query["session"])
+    table = ledger().standings.standings(principal(), event, query["session"])
     wants_csv = query["format"] == "csv" or (query["format"] is None and request.accept_mimetypes.best_match(["application/json", "text/csv"]) == "text/csv")
     if not wants_csv:
         return jsonify(table)
@@ -413,7 +413,7 @@ _FORMULA_STARTS = frozenset("=+-@")  # a name holds no tab or carriage return (c
     )
 )
 def export_event(event: str) -> Response:
-    return jsonify(ledger().export(principal(), event))
+    return jsonify(ledger().transfer.export(principal(), event))
 
 
 @bp.declare(
@@ -435,7 +435,7 @@ def export_event(event: str) -> Response:
 def judge_play(event: str) -> Response:
     actor = writer()
     body = JUDGE_BODY.load(read_json())
-    return jsonify(ledger().judge(actor, event, body["table"], body["round"], body["words"]))
+    return jsonify(ledger().rulings.judge(actor, event, body["table"], body["round"], body["words"]))
 
 
 @bp.declare(
@@ -455,7 +455,7 @@ def judge_play(event: str) -> Response:
 )
 def audit_log(event: str) -> Response:
     query = AUDIT_QUERY.load(query_args())
-    return jsonify(ledger().audit_entries(principal(), event, query["after"], query["limit"]))
+    return jsonify(ledger().trail.audit_entries(principal(), event, query["after"], query["limit"]))
 
 
 @bp.declare(
@@ -476,7 +476,7 @@ def audit_log(event: str) -> Response:
     )
 )
 def checkpoint(event: str) -> Response:
-    return jsonify(ledger().checkpoint(principal(), event))
+    return jsonify(ledger().trail.checkpoint(principal(), event))
 
 
 @bp.declare(
@@ -497,7 +497,7 @@ def checkpoint(event: str) -> Response:
 )
 def inclusion_proof(event: str) -> Response:
     query = PROOF_QUERY.load(query_args())
-    return jsonify(ledger().inclusion_proof(principal(), event, query["seq"], query["tree_size"]))
+    return jsonify(ledger().trail.inclusion_proof(principal(), event, query["seq"], query["tree_size"]))
 
 
 @bp.declare(
@@ -518,7 +518,7 @@ def inclusion_proof(event: str) -> Response:
 )
 def consistency_proof(event: str) -> Response:
     query = CONSISTENCY_QUERY.load(query_args())
-    return jsonify(ledger().consistency_proof(principal(), event, query["first"], query["second"]))
+    return jsonify(ledger().trail.consistency_proof(principal(), event, query["first"], query["second"]))
 
 
 @bp.declare(
@@ -538,7 +538,7 @@ def consistency_proof(event: str) -> Response:
 )
 def accept_lexicon(event: str) -> Response:
     actor = writer()
-    return jsonify(ledger().accept_lexicon(actor, event))
+    return jsonify(ledger().events.accept_lexicon(actor, event))
 
 
 @bp.declare(
@@ -560,7 +560,7 @@ def accept_lexicon(event: str) -> Response:
 def issue_token(event: str) -> Response:
     actor = require_director(writer(), event)
     body = TOKEN_BODY.load(read_json())
-    issued = ledger().issue_token(actor, event, body["role"], body["table"], body["label"])
+    issued = ledger().tokens.issue_token(actor, event, body["role"], body["table"], body["label"])
     return _created(issued, f"/events/{event}/tokens/{issued['id']}")
 
 
@@ -580,7 +580,7 @@ def issue_token(event: str) -> Response:
     )
 )
 def list_tokens(event: str) -> Response:
-    return jsonify({"tokens": ledger().list_tokens(principal(), event)})
+    return jsonify({"tokens": ledger().tokens.list_tokens(principal(), event)})
 
 
 @bp.declare(
@@ -599,4 +599,4 @@ def list_tokens(event: str) -> Response:
     )
 )
 def revoke_token(event: str, token_id: str) -> Response:
-    return jsonify(ledger().revoke_token(writer(), event, token_id))
+    return jsonify(ledger().tokens.revoke_token(writer(), event, token_id))

@@ -48,7 +48,7 @@ def principal() -> Principal | None:
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("Send the token as Authorization: Bearer wsv_...", {"authorization": ["not a bearer token"]})
-    return ledger().authenticate(token.strip())
+    return ledger().tokens.authenticate(token.strip())
 
 
 def writer() -> Principal:

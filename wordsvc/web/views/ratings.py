@@ -39,7 +39,7 @@ _COLUMNS = ("id", "rating", "mu", "sigma", "games", "events", "provisional")
 )
 def ratings() -> Response:
     query = CSV_QUERY.load(query_args())
-    view = ledger().ratings()
+    view = ledger().ratings.ratings()
     if not wants_csv(query["format"]):
         return jsonify(view)
     return csv_response([list(_COLUMNS), *([line[key] for key in _COLUMNS] for line in view["ratings"])], "ratings.csv")
@@ -63,7 +63,7 @@ def ratings() -> Response:
 )
 def rating(rating_id: str) -> Response:
     query = CSV_QUERY.load(query_args())
-    view = ledger().rating(rating_id)
+    view = ledger().ratings.rating(rating_id)
     if not wants_csv(query["format"]):
         return jsonify(view)
     header = ["event", "closed_at", "rating", "mu", "sigma", "games"]

@@ -89,19 +89,19 @@ def stream(event: str) -> Response:
     after = _last_event_id(request.headers.get("Last-Event-ID"), query["after"])
     book = ledger()
     actor = principal()
-    head = book.stream_head(actor, event)
+    head = book.feed.head(actor, event)
     cursor = head if after is None or after > head else after  # an id past the newest entry is from no history of this event
     parts = [b"retry: %d\n\n" % RETRY_MS, message(cursor, "ready", {"event": event, "head": head})]
     hosting = hosting_of(request.environ)
     if hosting is None or hosting.changed is None:  # a server that cannot hold it: the start and a page of history; the client reconnects for the rest
         if cursor < head:
-            parts += [data for _, data in encode(book.stream_read(event, cursor))[0]]
+            parts += [data for _, data in encode(book.feed.read(event, cursor))[0]]
     else:
         if request.method == "GET":
             _watch(hosting.changed)
 
         def fetch(past: int, keys: frozenset[str]) -> tuple[list[tuple[int, bytes]], int, bool, frozenset[str]]:
-            return encode(book.stream_read(event, past, keys))
+            return encode(book.feed.read(event, past, keys))
 
         hosting.hold(event, cursor, fetch, None if actor is None else actor.token)
     return Response(b"".join(parts), 200, _HEADERS, mimetype="text/event-stream")

@@ -93,7 +93,7 @@ def csv_response(rows: list[list[Any]], filename: str, checkpoint: dict[str, Any
 def put_player(event: str, player: str) -> Response:
     actor = require_director(writer(), event)
     body = PLAYER_BODY.load(read_json())
-    created, view = ledger().register_player(actor, event, player, body["name"], body["club"], body["rating_id"], body["checked_in"])
+    created, view = ledger().players.register(actor, event, player, body["name"], body["club"], body["rating_id"], body["checked_in"])
     return _answer(created, view, f"/events/{event}/players/{player}")
 
 
@@ -112,7 +112,7 @@ def put_player(event: str, player: str) -> Response:
     )
 )
 def list_players(event: str) -> Response:
-    return jsonify(ledger().players(principal(), event))
+    return jsonify(ledger().players.players(principal(), event))
 
 
 @bp.declare(
@@ -131,7 +131,7 @@ def list_players(event: str) -> Response:
     )
 )
 def check_in(event: str, player: str) -> Response:
-    return jsonify(ledger().check_in(require_director(writer(), event), event, player))
+    return jsonify(ledger().players.check_in(require_director(writer(), event), event, player))
 
 
 @bp.declare(
@@ -150,7 +150,7 @@ def check_in(event: str, player: str) -> Response:
     )
 )
 def withdraw(event: str, player: str) -> Response:
-    return jsonify(ledger().withdraw(require_director(writer(), event), event, player))
+    return jsonify(ledger().players.withdraw(require_director(writer(), event), event, player))
 
 
 # --- sessions -----------------------------------------------------------------------------------------
@@ -176,7 +176,7 @@ def withdraw(event: str, player: str) -> Response:
 def create_session(event: str) -> Response:
     actor = require_director(writer(), event)
     body = SESSION_BODY.load(read_json())
-    created, view = ledger().create_session(actor, event, body)
+    created, view = ledger().sessions.create(actor, event, body)
     return _answer(created, view, f"/events/{event}/sessions/{view['number']}")
 
 
@@ -195,7 +195,7 @@ def create_session(event: str) -> Response:
     )
 )
 def list_sessions(event: str) -> Response:
-    return jsonify(ledger().sessions(principal(), event))
+    return jsonify(ledger().sessions.sessions(principal(), event))
 
 
 @bp.declare(
@@ -213,7 +213,7 @@ def list_sessions(event: str) -> Response:
     )
 )
 def show_session(event: str, session: int) -> Response:
-    return jsonify(ledger().session(principal(), event, session))
+    return jsonify(ledger().sessions.session(principal(), event, session))
 
 
 @bp.declare(
@@ -235,7 +235,7 @@ def show_session(event: str, session: int) -> Response:
 def swap(event: str, session: int) -> Response:
     actor = require_director(writer(), event)
     first, second = SWAP_BODY.load(read_json())["players"]
-    return jsonify(ledger().swap(actor, event, session, first, second))
+    return jsonify(ledger().sessions.swap(actor, event, session, first, second))
 
 
 @bp.declare(
@@ -254,7 +254,7 @@ def swap(event: str, session: int) -> Response:
     )
 )
 def redraw(event: str, session: int) -> Response:
-    return jsonify(ledger().redraw(require_director(writer(), event), event, session))
+    return jsonify(ledger().sessions.redraw(require_director(writer(), event), event, session))
 
 
 @bp.declare(
@@ -277,7 +277,7 @@ def redraw(event: str, session: int) -> Response:
 def publish_schedule(event: str) -> Response:
     actor = require_director(writer(), event)
     body = SCHEDULE_BODY.load(read_json())
-    created, view = ledger().publish_schedule(actor, event, body["sessions"], body["size"])
+    created, view = ledger().sessions.publish_schedule(actor, event, body["sessions"], body["size"])
     return _answer(created, view, f"/events/{event}/schedule")
 
 
@@ -296,7 +296,7 @@ def publish_schedule(event: str) -> Response:
     )
 )
 def show_schedule(event: str) -> Response:
-    return jsonify(ledger().schedule(principal(), event))
+    return jsonify(ledger().sessions.schedule(principal(), event))
 
 
 @bp.declare(
@@ -318,7 +318,7 @@ def show_schedule(event: str) -> Response:
 def set_rated(event: str) -> Response:
     actor = require_director(writer(), event)
     body = RATED_BODY.load(read_json())
-    return jsonify(ledger().set_rated(actor, event, body["rated"], body["reason"]))
+    return jsonify(ledger().ratings.set_rated(actor, event, body["rated"], body["reason"]))
 
 
 # --- standings across sessions ------------------------------------------------------------------------
@@ -342,7 +342,7 @@ def set_rated(event: str) -> Response:
 )
 def crosstable(event: str) -> Response:
     query = CSV_QUERY.load(query_args())
-    view = ledger().crosstable(principal(), event)
+    view = ledger().tournament_standings.crosstable(principal(), event)
     if not wants_csv(query["format"]):
         return jsonify(view)
     rows: list[list[Any]] = [list(CROSSTABLE_COLUMNS), *([row[key] for key in CROSSTABLE_COLUMNS] for row in crosstable_rows(view))]
