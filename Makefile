@@ -115,12 +115,13 @@ test: setup lint
 	$(BIN)/python -m compileall -q wordsvc
 	$(call unchanged,$(BIN)/python -m pytest -q tests api_tests)
 
-# The quick inner loop: lint, then the tests that need no browser, no PostgreSQL server, no live server and no
-# built lexicon but English's, nor the slow ones (the markers conftest.py sets); under a minute on 2 CPUs
-# (docs/performance.md#the-suite). `make test` runs all of them, and CI runs `make test`.
+# The quick inner loop: lint, then the tests that need no browser, no PostgreSQL server, no live server, no child
+# process and no built lexicon but English's, nor the slow ones (the markers conftest.py sets), on a pytest-xdist
+# worker a CPU, Hypothesis drawing a fifth of its examples. Only tests/: every test of api_tests/ needs a live server.
+# Its target is a minute; its figure: docs/performance.md#the-suite. `make test` (and so CI) runs every test.
 check: $(TEST_STAMP) | $(ENGLISH_BUILT)
 	$(BIN)/ruff check wordsvc tests api_tests bench wordlists examples clients requirements conftest.py
-	$(call unchanged,HYPOTHESIS_PROFILE=check $(BIN)/python -m pytest -q -m "$(CHECK_MARKERS)" tests)
+	$(call unchanged,HYPOTHESIS_PROFILE=check $(BIN)/python -m pytest -q -n auto -m "$(CHECK_MARKERS)" tests)
 
 $(ENGLISH_BUILT) &: | $(STAMP)
 	$(BIN)/wordsvc build --only $(ENGLISH)
