@@ -204,6 +204,7 @@ def catalogue_words(locale: str) -> set[str]:
     return words([re.sub(r"\{\w+\}", " ", text) for text in texts], [])
 
 
+@pytest.mark.slow  # seconds even alone: left out of make check, run by make test
 def test_the_played_tournament_holds_an_entry_of_every_kind_the_ledger_writes(played: dict[str, dict[str, Any]]) -> None:
     written = {entry["action"] for entries in played["en"]["audits"] for entry in entries}
     assert ledger_actions() - set(WRITTEN_ELSEWHERE) <= written, sorted(ledger_actions() - set(WRITTEN_ELSEWHERE) - written)

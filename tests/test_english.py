@@ -121,6 +121,7 @@ def test_the_lists_name_their_filter_and_its_independent_list():
         assert any(line.startswith("# filter: ") and "web2" in line and "sha256" in line for line in header)
 
 
+@pytest.mark.slow  # seconds even alone: left out of make check, run by make test
 @pytest.mark.skipif(
     not (Path("/usr/share/dict/scowl").is_dir() and Path("/usr/share/dict/web2").is_file()),
     reason="Debian's scowl and miscfiles are not installed (make setup installs them as root)",
