@@ -23,6 +23,9 @@ from typing import Any, TypeVar
 
 from flask import Blueprint
 from marshmallow import Schema
+from werkzeug.routing import BaseConverter
+
+from ..core.ids import RESERVED_IDS
 
 __all__ = [
     "ANY_JSON",
@@ -36,6 +39,7 @@ __all__ = [
     "Answer",
     "Content",
     "Endpoint",
+    "EventId",
     "JsonSchema",
     "Resource",
     "query",
@@ -137,12 +141,23 @@ class Endpoint:
         return _PLACEHOLDER.sub(lambda m: f"<{CONVERTERS[m[1]]}:{m[1]}>" if m[1] in CONVERTERS else f"<{m[1]}>", self.path)
 
 
+class EventId(BaseConverter):
+    """An event's path segment: anything but a reserved word (``/events/import`` is the import, never an event)."""
+
+    regex = "(?!(?:" + "|".join(sorted(RESERVED_IDS)) + ")$)[^/]+"
+
+
 class Resource(Blueprint):
-    """A blueprint whose routes are declared: :meth:`declare` routes a view and keeps its :class:`Endpoint` in :attr:`endpoints`."""
+    """A blueprint whose routes are declared: :meth:`declare` routes a view and keeps its :class:`Endpoint` in :attr:`endpoints`.
+
+    Registering one gives the app the ``event`` converter first, before any
+    of its routes: any resource may take an event in its path.
+    """
 
     def __init__(self, name: str, import_name: str):
         super().__init__(name, import_name)
         self.endpoints: list[Endpoint] = []
+        self.record_once(lambda state: state.app.url_map.converters.setdefault("event", EventId))
 
     def declare(self, endpoint: Endpoint) -> Callable[[V], V]:
         """Route the view under ``endpoint``'s method and path, and keep the declaration for the document."""

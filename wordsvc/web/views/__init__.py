@@ -20,6 +20,7 @@ from . import (
     deals,
     documents,
     events,
+    games,
     health,
     lexicons,
     pages,
@@ -29,7 +30,9 @@ from . import (
     rounds,
     solitaire,
     stream,
+    tokens,
     tournaments,
+    trail,
     validate,
     words,
 )
@@ -38,6 +41,6 @@ __all__ = ["BLUEPRINTS"]
 
 #: Every resource's blueprint, in the order their routes are registered and the document lists them.
 BLUEPRINTS = (
-    validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, deals.bp, solitaire.bp, events.bp, stream.bp, tournaments.bp,
+    validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, deals.bp, solitaire.bp, tokens.bp, events.bp, games.bp, trail.bp, stream.bp, tournaments.bp,
     documents.bp, ratings.bp, analysis.bp, pages.bp, qr.bp, health.bp, metrics.bp, reference.bp,
 )  # fmt: skip

@@ -34,13 +34,11 @@ from ..parameters import EVENT, GAME, ROUND
 from ..problems import problem
 from ..requests import read_json
 from .best_meld import solvers
-from .events import EventId
 from .ledger_access import ledger, principal
 
 __all__ = ["bp", "snapshot_solvers"]
 
 bp = Resource("analysis", __name__)
-bp.record_once(lambda state: state.app.url_map.converters.setdefault("event", EventId))  # before the routes below are added
 
 ROUND_REQUEST = RoundRequest()
 
