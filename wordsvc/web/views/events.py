@@ -35,7 +35,7 @@ from ...schemas.events import (
 from ..endpoints import PUBLIC, TOKEN, Endpoint, Resource
 from ..parameters import EVENT
 from ..requests import query_args, read_json, service
-from .ledger_access import created, ledger, principal, writer
+from .ledger_access import created_response, ledger, principal, writer
 
 __all__ = ["bp", "ledger"]
 
@@ -78,7 +78,7 @@ def create_event() -> Response:
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
     chosen = tournament_format(body["format"])
     event = ledger().events.create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"], chosen)
-    return created(event, f"/events/{event['id']}")
+    return created_response(event, f"/events/{event['id']}")
 
 
 @bp.declare(
@@ -105,7 +105,7 @@ def import_event() -> Response:
     request.max_content_length = max(current_app.extensions["wordsvc.settings"].max_import_body, current_app.config["MAX_CONTENT_LENGTH"])
     document = IMPORT_BODY.load(read_json())
     event = ledger().transfer.import_event(actor, document)
-    return created(event, f"/events/{event['id']}")
+    return created_response(event, f"/events/{event['id']}")
 
 
 @bp.declare(

@@ -26,7 +26,7 @@ from ...schemas.events import (
 from ..endpoints import PUBLIC, TOKEN, Endpoint, Resource
 from ..parameters import EVENT, GAME, IF_MATCH, ROUND
 from ..requests import read_json
-from .ledger_access import ledger, principal, writer
+from .ledger_access import created_response, ledger, principal, writer
 
 __all__ = ["bp"]
 
@@ -55,7 +55,7 @@ def put_game(event: str, game: str) -> Response:
     actor = require_director(writer(), event)
     body = GAME_BODY.load(read_json())
     created, view = ledger().games.put_game(actor, event, game, body["players"])
-    return created(view, f"/events/{event}/games/{game}") if created else jsonify(view)
+    return created_response(view, f"/events/{event}/games/{game}") if created else jsonify(view)
 
 
 @bp.declare(

@@ -4,7 +4,7 @@
 its memory budget, the commit metric and the key that signs), so no view
 opens its own; :func:`principal` reads the bearer token, and :func:`writer`
 is the principal of a write, required before the body is read, so a write
-without a token is a 401 whatever its body says; :func:`created` is a
+without a token is a 401 whatever its body says; :func:`created_response` is a
 write's 201.
 """
 
@@ -21,7 +21,7 @@ from ...ledger.integrity.checkpoints import Signer
 from ..metrics import observe_commit
 from ..requests import service
 
-__all__ = ["created", "ledger", "principal", "writer"]
+__all__ = ["created_response", "ledger", "principal", "writer"]
 
 _OPENING = threading.Lock()
 log = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ def writer() -> Principal:
     return actor
 
 
-def created(body: dict[str, Any], location: str) -> Response:
+def created_response(body: dict[str, Any], location: str) -> Response:
     """A 201 with ``body`` and the new resource's ``Location``."""
     response = jsonify(body)
     response.status_code = 201

@@ -19,7 +19,7 @@ from ...schemas.events import (
 from ..endpoints import TOKEN, Endpoint, Resource
 from ..parameters import EVENT
 from ..requests import read_json
-from .ledger_access import created, ledger, principal, writer
+from .ledger_access import created_response, ledger, principal, writer
 
 __all__ = ["bp"]
 
@@ -66,7 +66,7 @@ def issue_token(event: str) -> Response:
     actor = require_director(writer(), event)
     body = TOKEN_BODY.load(read_json())
     issued = ledger().tokens.issue_token(actor, event, body["role"], body["table"], body["label"])
-    return created(issued, f"/events/{event}/tokens/{issued['id']}")
+    return created_response(issued, f"/events/{event}/tokens/{issued['id']}")
 
 
 @bp.declare(
