@@ -3,8 +3,10 @@
 Importing this module loads nothing; :func:`create_app` loads the rulesets
 and opens the compiled lexicons (memory-mapped, milliseconds). Request ids,
 CORS, the body limit and the one error handler live here; each resource's
-views live in a module of their own (validate, rounds, best_meld, words,
-catalogue, lexicons, deals, solitaire, events, stream, analysis, pages, qr, health, metrics, reference).
+views live in a module of their own in ``web/views/``, and the factory
+registers every blueprint of :data:`~wordsvc.web.views.BLUEPRINTS` (each
+route from its endpoint's declaration) and hands the reference views the
+OpenAPI document derived from the same declarations.
 """
 
 from __future__ import annotations
