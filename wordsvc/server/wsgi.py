@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 from urllib.parse import unquote_to_bytes
 
-from .problems import problem_body
+from .problems import INTERNAL_ERROR, problem_body
 from .streams import Fetch, Held
 
 __all__ = ["HELD", "Reply", "ToPool", "WSGIApp", "build_environ", "call_app", "hold_stream", "internal_error", "load_app", "to_pool"]
@@ -247,6 +247,6 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply | None:
 def internal_error() -> Reply:
     """The server's 500, for an app that raised or answered with headers HTTP cannot carry."""
     request_id = uuid.uuid4().hex
-    body = problem_body(500, f"Something went wrong on our side; quote request id {request_id}.", request_id)
+    body = problem_body(500, f"Something went wrong on our side; quote request id {request_id}.", request_id, INTERNAL_ERROR)
     head = f"Content-Type: application/problem+json\r\nX-Request-ID: {request_id}\r\nContent-Length: {len(body)}\r\n".encode()
     return Reply(500, b"Internal Server Error", head, body, request_id, False)

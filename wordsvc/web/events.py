@@ -19,6 +19,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.routing import BaseConverter
 
+from ..core import problem_codes as codes
 from ..core.errors import InvalidRequest
 from ..core.ids import RESERVED_IDS
 from ..data.formats import format_document, known_formats
@@ -83,7 +84,7 @@ def tournament_format(format_id: str | None) -> dict[str, Any] | None:
         return None
     known = known_formats()
     if format_id not in known:
-        raise InvalidRequest(f"No tournament format {format_id!r}; formats/ has {', '.join(sorted(known))}.", {"format": [f"one of {', '.join(sorted(known))}"]})
+        raise InvalidRequest(f"No tournament format {format_id!r}; formats/ has {', '.join(sorted(known))}.", {"format": [f"one of {', '.join(sorted(known))}"]}, code=codes.FORMAT_NOT_FOUND)
     return format_document(known[format_id])
 
 
@@ -94,7 +95,7 @@ def principal() -> Principal | None:
         return None
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("Send the token as Authorization: Bearer wsv_...", {"authorization": ["not a bearer token"]})
+        raise Unauthorized("Send the token as Authorization: Bearer wsv_...", {"authorization": ["not a bearer token"]}, code=codes.TOKEN_INVALID)
     return ledger().authenticate(token.strip())
 
 
@@ -102,7 +103,7 @@ def writer() -> Principal:
     """The principal of a write, checked before its body is read: every write needs a token (401 first, then the body's 422)."""
     actor = principal()
     if actor is None:
-        raise Unauthorized("Writes to the ledger need a bearer token: Authorization: Bearer wsv_...", {"authorization": ["missing"]})
+        raise Unauthorized("Writes to the ledger need a bearer token: Authorization: Bearer wsv_...", {"authorization": ["missing"]}, code=codes.TOKEN_MISSING)
     return actor
 
 
@@ -174,7 +175,7 @@ def preview_round(event: str, game: str, number: int) -> Response:
     actor = require_referee(writer(), event, game)
     body = _round_body(number)
     if body["correction"] is not None:
-        raise InvalidRequest("A preview stores nothing, so it has nothing to correct: leave correction out.", {"correction": ["not part of a preview"]})
+        raise InvalidRequest("A preview stores nothing, so it has nothing to correct: leave correction out.", {"correction": ["not part of a preview"]}, code=codes.NOT_CORRECTABLE)
     return jsonify(ledger().preview_round(actor, event, game, number, body["play"]))
 
 
@@ -183,7 +184,7 @@ def _round_body(number: int) -> dict[str, Any]:
     body = load_round_submission(read_json(), ROUND_BODY)
     named = body["play"].round
     if named is not None and named != number:
-        raise InvalidRequest(f"The body says round {named}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]})
+        raise InvalidRequest(f"The body says round {named}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]}, code=codes.ROUND_OUT_OF_RANGE)
     return body
 
 

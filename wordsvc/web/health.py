@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, g, jsonify, request
 
+from ..core import problem_codes as codes
 from .problems import problem
 from .requests import service
 
@@ -28,7 +29,7 @@ def health() -> Response:
 def ready() -> Response:
     draining = request.environ.get("wordsvc.server.draining")
     if draining is not None and draining():
-        return problem(503, "The server is shutting down: requests already accepted are being finished.", {}, g.locale)
+        return problem(503, "The server is shutting down: requests already accepted are being finished.", {}, g.locale, code=codes.NOT_READY)
     languages = service().languages
     languages.refresh()
     loaded, building = sorted(languages.lexicons), sorted(languages.building)
