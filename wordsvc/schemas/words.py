@@ -89,7 +89,7 @@ class PatternField(fields.String):
         try:
             return compile_pattern(text)
         except PatternError as err:
-            raise ValidationError({path: [coded(codes.INVALID_PATTERN, m) for m in messages] for path, messages in err.problems.items()}) from err
+            raise ValidationError([coded(codes.INVALID_PATTERN, message) for message in err.problems]) from err
 
     def openapi_schema(self) -> dict[str, Any]:
         return {"maxLength": MAX_PATTERN_CHARS, "pattern": PATTERN_SHAPE}
