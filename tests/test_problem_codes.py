@@ -120,7 +120,7 @@ def test_marshmallow_field_errors_carry_the_code_of_their_kind():
         "players.0.name": ["control_characters"],
         "players.0.words.0.1": ["invalid_cards"],
         "players.1.name": ["required"],
-        "players.1.words.0": ["invalid_cards"],
+        "players.1.words.0": ["unbalanced_parenthesis"],
     }, got
 
 
@@ -166,6 +166,38 @@ def test_every_answer_of_the_app_carries_registered_codes(client):
     rules = answers[0].get_json()
     assert rules["code"] == "invalid_fields" and codes(rules["errors"])["players.1.name"] == ["duplicate_name"]
     assert messages(rules["errors"])["players.1.name"] == ["duplicate player name 'Ann' (also player 0)"]
+
+
+#: What the pages once read out of the service's English (docs/pages.md): each would mean a page choosing its words by text again.
+ENGLISH_PATTERNS = (
+    "no card '",
+    "|bracket/",
+    "holds (\\d",
+    "cards in play",
+    "the deck holds",
+    "only one player can go out",
+    "Missing data for required field",
+    "Length must be between",
+    "Must be greater than",
+    "errors?.body",
+    "errors.game",
+    "errors.event",
+    "errors.round",
+    "errors.correction",
+    'fields.includes("table")',
+)
+
+
+def test_the_pages_choose_their_words_by_code_never_by_the_services_text():
+    static = PACKAGE / "web" / "static"
+    found = [
+        f"{path.name}: {pattern}"
+        for path in sorted(static.glob("*.js"))
+        for pattern in ENGLISH_PATTERNS
+        if pattern in path.read_text(encoding="utf-8")
+    ]
+    assert found == []
+    assert "entries()" in (static / "common.js").read_text(encoding="utf-8")  # the one reader of a problem's entries
 
 
 def render() -> str:

@@ -106,7 +106,8 @@ NOT_ASCII_DIGITS = _register("not_ascii_digits", 422, "A number written with oth
 GIVEN_TWICE = _register("given_twice", (400, 422), "A query parameter or a body's key given more than once.")
 CONFLICTING_FIELDS = _register("conflicting_fields", 422, "Fields that cannot be given together, or one that needs another (the message names both).")
 INVALID_NAME = _register("invalid_name", 422, "A player's name that is not one: white space at an end, invisible or look-alike characters.")
-INVALID_CARDS = _register("invalid_cards", 422, "Cards that are not card notation: a malformed face, an unclosed parenthesis, no card at all.")
+INVALID_CARDS = _register("invalid_cards", 422, "Cards that are not card notation: a malformed face, an empty or nested card, no card at all.")
+UNBALANCED_PARENTHESIS = _register("unbalanced_parenthesis", 422, "Compact card notation with a '(' never closed or a ')' never opened.")
 INVALID_ID = _register("invalid_id", 422, "An id that is not 1 to 64 lowercase letters, digits, - or _.")
 
 # ---------------------------------------------------------------- the request itself
@@ -187,7 +188,8 @@ INVALID_FORMAT = _register("invalid_format", 422, "A tournament format document 
 
 EVENT_CLOSED = _register("event_closed", 409, "The event is closed: its rounds are final.")
 EVENT_EXISTS = _register("event_exists", 409, "An event of that id exists already.")
-ROUND_CONFLICT = _register("round_conflict", 409, "The round was stored with another play, or by another request just now.")
+ROUND_DIFFERS = _register("round_differs", 409, "The round is stored with another play: a director corrects it, with a reason and If-Match.")
+STORED_MEANWHILE = _register("stored_meanwhile", 409, "The round, or its table's seating, changed while this request stored it: read it again and retry.")
 TABLE_CONFLICT = _register("table_conflict", 409, "The table was seated with other players, or its id is taken.")
 PLAYER_CONFLICT = _register("player_conflict", 409, "The player was registered with other details, or the change contradicts the player's record.")
 SESSION_CONFLICT = _register("session_conflict", 409, "The session's number or seating contradicts those stored (another session, a stored round).")

@@ -159,7 +159,7 @@ class Rounds:
         try:
             status, revision, seen, appended = store.writer.run(event_id, work)
         except (IntegrityError, store.engine.dialect.dbapi.IntegrityError):  # type: ignore[union-attr]  # only if a writer bypassed the chain lock; the key keeps one revision anyway
-            raise Conflict(f"Round {number} of table {game_id} was stored by another request just now; read it and retry.", code=codes.ROUND_CONFLICT) from None
+            raise Conflict(f"Round {number} of table {game_id} was stored by another request just now; read it and retry.", code=codes.STORED_MEANWHILE) from None
         if not revision:  # another request stored this very play first
             return Submitted(200, self._stored_round(event_id, game_id, players, number))
         view = {
@@ -341,7 +341,7 @@ def _differs(game_id: str, number: int, current: Any) -> Conflict:
         f"Round {number} of table {game_id} is already stored with a different play (revision {current.revision}); "
         "a director corrects it with a correction reason and If-Match.",
         {"body": ["differs from the stored round"]},
-        code=codes.ROUND_CONFLICT,
+        code=codes.ROUND_DIFFERS,
     )
 
 
@@ -349,7 +349,7 @@ def _reseated(game_id: str, number: int) -> Conflict:
     return Conflict(
         f"Table {game_id} was reseated while round {number} was being stored: read the table's players again and check the slip against them.",
         {"game": ["reseated"]},
-        code=codes.ROUND_CONFLICT,
+        code=codes.STORED_MEANWHILE,
     )
 
 

@@ -246,7 +246,7 @@ def load_cards(value: Any, allow_empty: bool = False, max_cards: int = MAX_TEXT)
     try:
         faces = parse_cards(value)
     except CardSyntaxError as err:
-        raise ValidationError(coded(codes.INVALID_CARDS, str(err))) from err
+        raise ValidationError(coded(err.code, str(err))) from err
     if not faces and not allow_empty:
         raise ValidationError(coded(codes.INVALID_CARDS, "needs at least one card"))
     if len(faces) > max_cards:
@@ -310,7 +310,7 @@ class WordField(fields.Field):
             try:
                 return format_cards(parse_cards(value))
             except CardSyntaxError as err:
-                raise ValidationError(coded(codes.INVALID_CARDS, str(err))) from err
+                raise ValidationError(coded(err.code, str(err))) from err
         raise ValidationError(coded(codes.INVALID_TYPE, "must be a word (string) or a list of card faces"))
 
     def openapi_schema(self) -> dict[str, Any]:

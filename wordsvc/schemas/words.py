@@ -119,7 +119,7 @@ class HandField(fields.String):
         try:
             faces = parse_cards([part for part in text.split(",") if part.strip()] if "," in text else text)
         except CardSyntaxError as err:
-            raise ValidationError(coded(codes.INVALID_CARDS, str(err))) from err
+            raise ValidationError(coded(err.code, str(err))) from err
         if not faces:
             raise ValidationError(coded(codes.INVALID_CARDS, "give at least one card"))
         if len(faces) > MAX_HAND_CARDS:

@@ -149,7 +149,7 @@ class Solver:
         try:
             faces = parse_cards(hand)
         except CardSyntaxError as err:
-            problems.add("hand", str(err), code=codes.INVALID_CARDS)
+            problems.add("hand", str(err), code=err.code)
             faces = ()
         for i, face in enumerate(faces):
             if face not in deck:
@@ -165,7 +165,7 @@ class Solver:
                 parsed = (normalize(face_up.strip()),) if normalize(face_up.strip()) in deck else parse_cards(face_up)
             except CardSyntaxError as err:
                 parsed = ()
-                problems.add("face_up", str(err), code=codes.INVALID_CARDS)
+                problems.add("face_up", str(err), code=err.code)
             if len(parsed) != 1:
                 problems.add("face_up", "must be one card", code=codes.INVALID_CARDS)
             elif parsed[0] not in deck:
