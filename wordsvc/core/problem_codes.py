@@ -9,9 +9,10 @@ Stripe's APIs do the same. An answer made of field entries says so with
 :data:`INVALID_FIELDS` and each entry carries its own code.
 
 The codes are a public contract (docs/problems.md is tested against this
-module): a code is added at any time, and a client treats a code it does not
-know as its status's generic problem; a code is renamed or removed only in a
-new major version, with a changelog entry announced ahead.
+module), and changing one is a breaking change: a code is added at any time,
+and a client treats a code it does not know as its status's generic problem;
+a code is renamed or removed, or a problem given another code, only in a new
+major version, with a changelog entry announced ahead.
 
 Each constant is the code's own text, so raising code names a constant and
 never writes a code as a free string; a test fails on a code raised that is
