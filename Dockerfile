@@ -9,7 +9,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     WORDSVC_HOST=0.0.0.0 \
     WORDSVC_PORT=8000 \
-    WORDSVC_WORKERS=2
+    WORDSVC_WORKERS=2 \
+    XDG_CACHE_HOME=/tmp/cache
 
 # myspell-et and unmunch: candidate words for the Estonian solver (wordlists/et/README.md); Debian's word lists the
 # other languages are built from (the Makefile's LANGUAGE_PACKAGES; each wordlists/<folder>/manifest.yaml names its own)
@@ -18,6 +19,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends myspell-et huns
  && rm -rf /var/lib/apt/lists/* \
  && useradd --create-home --uid 10001 wordsvc
 WORKDIR /app
+
+# XDG_CACHE_HOME: the compiled word catalogues (docs/translations.md) go under /tmp, writable where the root is read-only.
 
 # Dependencies first, so code changes do not reinstall them.
 COPY pyproject.toml README.md ./

@@ -1,5 +1,6 @@
 # Two commands: `make serve` sets everything up and serves on 127.0.0.1:8000;
-# `make test` sets everything up and runs the whole test suite.
+# `make test` sets everything up and runs the whole test suite. `make check` is the quick inner loop,
+# `make screenshots` the pictures the docs show.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,7 +15,25 @@ PIP_TOOLS := pip-tools==7.7.0
 # Debian's word lists the language builders read (each wordlists/<folder>/manifest.yaml names its package and version).
 LANGUAGE_PACKAGES := wngerman hunspell-de-de iso-codes wspanish hunspell-es wfrench wdutch wpolish witalian wportuguese wdanish
 
-.PHONY: setup build serve test lint lock clients bench fuzz clean
+.PHONY: setup build serve test check screenshots lint lock clients bench fuzz clean
+
+# The English lexicons, the only ones `make check` needs: built when missing, never rebuilt by it.
+comma := ,
+ENGLISH := en-US,en-GB,en-US-common,en-US-large
+ENGLISH_BUILT := $(foreach id,$(subst $(comma), ,$(ENGLISH)),build/lexicons/$(id)/meta.json)
+# What `make check` leaves out, by the markers conftest.py sets from what each test uses (pyproject.toml lists them).
+CHECK_MARKERS := not (browser or postgres or server or processes or lexicons or slow)
+
+# $(call unchanged,COMMAND): runs COMMAND and fails when it changed what the checkout holds (.ci/checkout-state,
+# before against after; local changes made before the run are allowed): the tests write only ignored or temporary files.
+define unchanged
+	@state=$$(mktemp); .ci/checkout-state >"$$state"; \
+	$(1); status=$$?; \
+	if ! .ci/checkout-state | diff "$$state" - >"$$state.diff"; then \
+	  echo "the tests changed the checkout (they may write only ignored or temporary files); before (<) and after (>):"; cat "$$state.diff"; status=1; \
+	fi; \
+	rm -f "$$state" "$$state.diff"; exit $$status
+endef
 
 # The ledger's tables are created or migrated here and again by `wordsvc serve` before it starts.
 setup: $(STAMP) $(TEST_STAMP) build
@@ -94,7 +113,24 @@ clients: $(TEST_STAMP)
 # sets PYTHONDONTWRITEBYTECODE (as containers do) each would compile every module again (about 0.9 s a process).
 test: setup lint
 	$(BIN)/python -m compileall -q wordsvc
-	$(BIN)/python -m pytest -q tests api_tests
+	$(call unchanged,$(BIN)/python -m pytest -q tests api_tests)
+
+# The quick inner loop: lint, then the tests that need no browser, no PostgreSQL server, no live server, no child
+# process and no built lexicon but English's, nor the slow ones (the markers conftest.py sets), on a pytest-xdist
+# worker a CPU, Hypothesis drawing a fifth of its examples. Only tests/: every test of api_tests/ needs a live server.
+# Its target is a minute; its figure: docs/performance.md#the-suite. `make test` (and so CI) runs every test.
+check: $(TEST_STAMP) | $(ENGLISH_BUILT)
+	$(BIN)/ruff check wordsvc tests api_tests bench wordlists examples clients requirements conftest.py
+	$(call unchanged,HYPOTHESIS_PROFILE=check $(BIN)/python -m pytest -q -n auto -m "$(CHECK_MARKERS)" tests)
+
+$(ENGLISH_BUILT) &: | $(STAMP)
+	$(BIN)/wordsvc build --only $(ENGLISH)
+
+# The pictures of the pages and the printed documents that the README and docs/ show, written into docs/screenshots/
+# by the tests that take them (marked `screenshots`; the SQLite runs: the pictures are the same on both back ends).
+# In `make test` the same tests take and check them in a temporary folder.
+screenshots: setup
+	$(BIN)/python -m pytest -q -m "screenshots and not postgres" --screenshots docs/screenshots api_tests
 
 bench: setup
 	$(BIN)/python bench/http_load.py

@@ -7,6 +7,15 @@
 ``database_url`` (module, ids ``sqlite`` and ``postgresql``): the URL of a fresh, empty
 database of each kind, so a module's tests run against both.
 
+Every test is marked by what it needs (:func:`pytest_collection_modifyitems`), from the fixtures
+it uses and where it lives, so a new test lands in the right set without anyone listing it:
+``browser`` (Chromium), ``postgres`` (a PostgreSQL server), ``server`` (a live ``wordsvc serve``:
+all of api_tests/, and the tests of tests/ that start the HTTP server through tests/test_server.py or
+tests/framing_harness.py), ``processes`` (its module runs child processes: the CLI, a builder),
+``lexicons`` (a built lexicon other than English) and ``screenshots`` (it takes the pictures the
+docs show). ``make check`` runs what needs none of them; ``make screenshots``
+what takes the pictures.
+
 Without PostgreSQL its tests are skipped, and the run's last lines say so and how many;
 under CI (``CI`` set) they fail instead: CI must never pass by skipping them. The browser
 tests (api_tests/browser.py) report a missing Chromium the same way, through :func:`unavailable`,
@@ -18,9 +27,11 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from pathlib import Path
 from typing import NoReturn
 
 import pytest
@@ -33,6 +44,8 @@ from api_tests.postgres import PostgresUnavailable, create_database, drop_databa
 #: alone, never by the luck of a draw; HYPOTHESIS_PROFILE=explore draws new ones, for a search rather than a check.
 settings.register_profile("suite", derandomize=True)
 settings.register_profile("explore", derandomize=False)
+#: ``make check``: the same fixed draws, a fifth as many (Hypothesis draws 100 by default), for a quick inner loop.
+settings.register_profile("check", derandomize=True, max_examples=20)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 pytest_plugins = ["api_tests.browser"]  # the browser tests' fixtures: browser, pages_server, steady_server
@@ -47,6 +60,53 @@ NEEDS = {
 }
 _missing = pytest.StashKey[dict[str, str]]()
 _server = pytest.StashKey[str]()
+
+
+#: The black-box tests: every one talks HTTP to a ``wordsvc serve`` it starts (api_tests/conftest.py).
+API_TESTS = Path(__file__).resolve().parent / "api_tests"
+#: Fixtures that start a live server or hold one: a test using any of them is marked ``server`` wherever it lives.
+SERVER_FIXTURES = {"base_url", "served", "admin_token", "ledger_server", "pages_server", "steady_server"}
+#: The modules of tests/ that start wordsvc's HTTP server in-tree: a test module holding anything of theirs is marked ``server``.
+SERVER_HARNESS = {"test_server", "framing_harness"}
+#: Names in a test's code that take the docs' pictures (api_tests/browser.py): such a test is marked ``screenshots``.
+SCREENSHOT_NAMES = {"screenshot", "screenshot_folder"}
+
+
+def _holds(module: object, sources: set[str]) -> bool:
+    """Whether ``module`` is one of ``sources`` or holds (imported) a class or function defined in one of them."""
+    if module is None:
+        return False
+    return module.__name__.rsplit(".", 1)[-1] in sources or any(getattr(value, "__module__", None) in sources for value in vars(module).values())
+
+
+def needs(item: pytest.Item) -> set[str]:
+    """The markers of what ``item`` needs beyond Python and the English lexicons, read from its fixtures, parameters, module and code."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    module = getattr(item, "module", None)
+    found = set()
+    if "browser" in fixtures:
+        found.add("browser")
+    if "postgres_server_url" in fixtures or "postgresql" in params.values():  # database_url, ledger_server, pages_server: ids sqlite, postgresql
+        found.add("postgres")
+    if fixtures & SERVER_FIXTURES or API_TESTS in Path(str(item.path)).parents or _holds(module, SERVER_HARNESS):
+        found.add("server")
+    if module is not None and getattr(module, "subprocess", None) is subprocess:  # it runs the CLI, a builder or a server as a child
+        found.add("processes")
+    lexicons = getattr(module, "LEXICONS", ())  # the ids of the built lexicons tests/conftest.py's ``service`` loads
+    if isinstance(lexicons, tuple | list) and any(not str(lexicon).startswith("en") for lexicon in lexicons):
+        found.add("lexicons")
+    function = getattr(item, "function", None)
+    if function is not None and SCREENSHOT_NAMES & set(function.__code__.co_names):
+        found.add("screenshots")
+    return found
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test by what it needs (:func:`needs`), so that ``-m`` selects by it (make check, make screenshots)."""
+    for item in items:
+        for name in sorted(needs(item)):
+            item.add_marker(name)
 
 
 def unavailable(config: pytest.Config, what: str, reason: str) -> NoReturn:

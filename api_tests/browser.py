@@ -8,8 +8,11 @@ tables and tokens; ``steady_server`` the same with kiosk timings of an hour. Wit
 skipped (failed under CI) through the root conftest's :func:`unavailable`.
 
 :func:`accessibility_violations` runs axe-core (``make setup`` installs it from
-npm into node_modules/) in the page; :func:`screenshot` writes
-docs/screenshots/<name>.png, which the README shows.
+npm into node_modules/) in the page; :func:`screenshot` writes <name>.png into
+:func:`screenshot_folder`: the folder ``--screenshots DIR`` names (``make screenshots``
+names docs/screenshots/, whose pictures the README and docs show), else a temporary
+folder removed when the run ends, so that ``make test`` leaves the checkout as it found
+it while every picture is still taken and checked.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -32,7 +36,6 @@ from conftest import unavailable
 from .conftest import REPO, admin_token_for, running_server
 
 AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
-SCREENSHOTS = REPO / "docs" / "screenshots"
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}  # the screenshots' two sizes, by the name their files carry
@@ -44,6 +47,40 @@ STEADY_TIMINGS = {"WORDSVC_JUDGE_RESULT_SECONDS": "3600", "WORDSVC_JUDGE_IDLE_SE
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
 #: axe-core's rule tags for WCAG 2.1 A and AA, and its best practices.
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+
+
+_screenshots: dict[str, Path] = {}  # "folder": where this run writes its pictures, once chosen
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--screenshots",
+        metavar="DIR",
+        default=None,
+        help="write the pages' and documents' pictures into DIR (make screenshots: docs/screenshots); by default a temporary folder, removed at the end",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    chosen = config.getoption("screenshots")
+    if chosen:
+        _screenshots["folder"] = Path(chosen).resolve()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    temporary = _screenshots.pop("temporary", None)
+    if temporary is not None:
+        shutil.rmtree(temporary, ignore_errors=True)
+    _screenshots.pop("folder", None)
+
+
+def screenshot_folder() -> Path:
+    """The folder this run writes its pictures into: ``--screenshots DIR``, else a temporary one made on first use (removed at the end)."""
+    if "folder" not in _screenshots:
+        _screenshots["temporary"] = _screenshots["folder"] = Path(tempfile.mkdtemp(prefix="wordsvc-screenshots-"))
+    folder = _screenshots["folder"]
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def chromium_executable() -> str | None:
@@ -257,9 +294,10 @@ def assert_accessible(page: Any, state: str, impacts: tuple[str, ...] = EVERY_IM
 
 
 def screenshot(page: Any, name: str) -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
+    """The whole page as <name>.png in :func:`screenshot_folder`; a picture that came out empty fails the test."""
+    path = screenshot_folder() / f"{name}.png"
     page.screenshot(path=str(path), full_page=True, animations="disabled")
+    assert path.stat().st_size > 1_000, f"{path.name}: {path.stat().st_size} bytes, no picture"
     return path
 
 

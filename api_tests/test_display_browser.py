@@ -333,6 +333,43 @@ def test_the_address_may_ask_for_another_language_than_the_events(browser: Any, 
         context.close()
 
 
+#: A text with a count as the catalogue sends one to a page: its form of each CLDR category of the language (docs/translations.md).
+COUNTED = {
+    "pl": {"one": "{n} stół", "few": "{n} stoły", "many": "{n} stołów", "other": "{n} stołu"},
+    "is": {"one": "{n} keppandi", "other": "{n} keppendur"},
+    "pt": {"one": "{n} mesa", "many": "{n} de mesas", "other": "{n} mesas"},
+}
+
+
+def test_a_page_shows_a_count_in_the_form_the_catalogues_cldr_rule_gives_it(browser: Any, venue: Venue) -> None:
+    """No page text holds a count yet; ``tn`` is how one does: the browser's ``Intl.PluralRules``, for the tag whose
+    rules the language's catalogue follows (``pt-PT``: 0 is plural in Portugal, singular in Brazil), names the form."""
+    context, page, _traffic = open_page(browser, venue.url + "/events/harbour-night/display", FULL_HD)
+    try:
+        assert _page_config(page)["plural_rules"] == {**{locale: locale for locale in _page_config(page)["locales"]}, "pt": "pt-PT"}
+        shown = page.evaluate(
+            """async (counted) => {
+                 const common = await import("/assets/common.js");
+                 const out = {};
+                 for (const [locale, forms] of Object.entries(counted)) {
+                   common.config.strings[locale]["display.example_tables"] = forms;
+                   common.setLocale(locale);
+                   out[locale] = [0, 1, 2, 5, 21, 22].map((n) => common.tn("display.example_tables", n));
+                 }
+                 return out;
+               }""",
+            COUNTED,
+        )
+        assert shown == {
+            "pl": ["0 stołów", "1 stół", "2 stoły", "5 stołów", "21 stołów", "22 stoły"],
+            "is": ["0 keppendur", "1 keppandi", "2 keppendur", "5 keppendur", "21 keppandi", "22 keppendur"],
+            "pt": ["0 mesas", "1 mesa", "2 mesas", "5 mesas", "21 mesas", "22 mesas"],
+        }
+        assert page.errors == []
+    finally:
+        context.close()
+
+
 def test_an_unknown_event_is_said_so(browser: Any, venue: Venue) -> None:
     context, page, _traffic = open_page(browser, venue.url + "/events/no-such-night/display", FULL_HD)
     try:

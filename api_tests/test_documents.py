@@ -4,8 +4,9 @@
 through the API. Each document is fetched as a PDF and checked with what is
 written here: its status and type, its page count (pdfinfo), and its text
 (pdftotext) against the names, hand sizes, totals and table ids the JSON
-answers give. Page 1 of each is rendered (pdftoppm) into docs/screenshots/ for
-the README.
+answers give. Page 1 of each is rendered (pdftoppm) into the run's picture folder
+(api_tests/browser.py :func:`screenshot_folder`: docs/screenshots/ under
+``make screenshots``, for the README; a temporary folder otherwise).
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ from typing import Any, NoReturn
 
 import pytest
 
+from .browser import screenshot_folder
 from .conftest import LedgerServer
 from .plays import random_players
 from .test_events import Api
 
 _ids = itertools.count()
 KINDS = ("seating", "scorecards", "standings", "crosstable", "results", "audit")
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 #: The standard rules' hand sizes, round by round (rulesets/standard.yaml), written here rather than read from the service.
 HANDS = [3, 4, 5, 6, 7, 8, 9, 10]
 
@@ -182,14 +183,14 @@ def test_page_one_of_each_document_as_a_png_for_the_readme(
 ) -> None:
     if ledger_server.backend != "sqlite":
         pytest.skip("the pictures are the same on both back ends: made once")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    folder = screenshot_folder()
     for kind in KINDS:
         pdf = fetch(api, tournament["event"], kind, tournament["token"])
         path = tmp_path / f"{kind}.pdf"
         path.write_bytes(pdf)
         name = {"scorecards": "scorecard"}.get(kind, kind)
-        subprocess.run(["pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(path), str(SCREENSHOTS / f"doc-{name}")], check=True, timeout=60)
-        assert (SCREENSHOTS / f"doc-{name}.png").stat().st_size > 5_000
+        subprocess.run(["pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(path), str(folder / f"doc-{name}")], check=True, timeout=60)
+        assert (folder / f"doc-{name}.png").stat().st_size > 5_000
 
 
 #: Players of the language twins: names that are no word of either language (and are taken out before words are compared).

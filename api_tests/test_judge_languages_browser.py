@@ -3,7 +3,7 @@
 A kiosk speaks its table's language: the event's lexicon's (``de`` for the ``deutsch`` ruleset, ``es`` for
 ``espanol``), on a device whose browser nobody set to another language the service speaks (its browser here is
 ``en-US``, the usual default). A browser set to another such language, ``?locale=`` or the language switch wins
-over the table's. The words expected are the catalogue's (wordsvc/core/locales/de.py and es.py), written out
+over the table's. The words expected are the catalogue's (wordsvc/i18n/locales/de.po and es.po), written out
 here: these tests talk HTTP only and import nothing of the service.
 
 The server keeps a ruling up for an hour (``STEADY_TIMINGS``) and each page runs on a fake clock that is not

@@ -31,7 +31,7 @@ LONGEST = {
 #: The first of each language's double_examples (its manifest's) whose double card the deck has (the Estonian and Icelandic decks have no QU).
 DECKS = {"en": ("standard", "(qu)iz"), "is": ("islenska", "b(ar)n"), "et": ("eesti", "(is)a")}
 WIDTHS = {"phone": 390, "narrow phone": 320}
-#: The refusals a test provokes, in each language as the catalogue words them (wordsvc/core/page_messages.py).
+#: The refusals a test provokes, in each language as the catalogue words them (wordsvc/i18n/locales/*.po).
 CLOSED = {
     "en": "The event is closed: no more rulings can be made.",
     "et": "Võistlus on lõppenud: otsuseid enam teha ei saa.",

@@ -1,7 +1,7 @@
 """What a SQLite commit costs the thread that makes it, alone and beside another thread running Python.
 
 The ledger commits each batch of rounds in a request thread of a worker
-process (``wordsvc/ledger/database.py``), while the worker's other threads
+process (``wordsvc/ledger/_db/database.py``), while the worker's other threads
 parse and score other requests. ``COMMIT`` lets go of the interpreter lock
 for its write and fsync, and has to get it back before the thread can go on
 and let the next writer in; the lock is handed back only when the thread

@@ -26,7 +26,7 @@ from common import Timer, machine_line, summary
 
 from wordsvc.data.search_index import SearchIndex, index_ruleset
 from wordsvc.web.app import create_app
-from wordsvc.web.words import bp
+from wordsvc.web.views.words import bp
 
 
 def playable_forms(index: SearchIndex, rng: random.Random, count: int) -> list[str]:
@@ -128,7 +128,7 @@ def main() -> None:
     client = app.test_client()
     svc = app.extensions["wordsvc"]
     with app.app_context():
-        from wordsvc.web.words import searcher
+        from wordsvc.web.views.words import searcher
 
         search = searcher()
     times: dict[tuple[str, str], list[float]] = defaultdict(list)

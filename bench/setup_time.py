@@ -77,9 +77,11 @@ limits = deck_limits(load_rulesets())
 quiet = lambda line: None
 if step == "compile":
     if lang.builder:  # the word list the word-list step made: stamp it as this tree's builder's, so it is not made again
-        script = wordlists_dir() / lang.builder
         stamp = data_dir / "sources" / f"{lang_id}.tsv.gz.builder-sha256"
-        stamp.write_text(hashlib.sha256(script.read_bytes()).hexdigest() + "\n")
+        if hasattr(build, "builder_sha256"):  # the builder and the builders' kit
+            stamp.write_text(build.builder_sha256(lang) + "\n")
+        else:
+            stamp.write_text(hashlib.sha256((wordlists_dir() / lang.builder).read_bytes()).hexdigest() + "\n")
     (out / "meta.json").unlink(missing_ok=True)
     build.build_language(lang, data_dir, log=quiet)
 elif step == "anagram index":
@@ -238,7 +240,9 @@ def run_step(root: Path, lang: str, step: str, data_dir: Path) -> Timed:
     if step == "word list":
         target = data_dir / "sources" / f"{lang}.tsv.gz"
         target.parent.mkdir(parents=True, exist_ok=True)
-        return run_timed([sys.executable, str(root / "wordlists" / lang / "build_bin.py"), "--out", str(target)], root, env)
+        # a tree whose builders are modules of the wordlists package runs them with -m (wordsvc.data.build.run_builder); an older one, by path
+        builder = ["-m", f"wordlists.{lang}.build_bin"] if (root / "wordlists" / "__init__.py").is_file() else [str(root / "wordlists" / lang / "build_bin.py")]
+        return run_timed([sys.executable, *builder, "--out", str(target)], root, env)
     return run_timed([sys.executable, "-c", CHILD, str(root), step, lang, str(data_dir)], root, env)
 
 
@@ -282,8 +286,8 @@ def compare_outputs(first: Path, second: Path) -> tuple[int, list[str]]:
     """How many files both builds wrote with the same sha256, and every path that differs or is in one only.
 
     Not compared: a generated word list's ``.builder-sha256``, the sha256 of
-    the script that made it (so a changed script makes it again), which a
-    change to that script changes by design.
+    the builder that made it and of the builders' kit (so a changed builder
+    makes it again), which a change to either changes by design.
     """
     files = {path.relative_to(first) for path in first.rglob("*") if path.is_file()} | {path.relative_to(second) for path in second.rglob("*") if path.is_file()}
     files = {name for name in files if not name.name.endswith(".builder-sha256")}

@@ -45,7 +45,7 @@ def main() -> None:
     app = create_app()
     svc = app.extensions["wordsvc"]
     with app.app_context():
-        from wordsvc.web.words import searcher
+        from wordsvc.web.views.words import searcher
 
         search = searcher()
     defaults = Budgets()

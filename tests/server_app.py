@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+from wordsvc.server.hosting import HOSTING
+
 StartResponse = Callable[..., Any]
 
 _held: list[bytes] = []  # what /grow allocates, kept so the worker's memory stays up
@@ -46,7 +48,8 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
         with open(received, "a") as noted:
             noted.write(environ["RAW_URI"] + "\n")
     query = {k: v[0] for k, v in parse_qs(environ["QUERY_STRING"]).items()}
-    draining = environ["wordsvc.server.draining"]
+    hosting = environ[HOSTING]
+    draining = hosting.draining
     status, data = "200 OK", {"pid": os.getpid()}
     if path == "/pid":
         pass
@@ -67,7 +70,7 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
         start_response("200 OK", [("Content-Type", "application/octet-stream"), ("X-Request-ID", uuid.uuid4().hex)])
         return [b"x" * (int(query["mb"]) * 1024 * 1024)]
     elif path == "/thread":
-        hand_over = environ.get("wordsvc.server.to_pool")
+        hand_over = hosting.to_pool
         if hand_over is not None and query.get("pool") == "1":
             _handed_over.append(path)
             hand_over()  # raises: nothing below runs on the event loop
@@ -121,7 +124,7 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
         channel = _channel(query["channel"])
         lines = channel.read_text().splitlines() if channel.exists() else []
         after = int(query.get("after", len(lines)))
-        environ["wordsvc.server.stream"](query["channel"], after, lambda past, keys: _fetch(channel, past, keys), query.get("key"))
+        hosting.hold(query["channel"], after, lambda past, keys: _fetch(channel, past, keys), query.get("key"))
         start_response("200 OK", [("Content-Type", "text/event-stream"), ("X-Request-ID", uuid.uuid4().hex)])
         return [b": ready %d\n\n" % after]
     elif path == "/publish":  # ``n`` messages of ``size`` bytes (default 1 and a short text) on ``channel``, then tell the streams
@@ -129,11 +132,11 @@ def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[byte
         with channel.open("a") as out:
             for _ in range(int(query.get("n", "1"))):
                 out.write(("x" * int(query["size"]) if "size" in query else query.get("text", "hello")) + "\n")
-        environ["wordsvc.server.changed"](query["channel"])
+        hosting.changed(query["channel"])
     elif path == "/revoke":  # the streams of ``channel`` held with ``key`` end at its next fetch
         with _channel(query["channel"]).with_suffix(".revoked").open("a") as out:
             out.write(query["key"] + "\n")
-        environ["wordsvc.server.changed"](query["channel"])
+        hosting.changed(query["channel"])
     elif path == "/boom":
         raise RuntimeError("the app failed on purpose")
     elif path == "/crash":

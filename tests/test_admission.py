@@ -133,7 +133,7 @@ def test_with_the_document_lane_full_of_one_clients_pdfs_another_clients_analysi
 
     answers: list[int] = []
     pdfs = app.extensions["wordsvc.admission"].lanes["documents"].limit
-    with mock.patch("wordsvc.web.documents._build", held_build):
+    with mock.patch("wordsvc.web.views.documents._build", held_build):
 
         def pdf() -> None:
             answers.append(app.test_client().get("/events/e/documents/crosstable", environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code)

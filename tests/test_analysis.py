@@ -38,8 +38,8 @@ needs_english = pytest.mark.skipif(not (BUILD / "en-US" / "anagrams.json").is_fi
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from wordsvc.config import Settings
-    from wordsvc.web.analysis import bp
     from wordsvc.web.app import create_app
+    from wordsvc.web.views.analysis import bp
 
     if not (BUILD / "en-US" / "anagrams.json").is_file():
         pytest.skip("English lexicon and anagram index not built")
@@ -65,7 +65,7 @@ def reference(app: Any) -> Any:
 
 @pytest.fixture(scope="module")
 def admin(app: Any) -> str:
-    from wordsvc.web.events import ledger
+    from wordsvc.web.views.ledger_access import ledger
 
     with app.app_context():
         return ledger().create_admin_token()[1]
@@ -272,9 +272,9 @@ def test_a_stored_round_is_analysed_as_its_body_would_be(app, client, reference,
         stateless = analysed(client, {**stored, "round": number})
         assert {k: v for k, v in data.items() if k not in ("event", "game", "revision")} == stateless
         assert_against_the_solver(client, reference, {**stored, "round": number}, stateless)
-    from wordsvc.web.analysis import snapshot_solvers
-    from wordsvc.web.best_meld import solvers
-    from wordsvc.web.events import ledger
+    from wordsvc.web.views.analysis import snapshot_solvers
+    from wordsvc.web.views.best_meld import solvers
+    from wordsvc.web.views.ledger_access import ledger
 
     with app.app_context():  # the snapshot is the loaded standard ruleset: its warm solver serves the event
         assert snapshot_solvers().get(*ledger().scoring_context(None, "club-night")) is solvers().get("standard")
@@ -376,8 +376,8 @@ def test_a_lexicon_without_an_anagram_index_answers_503(rulesets, lexicon, tmp_p
     from wordsvc.data.languages import Languages
     from wordsvc.service import Service
     from wordsvc.service.solvers import Solvers
-    from wordsvc.web.analysis import bp
     from wordsvc.web.app import create_app
+    from wordsvc.web.views.analysis import bp
 
     service = Service(rulesets, Languages({"en-US": lexicon}))
     app = create_app(service=service)

@@ -24,10 +24,10 @@ from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets
 from wordsvc.ledger import LOCAL, Ledger
-from wordsvc.ledger.audit import entry_hash
-from wordsvc.ledger.canonical import canonical, sha256_of
-from wordsvc.ledger.schema import audit, revisions
-from wordsvc.ledger.store import entry_of
+from wordsvc.ledger._db.canonical import canonical, sha256_of
+from wordsvc.ledger._db.schema import audit, revisions
+from wordsvc.ledger.integrity.audit import entry_hash
+from wordsvc.ledger.records.store import entry_of
 
 WORDS = ("cat", "dog", "tea", "eat")
 OLD = MemoryLexicon({w: [()] for w in WORDS}, LexiconInfo(id="en-US", lang="en-US", version="1", sha256="1" * 64, fold_diacritics=True))

@@ -29,11 +29,11 @@ from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets
 from wordsvc.ledger import LOCAL, Conflict, Ledger, Unauthorized
-from wordsvc.ledger.audit import HOUSE, make_entry
-from wordsvc.ledger.checkpoints import Signer, public_pem
-from wordsvc.ledger.schema import audit, tokens
-from wordsvc.ledger.store import audit_row
-from wordsvc.ledger.tokens import hash_token
+from wordsvc.ledger._db.schema import audit, tokens
+from wordsvc.ledger.integrity.audit import HOUSE, make_entry
+from wordsvc.ledger.integrity.checkpoints import Signer, public_pem
+from wordsvc.ledger.records.principals import hash_token
+from wordsvc.ledger.records.store import audit_row
 
 WORDS = ("cat", "dog", "tea", "eat")
 LEXICON = MemoryLexicon({w: [()] for w in WORDS}, LexiconInfo(id="en-US", lang="en-US", version="1", sha256="1" * 64, fold_diacritics=True))
@@ -307,7 +307,7 @@ def test_without_a_key_nothing_is_signed_and_nothing_is_refused(intruder: Ledger
 
 def test_earlier_public_keys_are_read_from_the_files_the_setting_names(tmp_path: Path) -> None:
     from wordsvc.config import Settings
-    from wordsvc.ledger.checkpoints import KeyFileError, key_id
+    from wordsvc.ledger.integrity.checkpoints import KeyFileError, key_id
 
     old = Ed25519PrivateKey.generate()
     (tmp_path / "old.pem").write_text(public_pem(old.public_key()), encoding="ascii")

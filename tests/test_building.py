@@ -116,3 +116,23 @@ def test_indexes_built_side_by_side_are_the_files_built_one_after_the_other(tmp_
         assert [line.split(":")[1].split(" of ")[0].strip() for line in lines] == ["anagram index", "search index"]
         files[cpus] = {path.relative_to(folder): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
     assert files[2] == files[1] and len(files[2]) == 11  # the lexicon, its anagram index and its search index
+
+
+def test_a_generated_list_is_made_again_when_its_builder_or_the_builders_kit_changes(tmp_path, monkeypatch):
+    """The stamp beside a generated list is the sha256 of the builder and of every module of ``wordlists/_builder``."""
+    import shutil
+
+    lang = next(lang for lang in languages_module.LANGUAGES if lang.builder)
+    root = tmp_path / "wordlists"
+    shutil.copytree(languages_module.wordlists_dir() / "_builder", root / "_builder")
+    (root / lang.builder).parent.mkdir(parents=True)
+    shutil.copy(languages_module.wordlists_dir() / lang.builder, root / lang.builder)
+    monkeypatch.setattr(build_module, "wordlists_dir", lambda: root)
+    stamps = [build_module.builder_sha256(lang)]
+    with (root / "_builder" / "listfile.py").open("a", encoding="utf-8") as kit:
+        kit.write("\n")
+    stamps.append(build_module.builder_sha256(lang))
+    with (root / lang.builder).open("a", encoding="utf-8") as builder:
+        builder.write("\n")
+    stamps.append(build_module.builder_sha256(lang))
+    assert len(set(stamps)) == 3

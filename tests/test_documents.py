@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from wordsvc.core import documents as docs
-from wordsvc.core.document_messages import DOCUMENT_CATALOG, document_text
 from wordsvc.core.documents.audit_lines import LINE_LENGTH, audit_line
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets, ruleset_document, ruleset_from_document
+from wordsvc.i18n import DOCUMENT_CATALOG, document_text
 from wordsvc.ledger import LOCAL, Ledger
 from wordsvc.service.pdf import render_pdf
 

@@ -26,11 +26,11 @@ from typing import Any
 import pytest
 
 from wordsvc.core import documents as docs
-from wordsvc.core.document_messages import DOCUMENT_CATALOG, DOCUMENT_LOCALES, DOCUMENT_PLURALS, PLURAL_CATEGORIES, document_count, plural_category
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.formats import format_document, known_formats
 from wordsvc.data.rulesets import load_rulesets, ruleset_document, ruleset_from_document
+from wordsvc.i18n import DOCUMENT_CATALOG, DOCUMENT_LOCALES, DOCUMENT_PLURALS, PLURAL_CATEGORIES, document_count, plural_category
 from wordsvc.ledger import LOCAL, Ledger
 
 #: Players' names that are no word of any language here, so that a name is never mistaken for a word (they are stripped anyway).
@@ -48,7 +48,7 @@ WRITTEN_ELSEWHERE = {"audit.accepted": {"upto": 41, "head": "ab" * 32}}
 def ledger_actions() -> set[str]:
     """Every action the ledger's code appends to an audit chain: the string constants given as ``append``'s action argument."""
     found: set[str] = set()
-    for path in (Path(docs.__file__).resolve().parents[2] / "ledger").glob("*.py"):
+    for path in (Path(docs.__file__).resolve().parents[2] / "ledger").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("append", "_append") and len(node.args) >= 4:
                 found |= {n.value for n in ast.walk(node.args[3]) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
@@ -204,11 +204,13 @@ def catalogue_words(locale: str) -> set[str]:
     return words([re.sub(r"\{\w+\}", " ", text) for text in texts], [])
 
 
+@pytest.mark.slow  # seconds even alone: left out of make check, run by make test
 def test_the_played_tournament_holds_an_entry_of_every_kind_the_ledger_writes(played: dict[str, dict[str, Any]]) -> None:
     written = {entry["action"] for entries in played["en"]["audits"] for entry in entries}
     assert ledger_actions() - set(WRITTEN_ELSEWHERE) <= written, sorted(ledger_actions() - set(WRITTEN_ELSEWHERE) - written)
 
 
+@pytest.mark.slow  # plays a tournament in each of the eleven languages first (about 20 s): left out of make check, run by make test
 @pytest.mark.parametrize("locale", [locale for locale in DOCUMENT_LOCALES if locale != "en"])
 def test_every_document_of_an_event_speaks_only_its_language(played: dict[str, dict[str, Any]], locale: str) -> None:
     english_views, views = played["en"], played[locale]

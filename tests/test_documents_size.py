@@ -30,7 +30,7 @@ import pytest
 
 from wordsvc.core import documents as docs
 from wordsvc.core.documents.crosstable import MATRIX_PLAYERS
-from wordsvc.core.sessions import MAX_EVENT_PLAYERS
+from wordsvc.core.seating.sessions import MAX_EVENT_PLAYERS
 from wordsvc.core.standings import Entrant, Game, crosstable, standings
 from wordsvc.data.formats import format_document, known_formats
 from wordsvc.schemas.common import MAX_NAME, MAX_PLAYERS

@@ -1,8 +1,7 @@
 """The English lexicons: the word-game filter, the sizes, the two-letter lists, the solver's best plays.
 
 The filter's rules are tested on their own (``wordlists/en/build_scowl.py``,
-loaded by path: it is a script of the word-list folder, standard library
-only). The rest reads the committed lists and the lexicons built from them
+imported as a module of the word-list package). The rest reads the committed lists and the lexicons built from them
 (skipped when ``wordsvc build`` has not run), and, when Debian's ``scowl``
 and ``miscfiles`` are installed (``make setup`` installs them), rebuilds the
 lists and compares them byte for byte.
@@ -10,7 +9,7 @@ lists and compares them byte for byte.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import random
 import re
 from pathlib import Path
@@ -32,15 +31,7 @@ KEPT = "qi xu za brr nth hmm shh tsk psst cwm crwth".split()
 KEPT_COMMON = "brr nth hmm shh psst".split()
 
 
-def _script():
-    spec = importlib.util.spec_from_file_location("build_scowl", EN / "build_scowl.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-scowl = _script()
+scowl = importlib.import_module("wordlists.en.build_scowl")
 
 
 # ---------------------------------------------------------------- the filter's rules
@@ -93,7 +84,7 @@ def test_each_filter_rule_names_its_class(form, rank, expected):
 
 def test_every_class_the_filter_gives_is_known_to_the_lexicons_and_named_in_every_locale():
     from wordsvc.core.lexicon import KNOWN_CLASSES
-    from wordsvc.core.messages import CATALOG
+    from wordsvc.i18n import CATALOG
 
     assert set(scowl.FILTER_CLASSES) == FILTER_CLASSES <= KNOWN_CLASSES
     for locale, catalog in CATALOG.items():
@@ -130,6 +121,7 @@ def test_the_lists_name_their_filter_and_its_independent_list():
         assert any(line.startswith("# filter: ") and "web2" in line and "sha256" in line for line in header)
 
 
+@pytest.mark.slow  # seconds even alone: left out of make check, run by make test
 @pytest.mark.skipif(
     not (Path("/usr/share/dict/scowl").is_dir() and Path("/usr/share/dict/web2").is_file()),
     reason="Debian's scowl and miscfiles are not installed (make setup installs them as root)",
@@ -231,6 +223,7 @@ def banned_by_filter(word: str, ruleset, lexicon) -> bool:  # type: ignore[no-un
     return not verdict.valid and any(r.code == "banned_class" and r.params.get("class") in FILTER_CLASSES for r in verdict.reasons)
 
 
+@pytest.mark.slow  # 400 best plays a lexicon, some 5 s each: left out of make check, run by make test
 @pytest.mark.parametrize("lang", list(ENGLISH))
 def test_no_best_play_of_200_8_card_and_200_11_card_hands_holds_a_form_of_a_filter_class(service, lang):
     """Before the filter, en-US's best plays held one on 26 and 48 of these hands (wordlists/en/README.md)."""

@@ -2,7 +2,7 @@
 
 ``wordsvc serve`` calls the app on its event loop for the GET requests of a
 few cheap paths (``/health``, ``/ready``, ``/validate``), with
-``environ["wordsvc.server.to_pool"]`` set; the app calls it before any work
+its ``Hosting.to_pool`` set; the app calls it before any work
 that may take long, and the server runs the request again in its pool. The
 server's side is in tests/test_server.py; this is the app's: a verdict is
 answered where it was asked, a suggestion search, an analyser's cache miss
@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
-from wordsvc.server.wsgi import ToPool, to_pool
+from wordsvc.server.hosting import HOSTING, Hosting, ToPool, to_pool
 from wordsvc.web.metrics import IN_FLIGHT, REQUESTS
 
-ON_THE_LOOP = {"wordsvc.server.to_pool": to_pool}
+ON_THE_LOOP = {HOSTING: Hosting(to_pool=to_pool)}
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 @pytest.fixture(scope="module")
 def admin(client: Any) -> str:
-    from wordsvc.web.events import ledger
+    from wordsvc.web.views.ledger_access import ledger
 
     with client.application.app_context():
         return str(ledger().create_admin_token("tests")[1])

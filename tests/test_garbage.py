@@ -25,7 +25,8 @@ import pytest
 from werkzeug.test import EnvironBuilder
 
 from wordsvc.core.budget import BudgetedCache
-from wordsvc.server.wsgi import call_app, to_pool
+from wordsvc.server.hosting import HOSTING, Hosting, to_pool
+from wordsvc.server.wsgi import call_app
 from wordsvc.web.app import create_app
 
 #: One request of each kind that does real work (method, path, query or JSON body).
@@ -91,6 +92,7 @@ def ours(thing: object) -> str | None:
     return None
 
 
+@pytest.mark.slow  # seconds even alone: left out of make check, run by make test
 @pytest.mark.parametrize(("method", "path", "options"), REQUESTS, ids=[f"{m} {p}" for m, p, _ in REQUESTS])
 def test_a_request_leaves_no_reference_cycle_of_wordsvcs_making(app, saved_garbage, method, path, options):
     assert answer(app, method, path, options) < 300  # once to fill what is filled once (indexes opened, solvers made)
@@ -103,10 +105,11 @@ def test_a_request_leaves_no_reference_cycle_of_wordsvcs_making(app, saved_garba
     assert not left, f"{method} {path} left cycles for the collector: {dict(left)}"
 
 
+@pytest.mark.slow  # seconds even alone: left out of make check, run by make test
 def test_a_request_handed_from_the_event_loop_to_the_pool_leaves_no_cycle(app, saved_garbage):
     def handed() -> dict[str, Any]:  # as the server's event loop calls the app for /validate (wordsvc.server.protocol)
         environ = EnvironBuilder(path="/validate", query_string={"word": "quizzq"}).get_environ()
-        environ["wordsvc.server.to_pool"] = to_pool
+        environ[HOSTING] = Hosting(to_pool=to_pool)
         return environ
 
     assert call_app(app, handed()) is None  # the word needs suggestions: the view asks for the pool
@@ -120,6 +123,7 @@ def test_a_request_handed_from_the_event_loop_to_the_pool_leaves_no_cycle(app, s
     assert not [name for name in map(ours, saved_garbage) if name]
 
 
+@pytest.mark.slow  # seconds even alone: left out of make check, run by make test
 def test_what_the_solver_and_deck_caches_keep_is_untracked_after_collections(app):
     for method, path, options in REQUESTS:
         answer(app, method, path, options)

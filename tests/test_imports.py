@@ -23,10 +23,10 @@ from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets
 from wordsvc.ledger import LOCAL, Conflict, Ledger
-from wordsvc.ledger.audit import entry_hash
-from wordsvc.ledger.canonical import canonical, sha256_of
-from wordsvc.ledger.events import event_payload as _event_payload
-from wordsvc.ledger.transfer import event_row_of as _event_row_of
+from wordsvc.ledger._db.canonical import canonical, sha256_of
+from wordsvc.ledger.integrity.audit import entry_hash
+from wordsvc.ledger.records.events import event_payload as _event_payload
+from wordsvc.ledger.transfer.export import event_row_of as _event_row_of
 
 LEXICON = MemoryLexicon({w: [()] for w in ("cat", "do", "dog", "tea", "eat", "at", "an", "rain", "tart")}, LexiconInfo(
     id="en-US", lang="en-US", version="1", sha256="1" * 64, fold_diacritics=True
@@ -130,6 +130,7 @@ HOSTILE: dict[str, Callable[[dict[str, Any]], None]] = {
 }
 
 
+@pytest.mark.slow  # seconds even alone: left out of make check, run by make test
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_a_chain_valid_crafted_import_is_refused_listing_what_no_write_could_store(ledger: Ledger, export: dict[str, Any], case: str) -> None:
     forged = forge(export, HOSTILE[case])
@@ -164,6 +165,7 @@ def _paths(node: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
             yield from _paths(value, (*path, i))
 
 
+@pytest.mark.slow  # seconds even alone: left out of make check, run by make test
 @settings(max_examples=120, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_any_value_anywhere_in_a_chain_valid_export_is_a_422_or_an_event_every_read_can_serve(ledger: Ledger, export: dict[str, Any], data: st.DataObject) -> None:
@@ -211,6 +213,7 @@ def test_the_untouched_tournament_export_imports_and_reads_back_the_same(ledger:
     assert ledger.verify(imported["id"]) == []
 
 
+@pytest.mark.slow  # seconds even alone: left out of make check, run by make test
 @settings(max_examples=120, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_any_value_anywhere_in_a_tournament_s_rows_is_a_422_or_an_event_every_read_can_serve(

@@ -10,7 +10,7 @@ skip, and under CI (``CI`` set) they fail.
 from __future__ import annotations
 
 import gzip
-import importlib.util
+import importlib
 from pathlib import Path
 from types import ModuleType
 
@@ -26,11 +26,7 @@ SOURCE = Path("/usr/share/dict/danish")  # Debian package wdanish
 
 
 def builder() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("build_wdanish", FOLDER / "build_wdanish.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("wordlists.da.build_wdanish")
 
 
 #: The built lexicons of the ``service`` fixture (tests/conftest.py): without them its tests skip, and fail under CI.

@@ -10,7 +10,7 @@ skip, and under CI (``CI`` set) they fail.
 from __future__ import annotations
 
 import gzip
-import importlib.util
+import importlib
 from pathlib import Path
 
 import pytest
@@ -38,10 +38,7 @@ def test_names_and_abbreviations_are_refused_by_their_class_and_accents_are_laid
 
 @pytest.mark.skipif(not SOURCE.is_file(), reason="Debian's wdutch is not installed")
 def test_the_builder_writes_the_same_bytes_twice_with_the_package_version_in_the_header(tmp_path):
-    spec = importlib.util.spec_from_file_location("build_wdutch", FOLDER / "build_wdutch.py")
-    assert spec and spec.loader
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
+    builder = importlib.import_module("wordlists.nl.build_wdutch")
     first, second = tmp_path / "a.tsv.gz", tmp_path / "b.tsv.gz"
     for out in (first, second):
         assert builder.main(["--out", str(out), "--package-version", "1:2.20.19-2"]) == 0

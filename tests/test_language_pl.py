@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import importlib.util
+import importlib
 from pathlib import Path
 
 import pytest
@@ -25,11 +25,7 @@ BUILT = ROOT / "build" / "lexicons" / LANG
 
 
 def load_builder():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("build_sjp", FOLDER / "build_sjp.py")
-    assert spec and spec.loader
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
-    return builder
+    return importlib.import_module("wordlists.pl.build_sjp")
 
 
 BUILDER = load_builder()

@@ -11,8 +11,8 @@ import unicodedata
 import pytest
 
 from wordsvc.core.errors import UnknownLanguage
-from wordsvc.core.messages import CATALOG
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
+from wordsvc.i18n import CATALOG
 from wordsvc.service import Service
 
 

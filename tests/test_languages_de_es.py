@@ -10,7 +10,7 @@ skip, and under CI (``CI`` set) they fail.
 from __future__ import annotations
 
 import gzip
-import importlib.util
+import importlib
 import json
 from pathlib import Path
 
@@ -79,11 +79,7 @@ def test_anagrams_use_the_double_cards(service, lang, cards, word):
 
 def _builder(lang: str, script: str):  # type: ignore[no-untyped-def]
     """``wordlists/<lang>/<script>`` as a module, its rules callable one by one."""
-    spec = importlib.util.spec_from_file_location(f"build_{lang}", ROOT / "wordlists" / lang / script)
-    assert spec and spec.loader
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
-    return builder
+    return importlib.import_module(f"wordlists.{lang}.{script.removesuffix('.py')}")
 
 
 @pytest.mark.parametrize(

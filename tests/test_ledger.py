@@ -20,9 +20,9 @@ from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.scoring import Challenge, PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets, ruleset_document, ruleset_from_document
 from wordsvc.ledger import LOCAL, Conflict, Forbidden, Ledger, NotFound, PreconditionFailed, PreconditionRequired, Principal, Unauthorized, connect
-from wordsvc.ledger.canonical import canonical
-from wordsvc.ledger.database import backup, head_revision, upgrade
-from wordsvc.ledger.schema import audit, events, metadata, revisions, tokens
+from wordsvc.ledger._db.canonical import canonical
+from wordsvc.ledger._db.database import backup, head_revision, upgrade
+from wordsvc.ledger._db.schema import audit, events, metadata, revisions, tokens
 
 WORDS = ("cat", "dog", "quiz", "tea", "eat", "ate", "the", "rain", "ran", "art", "rat", "tar")
 _ids = itertools.count()

@@ -23,8 +23,8 @@ from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets
 from wordsvc.ledger import LOCAL, Conflict, Forbidden, Ledger, NotFound
-from wordsvc.ledger.canonical import canonical
-from wordsvc.ledger.schema import revisions
+from wordsvc.ledger._db.canonical import canonical
+from wordsvc.ledger._db.schema import revisions
 
 ROOT = Path(__file__).resolve().parents[1]
 _ids = itertools.count()
@@ -110,7 +110,7 @@ def test_a_seeded_event_commits_deals_each_round_when_due_and_reveals_on_close(l
 
 
 def _secret(ledger: Ledger, event: str) -> str:
-    from wordsvc.ledger.deals import SEED
+    from wordsvc.ledger.records.deals import SEED
 
     return ledger.readers.read(lambda reader: SEED.first(reader, {"event": event}))[0]
 

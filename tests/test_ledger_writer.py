@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from sqlalchemy import Connection, Engine, text
 
-from wordsvc.ledger.database import BATCH, Writer, connect
+from wordsvc.ledger._db.database import BATCH, Writer, connect
 
 _tables = itertools.count()
 

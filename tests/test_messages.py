@@ -13,9 +13,7 @@ import string
 import pytest
 
 from wordsvc.core import documents as docs
-from wordsvc.core.document_messages import DOCUMENT_CATALOG, DOCUMENT_LOCALES
-from wordsvc.core.messages import CATALOG, LOCALE_NAMES, LOCALES, render
-from wordsvc.core.page_messages import PAGE_CATALOG
+from wordsvc.i18n import CATALOG, DOCUMENT_CATALOG, DOCUMENT_LOCALES, LOCALE_NAMES, LOCALES, PAGE_CATALOG, render
 from wordsvc.web.locale import negotiate
 
 FIELD = re.compile(r"\{(\w*)\}")

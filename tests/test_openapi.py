@@ -135,7 +135,7 @@ def test_an_import_states_the_event_fields_it_needs_and_names_a_missing_one(doc,
     event = doc["components"]["schemas"]["ImportedEvent"]
     assert {"id", "name", "private", "ruleset_id", "ruleset", "ruleset_sha256", "lexicon", "created_at"} <= set(event["required"])
     client = create_app(Settings.from_env({**os.environ, "WORDSVC_DATABASE_URL": f"sqlite:///{tmp_path / 'l.db'}", "WORDSVC_LANGUAGES": "en-US"})).test_client()
-    from wordsvc.web.events import ledger
+    from wordsvc.web.views.ledger_access import ledger
 
     with client.application.app_context():
         token = ledger().create_admin_token("tests")[1]

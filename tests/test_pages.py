@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from wordsvc.core.messages import CATALOG, LOCALES
-from wordsvc.web.pages import ASSETS, PAGES, STATIC, render_page
+from wordsvc.i18n import CATALOG, LOCALES
+from wordsvc.web.views.pages import ASSETS, PAGES, STATIC, render_page
 
 
 def test_every_file_the_pages_load_is_an_asset_and_every_asset_ships() -> None:

@@ -23,7 +23,7 @@ print(json.dumps({"modules": names, "loaded": sorted({m.split(".")[0] for m in s
 
 def test_core_has_the_expected_modules():
     names = {m.name for m in pkgutil.iter_modules(wordsvc.core.__path__)}
-    assert {"cards", "text", "lexicon", "verdict", "ruleset", "scoring", "game", "errors", "messages"} <= names
+    assert {"cards", "text", "lexicon", "verdict", "ruleset", "scoring", "game", "errors"} <= names
 
 
 def test_importing_every_core_module_loads_no_heavy_dependency():

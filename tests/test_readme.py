@@ -80,33 +80,3 @@ def client():
     if not app.extensions["wordsvc"].languages.lexicons:
         pytest.skip("no lexicon built; run `wordsvc build`")
     return app.test_client()
-
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def code_map() -> dict[str, set[str]]:
-    """The README's code map: each ``wordsvc/...`` folder line with the module names it lists."""
-    block = README.split("## Code map", 1)[1].split("```", 2)[1]
-    listed: dict[str, set[str]] = {}
-    for line in block.splitlines():
-        if line.startswith("wordsvc/") and line.split()[0].endswith("/"):
-            folder, *names = line.split()
-            listed[folder] = set(names)
-    return listed
-
-
-def test_the_code_map_lists_every_folder_and_module_of_the_package():
-    tree = {
-        f"{folder.relative_to(ROOT).as_posix()}/": {p.stem for p in folder.glob("*.py") if p.stem not in ("__init__", "__main__")}
-        for folder in sorted((ROOT / "wordsvc").rglob("*"))
-        if folder.is_dir() and (folder / "__init__.py").is_file()
-    }
-    tree = {folder: names for folder, names in tree.items() if names}
-    assert code_map() == tree
-
-
-def test_the_code_map_names_only_paths_that_exist():
-    block = README.split("## Code map", 1)[1].split("```", 2)[1]
-    paths = [line.split()[0] for line in block.splitlines() if line and not line.startswith(" ")]
-    assert [p for p in paths if not (ROOT / p).exists()] == []

@@ -1,4 +1,4 @@
-"""Receipts, checkpoints and proofs of the ledger (wordsvc/ledger/receipts.py, checkpoints.py, receipt_check.py), on both back ends.
+"""Receipts, checkpoints and proofs of the ledger (wordsvc/ledger/integrity/receipts.py, checkpoints.py, receipt_check.py), on both back ends.
 
 Every write answers a receipt whose root is the RFC 9162 root of the event's
 audit entries right after it, however the head was reached: kept in the
@@ -27,12 +27,12 @@ from wordsvc.core.merkle import consistency_proof, inclusion_proof, root, verify
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets
 from wordsvc.ledger import LOCAL, Conflict, Ledger
-from wordsvc.ledger.audit import GENESIS, make_entry
-from wordsvc.ledger.canonical import canonical
-from wordsvc.ledger.checkpoints import KeyFileError, Signer, checkpoint_problems, create_key, message, public_key_from_pem, public_pem
-from wordsvc.ledger.receipt_check import check
-from wordsvc.ledger.receipts import entry_leaf, tree_root
-from wordsvc.ledger.schema import audit, tokens
+from wordsvc.ledger._db.canonical import canonical
+from wordsvc.ledger._db.schema import audit, tokens
+from wordsvc.ledger.integrity.audit import GENESIS, make_entry
+from wordsvc.ledger.integrity.checkpoints import KeyFileError, Signer, checkpoint_problems, create_key, message, public_key_from_pem, public_pem
+from wordsvc.ledger.integrity.receipt_check import check
+from wordsvc.ledger.integrity.receipts import entry_leaf, tree_root
 
 WORDS = ("cat", "dog", "tea", "eat", "the", "rain", "art", "rat")
 LEXICON = MemoryLexicon({w: [()] for w in WORDS}, LexiconInfo(id="en-US", lang="en-US", version="1", sha256="1" * 64, fold_diacritics=True))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import unicodedata
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError
@@ -73,12 +74,14 @@ def rounds(draw):
     return data
 
 
+@pytest.mark.slow  # seconds even alone: left out of make check, run by make test
 @settings(max_examples=800, deadline=None)
 @given(data=rounds())
 def test_the_direct_reader_accepts_only_what_the_schema_accepts_and_reads_it_the_same(data):
     assert_agrees(data, RoundRequest(), read_round, load_round_request)
 
 
+@pytest.mark.slow  # seconds even alone: left out of make check, run by make test
 @settings(max_examples=400, deadline=None)
 @given(data=rounds(), extra=st.sampled_from([{}, {"correction": {"reason": "slip"}}, {"ruleset": "standard"}, {"correction": None}]))
 def test_a_ledger_submission_is_read_directly_only_as_the_schema_reads_it(data, extra):

@@ -426,6 +426,7 @@ def test_common_misspellings_suggest_the_word_meant(typo, meant, standard, engli
         assert distance(typo, s.word) == s.distance
 
 
+@pytest.mark.slow  # scans every English form once a pattern (up to 9 s): left out of make check, run by make test
 @needs_english
 @pytest.mark.parametrize("pattern", ["*q*q*", "z??????", "?a?e?", "[xz]*[xz]", "*mb"])
 def test_english_patterns_equal_a_plain_scan_of_the_verdicts(pattern, standard, english):
@@ -440,7 +441,7 @@ def client(rulesets, lexicon):
     from wordsvc.data.languages import Languages
     from wordsvc.service import Service
     from wordsvc.web.app import create_app
-    from wordsvc.web.words import bp
+    from wordsvc.web.views.words import bp
 
     memory = MemoryLexicon({**{w: [()] for w in ("quiz", "quit", "quite", "quiet", "it", "zit", "tea", "eat", "ate", "the")}}, LexiconInfo(
         id="mem", lang="en-US", version="1", sha256="2" * 64, fold_diacritics=True
@@ -487,7 +488,7 @@ def test_anagrams_endpoint_lays_double_letter_cards(client):
 
 def test_suggest_endpoint_and_the_verdict_helper(client):
     from wordsvc.schemas.words import SuggestOut
-    from wordsvc.web.words import suggestions
+    from wordsvc.web.views.words import suggestions
 
     body = load(SuggestOut, client.get("/suggest?word=quiq"))
     assert ([s["word"] for s in body["suggestions"]], body["valid"], body["max_distance"]) == (["quit", "quiz"], False, 1)
@@ -520,7 +521,7 @@ def test_an_analyser_that_cannot_list_its_words_is_refused_by_words_and_anagrams
     from wordsvc.data.languages import Languages
     from wordsvc.service import Service
     from wordsvc.web.app import create_app
-    from wordsvc.web.words import bp
+    from wordsvc.web.views.words import bp
 
     class Analyser(MemoryLexicon):
         def forms(self):

@@ -40,9 +40,9 @@ from wordsvc.core.seating import (
     table_sizes,
 )
 from wordsvc.core.seating.designs import affine_classes, prime_power
+from wordsvc.core.seating.sessions import Registration, active, plan_session, sizes_for
+from wordsvc.core.seating.sessions import history as session_history
 from wordsvc.core.seating.shuffle import seating_stream
-from wordsvc.core.sessions import Registration, active, plan_session, sizes_for
-from wordsvc.core.sessions import history as session_history
 from wordsvc.core.standings import Entrant, Game, standings
 from wordsvc.data.formats import known_formats
 

@@ -30,7 +30,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 @pytest.fixture(scope="module")
 def director(client: Any) -> str:
-    from wordsvc.web.events import ledger
+    from wordsvc.web.views.ledger_access import ledger
 
     with client.application.app_context():
         admin = str(ledger().create_admin_token("tests")[1])

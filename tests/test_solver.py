@@ -579,7 +579,7 @@ def client(rulesets):
     from wordsvc.service import Service
     from wordsvc.service.solvers import Solvers
     from wordsvc.web.app import create_app
-    from wordsvc.web.best_meld import bp
+    from wordsvc.web.views.best_meld import bp
 
     service = Service(rulesets, Languages({"en-US": FIXTURE}))
     app = create_app(service=service)
@@ -814,7 +814,7 @@ def test_best_meld_without_an_anagram_index_is_503(rulesets, tmp_path):
     from wordsvc.service import Service
     from wordsvc.service.solvers import Solvers
     from wordsvc.web.app import create_app
-    from wordsvc.web.best_meld import bp
+    from wordsvc.web.views.best_meld import bp
 
     service = Service(rulesets, Languages({"en-US": FIXTURE}))
     app = create_app(service=service)

@@ -1,8 +1,8 @@
-"""The stream's message types (wordsvc/ledger/feed.py) and their data schemas (wordsvc/schemas/stream.py) are the same set."""
+"""The stream's message types (wordsvc/ledger/records/feed.py) and their data schemas (wordsvc/schemas/stream.py) are the same set."""
 
 from __future__ import annotations
 
-from wordsvc.ledger.feed import MESSAGE_TYPES
+from wordsvc.ledger.records.feed import MESSAGE_TYPES
 from wordsvc.schemas.stream import MESSAGE_DATA
 
 

@@ -17,9 +17,9 @@ from tournament_kit import one_round as one_round_ruleset
 
 from wordsvc.core.errors import InvalidRequest
 from wordsvc.core.seating import meetings, random_seating
-from wordsvc.core.sessions import draw_seed
+from wordsvc.core.seating.sessions import draw_seed
 from wordsvc.ledger import LOCAL, Conflict, Ledger, NotFound
-from wordsvc.ledger.schema import seats
+from wordsvc.ledger._db.schema import seats
 
 _ids = itertools.count()
 
@@ -200,7 +200,7 @@ def test_an_export_carries_the_tournament_and_imports_as_it_was(ledger: Ledger, 
     with ledger.engine.begin() as conn:  # the same event under a new id: rename every row and entry would break the chain, so move it
         from sqlalchemy import delete
 
-        from wordsvc.ledger.schema import audit, events, games, players, revisions, sessions, tokens
+        from wordsvc.ledger._db.schema import audit, events, games, players, revisions, sessions, tokens
 
         for table in (seats, revisions, games, sessions, players, tokens):
             conn.execute(delete(table).where(table.c.event_id == event_id))
@@ -238,7 +238,7 @@ def test_a_seat_row_edited_in_the_database_fails_verify(ledger: Ledger, one_roun
 
 def test_an_event_registers_at_most_its_limit_of_players(ledger: Ledger, one_round, monkeypatch: pytest.MonkeyPatch) -> None:
     """MAX_EVENT_PLAYERS (2,000; 3 here) bounds an event: the next registration is a 409, and the field stays as it was."""
-    import wordsvc.ledger.players as registry
+    import wordsvc.ledger.tournaments.players as registry
 
     monkeypatch.setattr(registry, "MAX_EVENT_PLAYERS", 3)
     event_id, director = new_event(ledger, one_round, 3)

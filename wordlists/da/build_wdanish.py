@@ -32,24 +32,21 @@ The filter (README.md beside this file gives each rule's count and evidence):
 
 The lexicon folds (``fold_diacritics: true``) and keeps å (``fold_keep``):
 å is a card of its own, the other marks are laid plain. The deck check
-(:func:`deck_spelling`) folds the same way, to drop what no card can lay.
+(:func:`deck_spelling`) folds the same way (:func:`wordsvc.core.text.fold_diacritics`),
+to drop what no card can lay.
 
-Standard library only, so it runs before the project is installed.
-Run: ``python wordlists/da/build_wdanish.py --out da.tsv.gz``
+The list file, the options and the package version come from the builders'
+kit (:mod:`wordlists._builder`). Run from the checkout's root:
+``python -m wordlists.da.build_wdanish --out da.tsv.gz``
 """
 
 from __future__ import annotations
 
-import argparse
-import collections
-import gzip
-import hashlib
-import io
-import subprocess
 import sys
-import unicodedata
-from collections.abc import Iterable
 from pathlib import Path
+
+from wordlists._builder import debian_header, entries, filter_entries, package_version, parser, write_list
+from wordsvc.core.text import fold_diacritics
 
 LIST_ID = "da"
 PACKAGE = "wdanish"
@@ -59,9 +56,9 @@ FILTER_VERSION = 1
 
 #: The letters with tiles of their own in Danish Scrabble that a mark would fold away (å is a + ring; æ and ø are no
 #: base letter with a mark and stay by themselves).
-OWN_LETTERS = frozenset("æøå")
+OWN_LETTERS = "æøå"
 #: The deck's letters, as Danish Scrabble's: a-z less q and w, and æ ø å (README.md, "Folding and the deck").
-DECK_LETTERS = frozenset("abcdefghijklmnoprstuvxyz") | OWN_LETTERS
+DECK_LETTERS = frozenset("abcdefghijklmnoprstuvxyz" + OWN_LETTERS)
 #: Vowel letters of the folded forms.
 VOWELS = frozenset("aeiouyæøå")
 #: Lowercase forms without a vowel that are Danish words: the interjections hm, pst and prr.
@@ -74,17 +71,16 @@ ABBREVIATIONS = frozenset({"atm", "atp", "dna", "edb", "ngo", "opg", "pda", "år
 DROPS = (("space", " "), ("apostrophe", "'"), ("hyphen", "-"), ("period", "."))
 #: The classes, in the order the classes column writes them.
 CLASS_ORDER = ("abbreviation", "proper_noun")
+#: What the filter does, as the list's header says it.
+FILTER = (
+    f"house{FILTER_VERSION} (wordlists/da/build_wdanish.py): dropped entries with a space, apostrophe, hyphen, "
+    f"digit, period or a letter no card lays; marks other than æ ø å folded; classes {', '.join(CLASS_ORDER)}"
+)
 
 
 def deck_spelling(text: str) -> str:
     """``text`` (lowercase) spelled with the deck's letters: æ ø å kept, every other mark folded (idé -> ide, lübecker -> lubecker)."""
-    if text.isascii():
-        return text
-    return "".join(ch if ch in OWN_LETTERS else _plain(ch) for ch in text)
-
-
-def _plain(ch: str) -> str:
-    return "".join(part for part in unicodedata.normalize("NFD", ch) if not unicodedata.combining(part))
+    return fold_diacritics(text, keep=OWN_LETTERS)
 
 
 def drop_reason(entry: str) -> str | None:
@@ -114,76 +110,11 @@ def word_class(entry: str) -> str:
     return ""
 
 
-def filtered(entries: Iterable[str]) -> tuple[list[str], collections.Counter[str], collections.Counter[str]]:
-    """The sorted ``form<TAB>classes`` keys of the kept entries, and how many distinct entries each drop and class took."""
-    keys = set()
-    drops: collections.Counter[str] = collections.Counter()
-    classes: collections.Counter[str] = collections.Counter()
-    for entry in sorted(set(entries)):
-        reason = drop_reason(entry)
-        if reason:
-            drops[reason] += 1
-            continue
-        found = word_class(entry)
-        classes[found or "ordinary"] += 1
-        keys.add(f"{entry.lower()}\t{found}")
-    return sorted(keys), drops, classes
-
-
-def read_entries(path: Path) -> list[str]:
-    """The entries of the list, NFC; a line with whitespace other than its newline is refused (it would corrupt the TSV)."""
-    text = path.read_text(encoding="utf-8")
-    entries = [unicodedata.normalize("NFC", line) for line in text.split("\n") if line]
-    bad = next((e for e in entries if any(ch.isspace() and ch != " " for ch in e)), None)
-    if bad is not None:
-        raise ValueError(f"{path}: whitespace inside the entry {bad!r}")
-    return entries
-
-
-def debian_version(package: str) -> str:
-    """The installed version of a Debian package; SystemExit naming the package when it is not installed."""
-    try:
-        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError) as err:
-        raise SystemExit(f"{package} is not installed (apt-get install {package}; make setup does): {err}") from None
-    return out.stdout.strip()
-
-
-def header(version: str, sha256: str, path: Path) -> str:
-    return (
-        "# wordsvc word list v1\n"
-        f"# id: {LIST_ID}\n"
-        f"# version: {PACKAGE}-{version}-house{FILTER_VERSION}\n"
-        f"# source: {PACKAGE} {version} (Debian), {path} sha256 {sha256}\n"
-        f"# filter: house{FILTER_VERSION} (wordlists/da/build_wdanish.py): dropped entries with a space, apostrophe, hyphen, "
-        f"digit, period or a letter no card lays; marks other than æ ø å folded; classes {', '.join(CLASS_ORDER)}\n"
-        "# columns: form\tclasses\trank\n"
-    )
-
-
-def write_list(out: Path, head: str, keys: list[str]) -> None:
-    """Write the list: gzip'd (``mtime`` 0, no name: same input, same bytes) when ``out`` ends in .gz."""
-    data = (head + "".join(f"{key}\t\n" for key in keys)).encode("utf-8")
-    if out.suffix == ".gz":
-        buffer = io.BytesIO()
-        with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=6, mtime=0) as packed:
-            packed.write(data)
-        data = buffer.getvalue()
-    out.write_bytes(data)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--out", required=True, type=Path, help="output path; gzip-compressed if it ends in .gz")
-    parser.add_argument("--source", type=Path, default=SOURCE, help=f"the word list (default {SOURCE})")
-    parser.add_argument("--version", help=f"the {PACKAGE} version to name (default: the installed one, from dpkg-query)")
-    args = parser.parse_args(argv)
-    if not args.source.is_file():
-        raise SystemExit(f"{args.source}: no such file; install the Debian package {PACKAGE}")
-    version = args.version or debian_version(PACKAGE)
-    sha256 = hashlib.sha256(args.source.read_bytes()).hexdigest()
-    keys, drops, classes = filtered(read_entries(args.source))
-    write_list(args.out, header(version, sha256, args.source), keys)
+    args = parser(__doc__, source=SOURCE, package=PACKAGE).parse_args(argv)
+    keys, drops, classes = filter_entries(entries(args.source, package=PACKAGE, strict=True), drop_reason, word_class)
+    head = debian_header(LIST_ID, PACKAGE, package_version(PACKAGE, args.package_version), args.source, FILTER, house=FILTER_VERSION)
+    write_list(args.out, head, (f"{key}\t" for key in keys))
     forms = len({key.split("\t")[0] for key in keys})
     print(f"{args.out}: {len(keys)} lines, {forms} forms; dropped {dict(sorted(drops.items()))}; classes {dict(sorted(classes.items()))}", file=sys.stderr)
     return 0

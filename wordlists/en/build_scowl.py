@@ -39,20 +39,24 @@ Why these choices (details, counts and evidence in README.md beside this file):
   A file is decoded as UTF-8 when it is valid UTF-8 (Latin-1 text with
   accents practically never is), else as Latin-1.
 
-Standard library only, so it runs before the project is installed.
+The list file, the options and the package versions come from the builders'
+kit (:mod:`wordlists._builder`); accents are folded by
+:func:`wordsvc.core.text.fold_diacritics`. Run from the checkout's root:
+``python -m wordlists.en.build_scowl`` (it writes the committed lists beside
+this file).
 """
 
 from __future__ import annotations
 
-import argparse
 import collections
 import gzip
-import hashlib
 import re
-import subprocess
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
+
+from wordlists._builder import debian_version, file_sha256, header, parser, write_list
+from wordsvc.core.text import fold_diacritics
 
 #: List id -> (SCOWL spelling categories, largest size). en-GB takes both
 #: British spellings (-ise in ``british``, -ize in ``british_z``) and SCOWL's
@@ -122,7 +126,7 @@ def word_game_class(form: str, rank: int, web2: frozenset[str], acronyms: frozen
     lowercased forms of SCOWL's own ``abbreviations``. The first rule that
     applies decides; README.md gives each rule's count and evidence.
     """
-    lower = plain(form.lower())
+    lower = fold_diacritics(form.lower())
     if MIXED_CASE.search(form):
         if len(form) <= MAX_SYMBOL_LETTERS:
             return "symbol"  # kHz, dB, pH, kW
@@ -139,11 +143,6 @@ def word_game_class(form: str, rank: int, web2: frozenset[str], acronyms: frozen
     if rank == INSANE and 2 <= len(lower) <= MAX_RARE_SHORT_LETTERS:
         return "rare_short"  # ik, zu, ibm: single letters are no play under any ruleset anyway
     return ""
-
-
-def plain(text: str) -> str:
-    """``text`` without its diacritics (très -> tres): the letters a card game lays."""
-    return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
 
 
 # ---------------------------------------------------------------- reading SCOWL
@@ -225,23 +224,14 @@ def scowl_version(readme: Path) -> str:
     raise ValueError(f"{readme}: no Version line")
 
 
-def debian_version(package: str) -> str | None:
-    """The installed version of a Debian package, if any."""
-    try:
-        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return out.stdout.strip() or None
-
-
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scowl-dir", type=Path, default=Path("/usr/share/dict/scowl"))
-    parser.add_argument("--readme", type=Path, default=Path("/usr/share/doc/scowl/README.gz"), help="SCOWL README, read for the version")
-    parser.add_argument("--web2", type=Path, default=Path("/usr/share/dict/web2"), help="web2 (Debian package miscfiles)")
-    parser.add_argument("--out-dir", type=Path, default=Path(__file__).resolve().parent)
-    parser.add_argument("--only", help="comma-separated list ids (default: every list)")
-    args = parser.parse_args(argv)
+    options = parser(__doc__, out=False)
+    options.add_argument("--scowl-dir", type=Path, default=Path("/usr/share/dict/scowl"))
+    options.add_argument("--readme", type=Path, default=Path("/usr/share/doc/scowl/README.gz"), help="SCOWL README, read for the version")
+    options.add_argument("--web2", type=Path, default=Path("/usr/share/dict/web2"), help="web2 (Debian package miscfiles)")
+    options.add_argument("--out-dir", type=Path, default=Path(__file__).resolve().parent)
+    options.add_argument("--only", help="comma-separated list ids (default: every list)")
+    args = options.parse_args(argv)
 
     version = scowl_version(args.readme)
     source = f"SCOWL {version}"
@@ -249,7 +239,7 @@ def main(argv: list[str] | None = None) -> None:
     if deb:
         source += f" (Debian package scowl {deb})"
     web2 = read_web2(args.web2)
-    web2_sha = hashlib.sha256(args.web2.read_bytes()).hexdigest()
+    web2_sha = file_sha256(args.web2)
     misc = debian_version("miscfiles")
     web2_source = f"web2 (Webster's Second International, public domain{f', Debian package miscfiles {misc}' if misc else ''}), sha256 {web2_sha}"
     only = set(args.only.split(",")) if args.only else set(LISTS)
@@ -257,16 +247,14 @@ def main(argv: list[str] | None = None) -> None:
         if list_id not in only:
             continue
         rows, filtered = tagged_rows(collect(args.scowl_dir, spellings, max_size), web2)
-        header = [
-            "# wordsvc word list v1",
-            f"# id: {list_id}",
-            f"# version: scowl-{version}-size{max_size}-wordgame{FILTER_VERSION}",
-            f"# source: {source}, sizes <= {max_size}, categories {', '.join(spellings)}",
-            f"# filter: word-game classes {', '.join(FILTER_CLASSES)} (wordlists/en/build_scowl.py); independent list: {web2_source}",
-            "# columns: form\tclasses\trank",
-        ]
+        head = header(
+            list_id,
+            f"scowl-{version}-size{max_size}-wordgame{FILTER_VERSION}",
+            f"{source}, sizes <= {max_size}, categories {', '.join(spellings)}",
+            f"word-game classes {', '.join(FILTER_CLASSES)} (wordlists/en/build_scowl.py); independent list: {web2_source}",
+        )
         out = args.out_dir / f"{list_id}.tsv"
-        out.write_text("\n".join(header + tagged_lines(rows)) + "\n", encoding="utf-8", newline="\n")
+        write_list(out, head, tagged_lines(rows))
         counts = ", ".join(f"{cls} {filtered[cls]}" for cls in (*FILTER_CLASSES, "abbreviation") if filtered[cls])
         print(f"{out}: {len(rows)} lines; filtered readings: {counts or 'none'}")
 

@@ -17,7 +17,7 @@ Where the forms come from (README.md beside this file has the counts and
 the evidence):
 
 - every form of every stem of ``/usr/share/hunspell/es_ES.dic`` under its
-  affix rules, expanded by :mod:`hunspell_affixes` (rank 1); wspanish
+  affix rules, expanded by :mod:`wordlists._builder.hunspell` (rank 1); wspanish
   (``/usr/share/dict/spanish``, 86,016 lemmas and no inflected forms) adds
   the lemmas hunspell-es lacks (rank 2: archaisms and rare words);
 - the class of a form is its stem's (:func:`stem_class`): Spanish capitalises
@@ -37,27 +37,23 @@ the evidence):
   and ñ is never folded (:func:`plain_vowels`); the manifest's
   ``fold_diacritics`` folds the same way, with ``fold_keep: ñ``.
 
-Standard library only. Run: ``python wordlists/es/build_es.py --out es.tsv.gz``
+Standard library only besides the builders' kit (:mod:`wordlists._builder`:
+the list file, the options, the hunspell expander). Run from the checkout's
+root: ``python -m wordlists.es.build_es --out es.tsv.gz``
 """
 
 from __future__ import annotations
 
-import argparse
 import collections
-import contextlib
-import gzip
-import hashlib
-import io
 import re
-import subprocess
 import sys
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the expander beside this script, also when it is imported by path
-from hunspell_affixes import expand, read_affixes, read_dictionary
+from wordlists._builder import debian_version, entries, file_sha256, header, parser, write_list
+from wordlists._builder.hunspell import expand, read_affixes, read_dictionary
 
 #: Bumped whenever the filter decides differently; part of the list's version.
 FILTER_VERSION = 2
@@ -101,7 +97,6 @@ DROP_CHECKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("unlayable", re.compile(r"[^a-zA-ZáéíóúüñÁÉÍÓÚÜÑ]")),
 )
 
-HEADER = "# wordsvc word list v1\n# id: es\n# version: {version}\n# source: {source}\n# filter: {filter}\n# columns: form\tclasses\trank\n"
 
 
 def dropped_because(stem: str) -> str | None:
@@ -126,10 +121,7 @@ def consonant_runs(word: str) -> tuple[str, str]:
 
 
 class Spelling(NamedTuple):
-    """What wspanish's lemmas (a second list, lemmas only) say of Spanish spelling: the lemmas, and how many begin and end with each consonant run.
-
-    (A NamedTuple, not a dataclass: the tests load this script by path, without a module entry a dataclass would look up.)
-    """
+    """What wspanish's lemmas (a second list, lemmas only) say of Spanish spelling: the lemmas, and how many begin and end with each consonant run."""
 
     lemmas: frozenset[str]
     initial: collections.Counter[str]
@@ -194,7 +186,14 @@ def stem_class(stem: str, flags: str = "", spelling: Spelling | None = None, why
 
 
 def plain_vowels(form: str) -> str:
-    """``form`` with á é í ó ú ü as plain vowels, ñ kept: ``canción`` -> ``cancion``, ``pingüino`` -> ``pinguino``, ``año`` stays."""
+    """``form`` with á é í ó ú ü as plain vowels, ñ kept: ``canción`` -> ``cancion``, ``pingüino`` -> ``pinguino``, ``año`` stays.
+
+    Deliberately not :func:`wordsvc.core.text.fold_diacritics` (which the
+    lexicon folds with, ``fold_keep: ñ``): only the marks of Spanish
+    spelling (:data:`FOLDED_MARKS`) are laid plain here, so a form with any
+    other mark (``à``, ``ç``, ``ô``: a foreign word) stays unlayable and is
+    dropped, and a plain spelling is added only for a Spanish accent.
+    """
     if form.isascii():
         return form
     decomposed = unicodedata.normalize("NFD", form)
@@ -265,54 +264,30 @@ def with_plain_spellings(rows: dict[tuple[str, str], int]) -> dict[tuple[str, st
     return out
 
 
-def debian_version(package: str) -> str:
-    """The installed version of a Debian package (``dpkg-query``); ``unknown`` when it cannot be asked."""
-    try:
-        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return out.stdout.strip() or "unknown"
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def write_list(out: str, header: str, rows: dict[tuple[str, str], int]) -> None:
-    """The header and the rows sorted by (form, classes), UTF-8, LF; gzip (no name, mtime 0) when ``out`` ends in ``.gz``."""
-    with contextlib.ExitStack() as stack:
-        raw = stack.enter_context(open(out, "wb"))
-        if out.endswith(".gz"):
-            raw = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=9, mtime=0))
-        text = stack.enter_context(io.TextIOWrapper(raw, encoding="utf-8", newline="\n"))
-        text.write(header)
-        text.writelines(f"{form}\t{cls}\t{rank}\n" for (form, cls), rank in sorted(rows.items()))
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--out", required=True, help="output path; gzip-compressed if it ends in .gz")
-    parser.add_argument("--dic", type=Path, default=Path("/usr/share/hunspell/es_ES.dic"))
-    parser.add_argument("--aff", type=Path, default=Path("/usr/share/hunspell/es_ES.aff"))
-    parser.add_argument("--wspanish", type=Path, default=Path("/usr/share/dict/spanish"))
-    args = parser.parse_args(argv)
+    options = parser(__doc__)
+    options.add_argument("--dic", type=Path, default=Path("/usr/share/hunspell/es_ES.dic"))
+    options.add_argument("--aff", type=Path, default=Path("/usr/share/hunspell/es_ES.aff"))
+    options.add_argument("--wspanish", type=Path, default=Path("/usr/share/dict/spanish"))
+    args = options.parse_args(argv)
 
     drops: collections.Counter[str] = collections.Counter()
     why: collections.Counter[str] = collections.Counter()
-    words = [line for line in args.wspanish.read_text(encoding="utf-8").split("\n") if line]
+    words = list(entries(args.wspanish, package="wspanish", nfc=False))
     rows = hunspell_rows(args.dic, args.aff, drops, Spelling.of(words), why)
     rows.update(wspanish_rows(words, rows, drops))
     rows = with_plain_spellings(rows)
-    hunspell_es, wspanish = debian_version("hunspell-es"), debian_version("wspanish")
-    header = HEADER.format(
-        version=f"hunspell-es-{hunspell_es}-wspanish-{wspanish}-filter{FILTER_VERSION}",
-        source=f"hunspell-es {hunspell_es} (es_ES.dic sha256 {sha256(args.dic)}, es_ES.aff sha256 {sha256(args.aff)}), "
-        f"wspanish {wspanish} (spanish sha256 {sha256(args.wspanish)})",
-        filter="stems with a space, hyphen, period, apostrophe, digit or other character no card lays, and pieces of foreign phrases, dropped; "
+    hunspell_es, wspanish = debian_version("hunspell-es", "unknown"), debian_version("wspanish", "unknown")
+    head = header(
+        "es",
+        f"hunspell-es-{hunspell_es}-wspanish-{wspanish}-filter{FILTER_VERSION}",
+        f"hunspell-es {hunspell_es} (es_ES.dic sha256 {file_sha256(args.dic)}, es_ES.aff sha256 {file_sha256(args.aff)}), "
+        f"wspanish {wspanish} (spanish sha256 {file_sha256(args.wspanish)})",
+        "stems with a space, hyphen, period, apostrophe, digit or other character no card lays, and pieces of foreign phrases, dropped; "
         "capitalised stems proper_noun; capitals, no vowel, or a short uninflected stem wspanish lacks spelled as no Spanish word is, "
         "abbreviation; accented vowels also spelled plain, ñ kept (wordlists/es/build_es.py)",
     )
-    write_list(args.out, header, rows)
+    write_list(args.out, head, (f"{form}\t{cls}\t{rank}" for (form, cls), rank in sorted(rows.items())), level=9, sync_flush=True)
     classes = collections.Counter(cls or "ordinary" for _, cls in rows)
     print(
         f"{args.out}: {len(rows)} lines; classes {dict(sorted(classes.items()))}; abbreviation stems by rule {dict(sorted(why.items()))}; "

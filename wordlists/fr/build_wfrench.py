@@ -36,22 +36,21 @@ The filter (README.md beside this file gives each rule's count and evidence):
 ``proper_noun`` is never given: wfrench holds no capitalised entry, and its
 name-like forms are common words (``paris``, bets; ``pierre``, stone).
 
-Standard library only, so it runs before the project is installed.
-Run: ``python wordlists/fr/build_wfrench.py --out fr.tsv.gz``
+Accents are folded by :func:`wordsvc.core.text.fold_diacritics`, as the
+lexicon folds them. The list file, the options and the package version come
+from the builders' kit (:mod:`wordlists._builder`). Run from the checkout's
+root: ``python -m wordlists.fr.build_wfrench --out fr.tsv.gz``
 """
 
 from __future__ import annotations
 
-import argparse
 import collections
-import gzip
-import hashlib
-import io
-import subprocess
 import sys
-import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
+
+from wordlists._builder import debian_header, entries, package_version, parser, write_list
+from wordsvc.core.text import fold_diacritics
 
 LEXICON_ID = "fr"
 PACKAGE = "wfrench"
@@ -87,13 +86,8 @@ HAND_ABBREVIATIONS = frozenset({"am", "déf", "dég", "él", "enc", "inc", "int"
 DROP_KINDS = ("space", "apostrophe", "hyphen", "digit", "period", "character_not_in_deck", "elision", "expression_part", "foreign")
 #: The classes the filter gives, with their header description.
 CLASSES = ("abbreviation",)
-
-
-def plain(text: str) -> str:
-    """``text`` without its diacritics (``élève`` -> ``eleve``): the letters the cards lay."""
-    if text.isascii():  # most entries: nothing to take off
-        return text
-    return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
+#: What the filter does, as the list's header says it.
+FILTER = f"house{FILTER_VERSION}: dropped {', '.join(DROP_KINDS)}; classes {', '.join(CLASSES)} (wordlists/fr/build_wfrench.py)"
 
 
 def drop_kind(entry: str) -> str | None:
@@ -110,7 +104,7 @@ def drop_kind(entry: str) -> str | None:
         return "digit"
     if "." in entry:
         return "period"
-    if not set(plain(entry.lower())) <= DECK_LETTERS:
+    if not set(fold_diacritics(entry.lower())) <= DECK_LETTERS:
         return "character_not_in_deck"
     return None
 
@@ -143,7 +137,7 @@ def word_class(form: str, period_twins: frozenset[str]) -> str:
     ``period_twins`` are the list's forms that it also holds with a final
     period (``ac`` for ``ac.``): the list's own evidence of an abbreviation.
     """
-    letters = plain(form)
+    letters = fold_diacritics(form)
     if len(letters) >= 2 and not set(letters) & VOWELS and form not in INTERJECTIONS:
         return "abbreviation"  # kg, km, qqn, bd
     if len(letters) >= 2 and form in period_twins and form not in WORDS_WITH_A_PERIOD_TWIN:
@@ -151,12 +145,6 @@ def word_class(form: str, period_twins: frozenset[str]) -> str:
     if form in HAND_ABBREVIATIONS:
         return "abbreviation"  # déf, enc, int: no evidence in the list
     return ""
-
-
-def read_entries(path: Path) -> list[str]:
-    """The list's entries, NFC, in file order (empty lines skipped)."""
-    text = path.read_text(encoding="utf-8")
-    return [unicodedata.normalize("NFC", line) for line in text.split("\n") if line]
 
 
 def filtered_rows(entries: Iterable[str]) -> tuple[list[tuple[str, str]], collections.Counter[str], collections.Counter[str]]:
@@ -178,49 +166,11 @@ def filtered_rows(entries: Iterable[str]) -> tuple[list[tuple[str, str]], collec
     return sorted(rows), dropped, classed
 
 
-def debian_version(package: str) -> str:
-    """The installed version of a Debian package; ``SystemExit`` when it is not installed (the header must name it)."""
-    try:
-        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError) as err:
-        raise SystemExit(f"{package} is not installed (dpkg-query: {err}); give --package-version") from err
-    return out.stdout.strip()
-
-
-def header(package_version: str, source_sha256: str, source: Path) -> str:
-    """The list's header lines, each ending in a newline."""
-    lines = [
-        "# wordsvc word list v1",
-        f"# id: {LEXICON_ID}",
-        f"# version: {PACKAGE}-{package_version}-house{FILTER_VERSION}",
-        f"# source: {PACKAGE} {package_version} (Debian), {source} sha256 {source_sha256}",
-        f"# filter: house{FILTER_VERSION}: dropped {', '.join(DROP_KINDS)}; classes {', '.join(CLASSES)} (wordlists/fr/build_wfrench.py)",
-        "# columns: form\tclasses\trank",
-    ]
-    return "".join(line + "\n" for line in lines)
-
-
-def write_list(path: Path, head: str, rows: Iterable[tuple[str, str]]) -> None:
-    """Write the header and rows to ``path``, gzip'd when it ends in ``.gz`` (no name, mtime 0: same rows, same bytes; level 6: a fifth of level 9's time for 1% more)."""
-    text = head + "".join(f"{form}\t{classes}\t\n" for form, classes in rows)
-    data = text.encode("utf-8")
-    if path.name.endswith(".gz"):
-        buffer = io.BytesIO()
-        with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=6, mtime=0) as packed:
-            packed.write(data)
-        data = buffer.getvalue()
-    path.write_bytes(data)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--out", required=True, type=Path, help="output path; gzip-compressed if it ends in .gz")
-    parser.add_argument("--source", type=Path, default=SOURCE, help=f"the word list (default {SOURCE})")
-    parser.add_argument("--package-version", help=f"the {PACKAGE} version for the header (default: dpkg-query)")
-    args = parser.parse_args(argv)
-    raw = args.source.read_bytes()
-    rows, dropped, classed = filtered_rows(read_entries(args.source))
-    write_list(args.out, header(args.package_version or debian_version(PACKAGE), hashlib.sha256(raw).hexdigest(), args.source), rows)
+    args = parser(__doc__, source=SOURCE, package=PACKAGE).parse_args(argv)
+    rows, dropped, classed = filtered_rows(entries(args.source, package=PACKAGE))
+    head = debian_header(LEXICON_ID, PACKAGE, package_version(PACKAGE, args.package_version), args.source, FILTER, house=FILTER_VERSION)
+    write_list(args.out, head, (f"{form}\t{classes}\t" for form, classes in rows))
     kinds = ", ".join(f"{kind} {dropped[kind]}" for kind in DROP_KINDS)
     print(f"{args.out}: {len(rows)} rows; dropped entries: {kinds}; classed rows: {dict(sorted(classed.items()))}", file=sys.stderr)
     return 0

@@ -1,6 +1,6 @@
 """The figures of README.md's "Counts" section, recounted from a built word list.
 
-.venv/bin/python wordlists/is/counts.py [build/sources/is.tsv.gz]
+.venv/bin/python -m wordlists.is.counts [build/sources/is.tsv.gz]   (from the checkout's root)
 """
 
 from __future__ import annotations

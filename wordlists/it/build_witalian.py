@@ -38,22 +38,21 @@ names, abbreviations and elided forms (``dell'acqua``). The filter
 The list has no frequencies, so the rank column is empty. README.md gives
 every count and what the source cannot tell.
 
-Run: ``python wordlists/it/build_witalian.py --out it.tsv.gz``
+The list file, the options and the package version come from the
+builders' kit (:mod:`wordlists._builder`). Run from the checkout's root:
+``python -m wordlists.it.build_witalian --out it.tsv.gz``
 """
 
 from __future__ import annotations
 
-import argparse
 import collections
-import contextlib
-import gzip
-import hashlib
 import re
-import subprocess
 import sys
-import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+from wordlists._builder import debian_header, entries, package_version, parser, write_list
+from wordsvc.core.text import fold_diacritics
 
 PACKAGE = "witalian"
 DEFAULT_INPUT = Path("/usr/share/dict/italian")
@@ -81,15 +80,11 @@ DROPS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 NOT_ON_DECK = "letter_not_on_deck"
 
-HEADER = (
-    "# wordsvc word list v1\n"
-    "# id: it\n"
-    "# version: witalian-{version}-house{filter_version}\n"
-    "# source: {package} {version} (Debian), {path} sha256 {sha256}\n"
-    "# filter: drops multi-word, apostrophe, hyphen, digit, period and letters off the Italian deck (accents folded); "
+#: What the filter does, as the list's header says it.
+FILTER = (
+    "drops multi-word, apostrophe, hyphen, digit, period and letters off the Italian deck (accents folded); "
     "recovers the word after an elided article or preposition; "
-    "classes abbreviation, proper_noun (wordlists/it/build_witalian.py)\n"
-    "# columns: form\tclasses\trank\n"
+    "classes abbreviation, proper_noun (wordlists/it/build_witalian.py)"
 )
 
 
@@ -103,14 +98,9 @@ def judge(entry: str) -> tuple[str, str]:
         if pattern.search(entry):
             return kind, ""
     form = entry.lower()
-    if not set(plain(form)) <= ALPHABET:
+    if not set(fold_diacritics(form)) <= ALPHABET:
         return NOT_ON_DECK, ""
     return "", word_class(entry, form)
-
-
-def plain(form: str) -> str:
-    """``form`` without its accents (città -> citta): the letters the cards lay, as the lexicon folds them."""
-    return "".join(ch for ch in unicodedata.normalize("NFD", form) if not unicodedata.combining(ch))
 
 
 def with_elided_words(entries: Iterable[str]) -> Iterator[tuple[str, bool]]:
@@ -132,26 +122,9 @@ def word_class(entry: str, form: str) -> str:
         return "abbreviation"  # IVA, CD, FAQ: acronyms are written in capitals
     if entry != form:
         return "proper_noun"  # Roma, Dante, Giovanni, emTeX: Italian capitalises names only
-    if not VOWELS.intersection(plain(form)):
+    if not VOWELS.intersection(fold_diacritics(form)):
         return "abbreviation"  # kg: no vowel, so no Italian word
     return ""
-
-
-def read_entries(path: Path) -> Iterator[str]:
-    """The list's entries, one a line, read as they come."""
-    with path.open(encoding="utf-8", newline="\n") as handle:
-        for line in handle:
-            entry = line.rstrip("\n")
-            if entry:
-                yield entry
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def filtered_lines(entries: Iterable[str]) -> tuple[list[bytes], collections.Counter[str]]:
@@ -179,41 +152,11 @@ def filtered_lines(entries: Iterable[str]) -> tuple[list[bytes], collections.Cou
     return [line for i, line in enumerate(lines) if i == 0 or line != lines[i - 1]], counts
 
 
-def package_version(package: str) -> str:
-    """The installed Debian version of ``package``; it names the list's version, so it must be known."""
-    try:
-        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError) as err:
-        raise SystemExit(f"cannot read the version of the Debian package {package}: {err}; give --package-version") from err
-    return out.stdout.strip()
-
-
-def chunks(lines: list[bytes], size: int = 1 << 18) -> Iterator[bytes]:
-    """``lines`` joined, ``size`` at a time, each ending in a newline: fewer writes than a line each."""
-    for start in range(0, len(lines), size):
-        yield b"\n".join(lines[start : start + size]) + b"\n"
-
-
-def write_list(out: str, header: str, lines: list[bytes]) -> None:
-    """Write the list to ``out``, gzip'd (``mtime`` 0, no name) when it ends in ``.gz``: same lines, same bytes."""
-    with contextlib.ExitStack() as stack:
-        raw = stack.enter_context(open(out, "wb"))
-        if out.endswith(".gz"):
-            raw = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=6, mtime=0))
-        raw.write(header.encode())
-        raw.writelines(chunks(lines))
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--out", required=True, help="output path; gzip-compressed if it ends in .gz")
-    parser.add_argument("--input", type=Path, default=DEFAULT_INPUT, help=f"the word list (default: {DEFAULT_INPUT})")
-    parser.add_argument("--package-version", help=f"the {PACKAGE} version (default: asked of dpkg-query)")
-    args = parser.parse_args(argv)
-    version = args.package_version or package_version(PACKAGE)
-    lines, counts = filtered_lines(read_entries(args.input))
-    header = HEADER.format(version=version, filter_version=FILTER_VERSION, package=PACKAGE, path=args.input, sha256=file_sha256(args.input))
-    write_list(args.out, header, lines)
+    args = parser(__doc__, source=DEFAULT_INPUT, package=PACKAGE).parse_args(argv)
+    version = package_version(PACKAGE, args.package_version)
+    lines, counts = filtered_lines(entries(args.source, package=PACKAGE, nfc=False))
+    write_list(args.out, debian_header("it", PACKAGE, version, args.source, FILTER, house=FILTER_VERSION), lines)
     summary = ", ".join(f"{key} {counts[key]}" for key in sorted(counts))
     recovered = sum(n for key, n in counts.items() if key.startswith("recovered "))
     print(f"{args.out}: {len(lines)} lines from {counts.total() - recovered} entries and {recovered} words after an elision; {summary}")

@@ -38,22 +38,21 @@ The filter (README.md beside this file gives each rule's count and evidence):
   evidence in the list (``hiv``, ``ov``); ``proper_noun`` for any other entry with a capital (Dutch
   capitalises names, not common nouns: ``Amsterdam``, ``Jan``, ``Engels``).
 
-Standard library only, so it runs before the project is installed.
-Run: ``python wordlists/nl/build_wdutch.py --out nl.tsv.gz``
+Accents are folded by :func:`wordsvc.core.text.fold_diacritics`, as the
+lexicon folds them. The list file, the options and the package version come
+from the builders' kit (:mod:`wordlists._builder`). Run from the checkout's
+root: ``python -m wordlists.nl.build_wdutch --out nl.tsv.gz``
 """
 
 from __future__ import annotations
 
-import argparse
 import collections
-import gzip
-import hashlib
-import io
-import subprocess
 import sys
-import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
+
+from wordlists._builder import debian_header, entries, package_version, parser, write_list
+from wordsvc.core.text import fold_diacritics
 
 LEXICON_ID = "nl"
 PACKAGE = "wdutch"
@@ -99,13 +98,8 @@ MAX_MIXED_ABBREVIATION = 4
 DROP_KINDS = ("space", "apostrophe", "hyphen", "digit", "period", "character_not_in_deck", "expression_part")
 #: The classes the filter gives.
 CLASSES = ("proper_noun", "abbreviation")
-
-
-def plain(text: str) -> str:
-    """``text`` without its diacritics (``ideeën`` -> ``ideeen``): the letters the cards lay."""
-    if text.isascii():  # most entries: nothing to take off
-        return text
-    return "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
+#: What the filter does, as the list's header says it.
+FILTER = f"house{FILTER_VERSION}: dropped {', '.join(DROP_KINDS)}; classes {', '.join(CLASSES)} (wordlists/nl/build_wdutch.py)"
 
 
 def drop_kind(entry: str) -> str | None:
@@ -122,7 +116,7 @@ def drop_kind(entry: str) -> str | None:
         return "digit"  # also the superscripts and subscripts of cm², CO₂
     if "." in entry:
         return "period"
-    if not set(plain(entry.lower())) <= DECK_LETTERS:
+    if not set(fold_diacritics(entry.lower())) <= DECK_LETTERS:
         return "character_not_in_deck"
     return None
 
@@ -161,7 +155,7 @@ def apostrophe_marked(entries: Iterable[str]) -> frozenset[str]:
     present = set(entries)
     marked = set()
     for entry in present:
-        if entry.endswith("'s") and entry[:-2] in present and plain(entry[-3:-2]) not in VOWELS:
+        if entry.endswith("'s") and entry[:-2] in present and fold_diacritics(entry[-3:-2]) not in VOWELS:
             marked.add(entry[:-2])
         elif entry.endswith(("'er", "'ers")) and entry[: entry.rindex("'")] in present:
             marked.add(entry[: entry.rindex("'")])
@@ -176,7 +170,7 @@ def lowercase_class(form: str, period_twins: frozenset[str], apostrophe_forms: f
     inflects with an apostrophe after a consonant (``azc's``) or derives with
     ``'er`` (``hbo'er``): the list's own evidence of an abbreviation.
     """
-    letters = plain(form)
+    letters = fold_diacritics(form)
     if len(letters) < 2:
         return ""  # single letters: no ruleset plays one
     if not set(letters) & VOWELS and form not in INTERJECTIONS:
@@ -190,12 +184,6 @@ def lowercase_class(form: str, period_twins: frozenset[str], apostrophe_forms: f
     if form in HAND_NAMES:
         return "proper_noun"  # chris, eddy, rex
     return ""
-
-
-def read_entries(path: Path) -> list[str]:
-    """The list's entries, NFC, in file order (empty lines skipped)."""
-    text = path.read_text(encoding="utf-8")
-    return [unicodedata.normalize("NFC", line) for line in text.split("\n") if line]
 
 
 def filtered_rows(entries: Iterable[str]) -> tuple[list[tuple[str, str]], collections.Counter[str], collections.Counter[str]]:
@@ -217,49 +205,11 @@ def filtered_rows(entries: Iterable[str]) -> tuple[list[tuple[str, str]], collec
     return sorted(rows), dropped, classed
 
 
-def debian_version(package: str) -> str:
-    """The installed version of a Debian package; ``SystemExit`` when it is not installed (the header must name it)."""
-    try:
-        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError) as err:
-        raise SystemExit(f"{package} is not installed (dpkg-query: {err}); give --package-version") from err
-    return out.stdout.strip()
-
-
-def header(package_version: str, source_sha256: str, source: Path) -> str:
-    """The list's header lines, each ending in a newline."""
-    lines = [
-        "# wordsvc word list v1",
-        f"# id: {LEXICON_ID}",
-        f"# version: {PACKAGE}-{package_version}-house{FILTER_VERSION}",
-        f"# source: {PACKAGE} {package_version} (Debian; OpenTaal), {source} sha256 {source_sha256}",
-        f"# filter: house{FILTER_VERSION}: dropped {', '.join(DROP_KINDS)}; classes {', '.join(CLASSES)} (wordlists/nl/build_wdutch.py)",
-        "# columns: form\tclasses\trank",
-    ]
-    return "".join(line + "\n" for line in lines)
-
-
-def write_list(path: Path, head: str, rows: Iterable[tuple[str, str]]) -> None:
-    """Write the header and rows to ``path``, gzip'd when it ends in ``.gz`` (no name, mtime 0: same rows, same bytes; level 6: a fifth of level 9's time for 1% more)."""
-    text = head + "".join(f"{form}\t{classes}\t\n" for form, classes in rows)
-    data = text.encode("utf-8")
-    if path.name.endswith(".gz"):
-        buffer = io.BytesIO()
-        with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=6, mtime=0) as packed:
-            packed.write(data)
-        data = buffer.getvalue()
-    path.write_bytes(data)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--out", required=True, type=Path, help="output path; gzip-compressed if it ends in .gz")
-    parser.add_argument("--source", type=Path, default=SOURCE, help=f"the word list (default {SOURCE})")
-    parser.add_argument("--package-version", help=f"the {PACKAGE} version for the header (default: dpkg-query)")
-    args = parser.parse_args(argv)
-    raw = args.source.read_bytes()
-    rows, dropped, classed = filtered_rows(read_entries(args.source))
-    write_list(args.out, header(args.package_version or debian_version(PACKAGE), hashlib.sha256(raw).hexdigest(), args.source), rows)
+    args = parser(__doc__, source=SOURCE, package=PACKAGE).parse_args(argv)
+    rows, dropped, classed = filtered_rows(entries(args.source, package=PACKAGE))
+    head = debian_header(LEXICON_ID, PACKAGE, package_version(PACKAGE, args.package_version), args.source, FILTER, house=FILTER_VERSION, origin="Debian; OpenTaal")
+    write_list(args.out, head, (f"{form}\t{classes}\t" for form, classes in rows))
     kinds = ", ".join(f"{kind} {dropped[kind]}" for kind in DROP_KINDS)
     print(f"{args.out}: {len(rows)} rows; dropped entries: {kinds}; classed rows: {dict(sorted(classed.items()))}", file=sys.stderr)
     return 0

@@ -33,21 +33,20 @@ words with non-Polish diacritics. The filter (:func:`judge`) therefore
 The list has no frequencies, so the rank column is empty. README.md gives
 every count and what the source cannot tell.
 
-Run: ``python wordlists/pl/build_sjp.py --out pl.tsv.gz``
+The list file, the options and the package version come from the
+builders' kit (:mod:`wordlists._builder`). Run from the checkout's root:
+``python -m wordlists.pl.build_sjp --out pl.tsv.gz``
 """
 
 from __future__ import annotations
 
-import argparse
 import collections
-import contextlib
-import gzip
-import hashlib
 import re
-import subprocess
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
+
+from wordlists._builder import debian_header, entries, package_version, parser, write_list
 
 PACKAGE = "wpolish"
 DEFAULT_INPUT = Path("/usr/share/dict/polish")
@@ -79,14 +78,10 @@ DROPS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 NOT_ON_DECK = "letter_not_on_deck"
 
-HEADER = (
-    "# wordsvc word list v1\n"
-    "# id: pl\n"
-    "# version: wpolish-{version}-house{filter_version}\n"
-    "# source: {package} {version} (Debian, sjp.pl), {path} sha256 {sha256}\n"
-    "# filter: drops multi-word, apostrophe, hyphen, digit, period and letters off the Polish deck; "
-    "classes abbreviation, proper_noun (wordlists/pl/build_sjp.py)\n"
-    "# columns: form\tclasses\trank\n"
+#: What the filter does, as the list's header says it.
+FILTER = (
+    "drops multi-word, apostrophe, hyphen, digit, period and letters off the Polish deck; "
+    "classes abbreviation, proper_noun (wordlists/pl/build_sjp.py)"
 )
 
 
@@ -118,23 +113,6 @@ def word_class(entry: str, form: str) -> str:
     return ""
 
 
-def read_entries(path: Path) -> Iterator[str]:
-    """The list's entries, one a line, read as they come (the 60 MB file is never held whole)."""
-    with path.open(encoding="utf-8", newline="\n") as handle:
-        for line in handle:
-            entry = line.rstrip("\n")
-            if entry:
-                yield entry
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def filtered_lines(entries: Iterable[str]) -> tuple[list[bytes], collections.Counter[str]]:
     """The sorted, distinct ``form<TAB>classes<TAB>`` lines kept, UTF-8, and a count of every drop kind and class.
 
@@ -158,41 +136,11 @@ def filtered_lines(entries: Iterable[str]) -> tuple[list[bytes], collections.Cou
     return [line for i, line in enumerate(lines) if i == 0 or line != lines[i - 1]], counts
 
 
-def package_version(package: str) -> str:
-    """The installed Debian version of ``package``; it names the list's version, so it must be known."""
-    try:
-        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError) as err:
-        raise SystemExit(f"cannot read the version of the Debian package {package}: {err}; give --package-version") from err
-    return out.stdout.strip()
-
-
-def chunks(lines: list[bytes], size: int = 1 << 18) -> Iterator[bytes]:
-    """``lines`` joined, ``size`` at a time, each ending in a newline: fewer writes than a line each."""
-    for start in range(0, len(lines), size):
-        yield b"\n".join(lines[start : start + size]) + b"\n"
-
-
-def write_list(out: str, header: str, lines: list[bytes]) -> None:
-    """Write the list to ``out``, gzip'd (``mtime`` 0, no name) when it ends in ``.gz``: same lines, same bytes."""
-    with contextlib.ExitStack() as stack:
-        raw = stack.enter_context(open(out, "wb"))
-        if out.endswith(".gz"):
-            raw = stack.enter_context(gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=6, mtime=0))
-        raw.write(header.encode())
-        raw.writelines(chunks(lines))
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--out", required=True, help="output path; gzip-compressed if it ends in .gz")
-    parser.add_argument("--input", type=Path, default=DEFAULT_INPUT, help=f"the word list (default: {DEFAULT_INPUT})")
-    parser.add_argument("--package-version", help=f"the {PACKAGE} version (default: asked of dpkg-query)")
-    args = parser.parse_args(argv)
-    version = args.package_version or package_version(PACKAGE)
-    lines, counts = filtered_lines(read_entries(args.input))
-    header = HEADER.format(version=version, filter_version=FILTER_VERSION, package=PACKAGE, path=args.input, sha256=file_sha256(args.input))
-    write_list(args.out, header, lines)
+    args = parser(__doc__, source=DEFAULT_INPUT, package=PACKAGE).parse_args(argv)
+    version = package_version(PACKAGE, args.package_version)
+    lines, counts = filtered_lines(entries(args.source, package=PACKAGE, nfc=False))
+    write_list(args.out, debian_header("pl", PACKAGE, version, args.source, FILTER, house=FILTER_VERSION, origin="Debian, sjp.pl"), lines)
     summary = ", ".join(f"{key} {counts[key]}" for key in sorted(counts))
     print(f"{args.out}: {len(lines)} lines from {counts.total()} entries; {summary}")
     return 0

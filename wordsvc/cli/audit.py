@@ -2,12 +2,12 @@
 
 ``audit verify`` recomputes each hash chain, holds the tables to it, scores
 every round again and, with the service's key or ``--public-key``, checks
-that every entry carries the key's signature (:mod:`wordsvc.ledger.verification`);
+that every entry carries the key's signature (:mod:`wordsvc.ledger.integrity.verification`);
 it exits 1 naming the first problem. ``--receipt`` checks that a log still
 extends a receipt or checkpoint taken earlier
-(:mod:`wordsvc.ledger.receipt_check`), offline with ``--export``. ``audit
+(:mod:`wordsvc.ledger.integrity.receipt_check`), offline with ``--export``. ``audit
 accept`` records an operator's decision to take a chain whose newest entry
-the service did not sign (:mod:`wordsvc.ledger.entry_signatures`). ``key``
+the service did not sign (:mod:`wordsvc.ledger.integrity.entry_signatures`). ``key``
 makes and shows the key that signs entries and checkpoints. Like the
 ledger's other commands they act as the machine's administrator
 (docs/ledger.md).
@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from ..ledger import Ledger
-from ..ledger.audit import HOUSE
-from ..ledger.checkpoints import KeyFileError, Signer, create_key, key_id, public_key_from_pem, public_pem
 from ..ledger.errors import LedgerError
+from ..ledger.integrity.audit import HOUSE
+from ..ledger.integrity.checkpoints import KeyFileError, Signer, create_key, key_id, public_key_from_pem, public_pem
+from ..ledger.integrity.receipt_check import check, checkpoint_of, export_checkpoint_problems
+from ..ledger.integrity.verification import Verified, verify_event
 from ..ledger.ledger import records_of
-from ..ledger.receipt_check import check, checkpoint_of, export_checkpoint_problems
-from ..ledger.verification import Verified, verify_event
 from ..service import Service
 from .common import CliError, one_line, read_json
 from .ledger import open_ledger

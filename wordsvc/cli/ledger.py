@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Settings
-from ..ledger import LOCAL, Ledger, connect, describe, upgrade
-from ..ledger.checkpoints import KeyFileError, Signer
-from ..ledger.database import backup
-from ..ledger.deals import verify_deals
+from ..ledger import LOCAL, Ledger, backup, connect, describe, upgrade
+from ..ledger.integrity.checkpoints import KeyFileError, Signer
 from ..ledger.ledger import records_of
+from ..ledger.records.deals import verify_deals
 from ..schemas.events import EventBody, TokenBody
 from ..service import Service
 from .common import CliError, print_json, read_json

@@ -21,7 +21,7 @@ from typing import Any
 from ..config import Settings
 from ..data.languages import BUILDING_FILE
 from ..ledger import connect, upgrade
-from ..ledger.checkpoints import Signer
+from ..ledger.integrity.checkpoints import Signer
 from ..server import ServerOptions, run
 
 __all__ = ["APP", "add_parsers", "server_options"]

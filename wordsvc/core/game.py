@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ..i18n import DEFAULT_LOCALE
 from . import problem_codes as codes
 from .errors import Problems
 from .lexicon import Lexicon
-from .messages import DEFAULT_LOCALE
 from .ruleset import Ruleset
 from .scoring import RoundPlay, RoundResult, check_round, score_round
 

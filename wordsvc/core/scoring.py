@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..i18n import DEFAULT_LOCALE
 from . import problem_codes as codes
 from .cards import Cards
 from .errors import Problems
 from .lexicon import Lexicon
-from .messages import DEFAULT_LOCALE
 from .ruleset import BONUS_KINDS, BonusTie, Floor, LongestMeasure, Ruleset, TwoPlayers, WordCheck
 from .verdict import Verdict, judge_cards
 

@@ -26,9 +26,9 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import NamedTuple
 
+from ..i18n import DEFAULT_LOCALE, render
 from .cards import CardSyntaxError, Deck, Spelling, _spelling, parse_cards
 from .lexicon import Lexicon, Readings
-from .messages import DEFAULT_LOCALE, render
 from .ruleset import Ruleset
 from .text import fold_diacritics, has_invalid_characters, normalize
 

@@ -32,7 +32,7 @@ __all__ = ["BUILDING_FILE", "LANGUAGES", "Language", "Languages", "building_lang
 
 #: What a manifest's lexicon may say, and what it must.
 _FIELDS = {"id", "name", "aliases", "kind", "source", "licence", "attribution", "wordlist", "builder", "analyzer", "fold_diacritics", "fold_keep",
-           "package", "filter", "deck", "deck_plan", "double_examples", "ruleset", "locale"}  # fmt: skip
+           "package", "list_sha256", "filter", "deck", "deck_plan", "double_examples", "ruleset", "locale"}  # fmt: skip
 _REQUIRED = ("id", "name", "kind", "source", "licence", "attribution")
 #: A word with one double card in brackets and the rest single letters: ``(ch)ico``, ``i(ch)``.
 _ONE_DOUBLE = re.compile(r"[^()\s]*\([^()\s]{2,}\)[^()\s]*")
@@ -57,6 +57,8 @@ class Language:
     fold_keep: str = ""
     #: the Debian package the list comes from, ``{"name": ..., "version": ...}``; empty for a source that is none
     package: dict[str, str] = field(default_factory=dict)
+    #: the sha256 of the list the builder writes from ``package`` at its version (tests/test_wordlist_bytes.py rebuilds it)
+    list_sha256: str | None = None
     #: the filter: each class a form may carry (a ruleset may ban it) or be dropped for, with the reason
     filter: dict[str, str] = field(default_factory=dict)
     deck: str | None = None  # rulesets/decks/<deck>.yaml

@@ -4,26 +4,26 @@ Each concept has its own module, and :class:`Ledger` only builds them and
 delegates, so the web layer and the command line have one object to hold
 (docs/ledger.md, "Code map"):
 
-- :mod:`.store`: what every concept shares (the engine, the writer, the readers,
+- :mod:`.records.store`: what every concept shares (the engine, the writer, the readers,
   the receipts, an event's ruleset and lexicon, appending an audit entry);
-- :mod:`.token_ops`: authenticating, issuing and revoking tokens;
-- :mod:`.events`: creating, reading, accepting a lexicon, closing;
-- :mod:`.deals`: a seeded event's deals;
-- :mod:`.games` and :mod:`.rounds`: seating tables, submitting and correcting rounds;
-- :mod:`.rulings`: judge rulings;
-- :mod:`.standings`: standings and matchpoints;
-- :mod:`.transfer`: export and import;
+- :mod:`.records.tokens`: authenticating, issuing and revoking tokens;
+- :mod:`.records.events`: creating, reading, accepting a lexicon, closing;
+- :mod:`.records.deals`: a seeded event's deals;
+- :mod:`.records.games` and :mod:`.records.rounds`: seating tables, submitting and correcting rounds;
+- :mod:`.records.rulings`: judge rulings;
+- :mod:`.tournaments.standings`: standings and matchpoints;
+- :mod:`.transfer.export`: export and import;
 - :mod:`.trail`: the audit entries, checkpoints and proofs, and verify;
-- :mod:`.feed`: an event's changes as its streams send them (docs/streams.md).
+- :mod:`.records.feed`: an event's changes as its streams send them (docs/streams.md).
 
-Every write runs in one transaction (:class:`~wordsvc.ledger.database.Writer`)
-that holds its event's audit chain (:func:`~wordsvc.ledger.database.lock_chain`),
+Every write runs in one transaction (:class:`~wordsvc.ledger._db.database.Writer`)
+that holds its event's audit chain (:func:`~wordsvc.ledger._db.database.lock_chain`),
 re-reads what it depends on, writes its rows and appends its audit entry
-(:meth:`~wordsvc.ledger.store.Store.append`): so a write is all there or
+(:meth:`~wordsvc.ledger.records.store.Store.append`): so a write is all there or
 not at all, and two processes racing on one round store one revision.
 Scoring happens before the transaction; it needs no lock.
 
-Who may do what is checked in the concepts too (:mod:`.access`), so the
+Who may do what is checked in the concepts too (:mod:`.records.access`), so the
 CLI and the web layer cannot disagree.
 """
 
@@ -39,27 +39,27 @@ from ..core.ids import EXPORT_FORMAT
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
 from ..core.scoring import RoundPlay
-from .checkpoints import Signer
-from .database import connect, upgrade
-from .deals import Deals
-from .entry_signatures import Keys
-from .events import Events
-from .feed import Changes, Feed
-from .games import Games
-from .players import Players
-from .ratings import Ratings
-from .receipts import Appended
-from .rounds import Rounds, Submitted
-from .rulings import Rulings
-from .sessions import Sessions
-from .standings import Standings
-from .store import Store
-from .token_ops import Tokens
-from .tokens import LOCAL, Principal
-from .tournament_standings import TournamentStandings
+from ._db.database import connect, upgrade
+from .integrity.checkpoints import Signer
+from .integrity.entry_signatures import Keys
+from .integrity.receipts import Appended
+from .integrity.verification import Verified
+from .records.deals import Deals
+from .records.events import Events
+from .records.feed import Changes, Feed
+from .records.games import Games
+from .records.principals import LOCAL, Principal
+from .records.rounds import Rounds, Submitted
+from .records.rulings import Rulings
+from .records.store import Store
+from .records.tokens import Tokens
+from .tournaments.players import Players
+from .tournaments.ratings import Ratings
+from .tournaments.sessions import Sessions
+from .tournaments.standings import Standings
+from .tournaments.tournament_standings import TournamentStandings
 from .trail import Trail
-from .transfer import Transfer, records_of
-from .verification import Verified
+from .transfer.export import Transfer, records_of
 
 __all__ = ["EXPORT_FORMAT", "LOCAL", "Ledger", "Submitted", "records_of"]
 
@@ -108,8 +108,8 @@ class Ledger:
     ) -> Ledger:
         """Connect, bring the schema up to date, and close the connections (a pre-fork master must not share them).
 
-        ``on_commit(writes, seconds)`` hears of every write transaction (:class:`~wordsvc.ledger.database.Writer`);
-        ``signer`` signs the checkpoints (unsigned without one: :mod:`.checkpoints`)."""
+        ``on_commit(writes, seconds)`` hears of every write transaction (:class:`~wordsvc.ledger._db.database.Writer`);
+        ``signer`` signs the checkpoints (unsigned without one: :mod:`.integrity.checkpoints`)."""
         engine = connect(url)
         upgrade(engine)
         engine.dispose()
@@ -119,7 +119,7 @@ class Ledger:
         """Close the ledger's connections (its threads' readers and the pool)."""
         self.store.close()
 
-    # --- tokens (:mod:`.token_ops`) ---------------------------------------------------------------
+    # --- tokens (:mod:`.records.tokens`) ---------------------------------------------------------------
 
     def authenticate(self, token: str) -> Principal:
         return self.tokens.authenticate(token)
@@ -142,7 +142,7 @@ class Ledger:
     def token_event(self, tid: str) -> str | None:
         return self.tokens.token_event(tid)
 
-    # --- events (:mod:`.events`, :mod:`.deals`) --------------------------------------------------
+    # --- events (:mod:`.records.events`, :mod:`.records.deals`) --------------------------------------------------
 
     def create_event(
         self,
@@ -176,7 +176,7 @@ class Ledger:
     def round_deal(self, actor: Principal | None, event_id: str, game_id: str, number: int) -> dict[str, Any]:
         return self.deals.round_deal(actor, event_id, game_id, number)
 
-    # --- tables and rounds (:mod:`.games`, :mod:`.rounds`, :mod:`.rulings`, :mod:`.standings`) -----
+    # --- tables and rounds (:mod:`.records.games`, :mod:`.records.rounds`, :mod:`.records.rulings`, :mod:`.tournaments.standings`) -----
 
     def put_game(self, actor: Principal | None, event_id: str, game_id: str, players: Sequence[str]) -> tuple[bool, dict[str, Any]]:
         return self.games.put_game(actor, event_id, game_id, players)
@@ -208,7 +208,7 @@ class Ledger:
     def standings(self, actor: Principal | None, event_id: str, session: int | None = None) -> dict[str, Any]:
         return self.standings_.standings(actor, event_id, session)
 
-    # --- tournaments (:mod:`.players`, :mod:`.sessions`, :mod:`.tournament_standings`, :mod:`.ratings`) ---
+    # --- tournaments (:mod:`.tournaments.players`, :mod:`.tournaments.sessions`, :mod:`.tournaments.tournament_standings`, :mod:`.tournaments.ratings`) ---
 
     def register_player(
         self, actor: Principal | None, event_id: str, player_id: str, name: str, club: str | None = None, rating_id: str | None = None, checked_in: bool = False
@@ -257,7 +257,7 @@ class Ledger:
     def rating(self, rating_id: str) -> dict[str, Any]:
         return self.ratings_.rating(rating_id)
 
-    # --- audit, export, import, verify (:mod:`.trail`, :mod:`.transfer`) ---------------------------
+    # --- audit, export, import, verify (:mod:`.trail`, :mod:`.transfer.export`) ---------------------------
 
     def stream_head(self, actor: Principal | None, event_id: str) -> int:
         return self.feed.head(actor, event_id)

@@ -1,7 +1,7 @@
 """The audit trail as read: an event's entries, its checkpoint and Merkle proofs, and the checks that the rows still match it.
 
-The chain's format and its check are :mod:`.audit`; the tree, receipts and
-proofs are :mod:`.receipts` and :mod:`.checkpoints`. This module answers
+The chain's format and its check are :mod:`.integrity.audit`; the tree, receipts and
+proofs are :mod:`.integrity.receipts` and :mod:`.integrity.checkpoints`. This module answers
 with them for one event (``/events/<id>/audit``, ``/checkpoint``,
 ``/proof``) and for the command line, which acts as the machine's
 administrator and so checks no token.
@@ -14,19 +14,19 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, select, update
 
 from ..core import problem_codes as codes
-from .access import require_read
-from .audit import HOUSE, token_problems, verify_chain
-from .entry_signatures import Keys, signature_problems
+from ._db.prepared import Prepared
+from ._db.schema import audit, tokens
 from .errors import Conflict, NotFound
-from .prepared import Prepared
-from .receipts import Appended
-from .schema import audit, tokens
-from .store import Store, entry_of
-from .token_ops import token_view
-from .token_seals import seal_problem
-from .tokens import LOCAL, Principal
-from .transfer import Transfer
-from .verification import Verified, verify_event
+from .integrity.audit import HOUSE, token_problems, verify_chain
+from .integrity.entry_signatures import Keys, signature_problems
+from .integrity.receipts import Appended
+from .integrity.token_seals import seal_problem
+from .integrity.verification import Verified, verify_event
+from .records.access import require_read
+from .records.principals import LOCAL, Principal
+from .records.store import Store, entry_of
+from .records.tokens import token_view
+from .transfer.export import Transfer
 
 __all__ = ["Trail"]
 
@@ -47,7 +47,7 @@ class Trail:
         return {"event": event_id, "head": {"seq": head.seq, "hash": head.hash} if head else None, "entries": [entry_of(row) for row in rows]}
 
     def checkpoint(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
-        """The event's signed tree head now: how many audit entries its log holds and their Merkle root (:mod:`.checkpoints`)."""
+        """The event's signed tree head now: how many audit entries its log holds and their Merkle root (:mod:`.integrity.checkpoints`)."""
         event = self.store.event_row(event_id)
         require_read(actor, event_id, event.private)
         return self.store.receipts.checkpoint(event_id)
@@ -67,12 +67,12 @@ class Trail:
     def verify(self, event_id: str, keys: Keys | None = None) -> list[str]:
         """Problems that show the event's rows or audit chain were edited, deleted, reordered, re-scored or appended to (``[]``: it verifies).
 
-        ``keys`` (by key id) must have signed every entry (:mod:`.entry_signatures`); by default the service's own keys, none without a key.
+        ``keys`` (by key id) must have signed every entry (:mod:`.integrity.entry_signatures`); by default the service's own keys, none without a key.
         """
         return self.check(event_id, keys).problems
 
     def check(self, event_id: str, keys: Keys | None = None) -> Verified:
-        """:meth:`verify` with the notes of what it could not check (:mod:`.verification`); with keys, the live tokens' seals too."""
+        """:meth:`verify` with the notes of what it could not check (:mod:`.integrity.verification`); with keys, the live tokens' seals too."""
         self.store.event_row(event_id)
         keys = self.store.receipts.signer.trusted if keys is None else keys
         found = verify_event(self.transfer.records(event_id, reveal=True), keys, self.store.loaded_lexicon)
@@ -105,8 +105,8 @@ class Trail:
     def accept(self, chain: str, upto: int) -> Appended | None:
         """An operator's decision to take a chain of ``upto`` entries as it is although the service did not sign its newest entry
         (entries written before entries were signed, or appended behind the service's back and judged harmless): an
-        ``audit.accepted`` entry, signed, vouching for entries 1 to ``upto`` (:mod:`.entry_signatures`), and a seal for each live
-        token of the chain that has none (:mod:`.token_seals`; their ids in the entry). ``None`` when there was nothing to decide:
+        ``audit.accepted`` entry, signed, vouching for entries 1 to ``upto`` (:mod:`.integrity.entry_signatures`), and a seal for each live
+        token of the chain that has none (:mod:`.integrity.token_seals`; their ids in the entry). ``None`` when there was nothing to decide:
         every entry signed (or covered by an earlier decision) and every live token sealed. A token whose seal fails (its row altered) is never sealed again: it
         stays refused, and ``audit verify`` names it until a director revokes it.
 

@@ -6,7 +6,9 @@ pre-fork master (:mod:`.master`) supervises worker processes
 deadlines and limits with h11 (:mod:`.protocol`, :mod:`.framing`) and only
 then runs the app in a thread pool (:mod:`.wsgi`), or, for the GET requests
 of the cheap paths of ``ServerOptions.inline_paths``, on the loop itself
-(the app may hand such a request to the pool: :func:`.wsgi.to_pool`). What it refuses it
+(the app may hand such a request to the pool). What the server offers the app
+is one typed object in each request's environ (:mod:`.hosting`), the only module
+of the server an app imports. What it refuses it
 answers in RFC 9457 problem+json (:mod:`.problems`), counts
 (:mod:`.metrics`) and logs as one line (:mod:`.logs`). Every limit and
 timeout is a field of :class:`ServerOptions`.
@@ -19,7 +21,20 @@ timeout is a field of :class:`ServerOptions`.
 
 from __future__ import annotations
 
-from .master import run
+from typing import TYPE_CHECKING, Any
+
 from .options import ServerOptions
 
+if TYPE_CHECKING:
+    from .master import run
+
 __all__ = ["ServerOptions", "run"]
+
+
+def __getattr__(name: str) -> Any:
+    """``run`` is imported on first use, so an app that imports :mod:`.hosting` does not load the server's machinery."""
+    if name == "run":
+        from .master import run
+
+        return run
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -80,7 +80,7 @@ class ServerOptions:
     #: Paths whose GET and HEAD requests are answered by calling the app on the event-loop thread: they
     #: never wait behind the pool (a probe hears from a worker whose threads are all busy) and skip its
     #: round trip. Keep them cheap: an inline call that finds costly work to do hands the request to the
-    #: pool with ``environ["wordsvc.server.to_pool"]()`` before doing it.
+    #: pool with its ``Hosting.to_pool()`` (:mod:`.hosting`) before doing it.
     inline_paths: frozenset[str] = field(default_factory=lambda: frozenset({"/health", "/ready", "/validate"}))
     #: The methods the app serves on some path: what ``OPTIONS *`` (a question about the server, RFC 9110 §9.3.7) is
     #: answered in ``Allow``, by the server itself (a WSGI app has no path ``*``).

@@ -21,7 +21,7 @@ closing  the client to close (after an error, cut off (a lingering close)
 A slow client therefore holds a connection, never a thread: the app is
 called only with the request whole and buffered, in the pool, or on the
 loop for a GET of one of ``inline_paths`` (unless the app hands it over). A response the app asks
-to hold open (``environ["wordsvc.server.stream"]``) leaves the connection's state machine for
+to hold open (:meth:`.hosting.Hosting.hold`) leaves the connection's state machine for
 :class:`~.streams.Streams`, which writes it from then on. Limits are checked as the
 bytes arrive: a declared ``Content-Length`` past ``max_body`` is answered 413
 before any of the body is read.
@@ -41,12 +41,13 @@ from typing import Any
 import h11
 
 from .framing import ChunkedDecoder, check_framing_headers, check_head, head_end, head_prefix_problem, skip_empty_lines
+from .hosting import hosting_of, to_pool
 from .logs import log_event
 from .metrics import connection_closed, connection_opened, rejected
 from .options import ServerOptions
 from .problems import Problem, echo_headers, problem_bytes
 from .streams import Streams, frame
-from .wsgi import Reply, WSGIApp, build_environ, call_app, hold_stream, internal_error, to_pool
+from .wsgi import Reply, WSGIApp, build_environ, call_app, internal_error
 
 __all__ = ["STREAM", "WRITING", "Connection", "Hub"]
 
@@ -404,14 +405,13 @@ class Connection(asyncio.Protocol):
             return
 
         def new_environ() -> dict[str, Any]:
-            environ = build_environ(request.method, request.target, request.http_version, self.headers, body, self.server, self.remote, hub.is_draining)
-            environ["wordsvc.server.stream"] = hold_stream(environ)
-            environ["wordsvc.server.changed"] = hub.streams.changed
-            return environ
+            return build_environ(request.method, request.target, request.http_version, self.headers, body, self.server, self.remote, hub.is_draining, hub.streams.changed)
 
         environ = new_environ()
         if environ["PATH_INFO"] in self.options.inline_paths and request.method in (b"GET", b"HEAD"):
-            environ["wordsvc.server.to_pool"] = to_pool
+            hosting = hosting_of(environ)
+            assert hosting is not None
+            hosting.to_pool = to_pool
             reply = call_app(hub.app, environ)
             if reply is not None:
                 self._respond(reply)

@@ -1,7 +1,7 @@
 """Long-lived responses held on the event loop: channels of Server-Sent Events, fanned out to every open stream.
 
 The app answers a stream's first request like any other (in the pool), and
-before it returns calls ``environ["wordsvc.server.stream"](channel, cursor,
+before it returns calls its :class:`~.hosting.Hosting`'s ``hold(channel, cursor,
 fetch, key)``: the body it returns is what the client gets first, and the
 connection then stays open, held by :class:`Streams` on the event loop. A
 held stream costs no thread.
@@ -10,7 +10,7 @@ A channel is a name the app chooses (the ledger's: an event id). Its
 messages are numbered by the app; each stream remembers the last number it
 was sent (its *cursor*). When the channel may have changed, the app (from
 any thread, any process that can reach it: it is told by its database) calls
-``environ["wordsvc.server.changed"](channel)``, and the server calls the
+its ``Hosting``'s ``changed(channel)``, and the server calls the
 channel's ``fetch(after, keys) -> (messages, cursor, more, ended)`` on a
 thread of its own: once for all the channel's streams, from the lowest
 cursor among those that can take messages now. ``messages`` are ``(number,
@@ -54,10 +54,11 @@ import asyncio
 import logging
 import socket
 import struct
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, NamedTuple, Protocol
 
+from .hosting import Fetch, Held
 from .logs import log_event
 from .metrics import rejected, stream_closed, stream_opened
 from .options import ServerOptions
@@ -72,8 +73,6 @@ except (ImportError, AttributeError):  # pragma: no cover - elsewhere the event 
 
 __all__ = ["Held", "Streams", "frame"]
 
-#: ``fetch(after, keys) -> (messages, cursor, more, ended)``: see the module docstring.
-Fetch = Callable[[int, frozenset[str]], tuple[Sequence[tuple[int, bytes]], int, bool, Collection[str]]]
 #: A fetch that failed (the database is away) is tried again after this long.
 _RETRY_SECONDS = 1.0
 _HEARTBEAT = b": keep-alive\n\n"
@@ -94,16 +93,6 @@ class Connection(Protocol):
     def end_stream(self, chunked: bool = False) -> None: ...
 
     def cut(self) -> None: ...
-
-
-class Held(NamedTuple):
-    """What the app asked for with ``environ["wordsvc.server.stream"]``: hold the response open on ``channel``."""
-
-    channel: str
-    cursor: int
-    fetch: Fetch
-    #: who opened the stream, as the app names them: a fetch may end the streams of a key (``None``: never ended so)
-    key: str | None = None
 
 
 def frame(data: bytes, chunked: bool) -> bytes:

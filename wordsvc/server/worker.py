@@ -5,7 +5,7 @@ master accepts, and deals connections to the workers in turn), and reads every r
 pool thread run the app. On SIGTERM (from the master: shutdown, or this
 worker being recycled) the worker drains:
 
-1. ``wordsvc.server.draining()`` turns True at once, so ``/ready`` can say 503;
+1. each request's ``Hosting.draining()`` (:mod:`.hosting`) turns True at once, so ``/ready`` can say 503;
 2. the worker stops watching its channel from the master and closes it to
    more connections (the master hands those to another worker), takes every
    connection already handed to it, then closes the channel;

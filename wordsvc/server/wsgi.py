@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 from urllib.parse import unquote_to_bytes
 
+from .hosting import HOSTING, Held, Hosting, ToPool, hosting_of
 from .problems import INTERNAL_ERROR, problem_body
-from .streams import Fetch, Held
 
-__all__ = ["HELD", "Reply", "ToPool", "WSGIApp", "build_environ", "call_app", "hold_stream", "internal_error", "load_app", "to_pool"]
+__all__ = ["Reply", "WSGIApp", "build_environ", "call_app", "internal_error", "load_app"]
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -33,9 +33,6 @@ _TOKEN = re.compile(rb"[-!#$%&'*+.^_`|~0-9A-Za-z]+")  # RFC 9110 §5.6.2
 _BAD_VALUE = re.compile(rb"[\x00\r\n]")
 #: Names apps send on every response, known to be tokens, so most headers skip the regex.
 _GOOD_NAMES = frozenset({b"Content-Type", b"Content-Length", b"X-Request-ID", b"Vary", b"Cache-Control", b"Access-Control-Allow-Origin"})
-
-#: Where ``environ["wordsvc.server.stream"]`` leaves what the app asked for (:func:`hold_stream`).
-HELD = "wordsvc.server.held"
 
 log = logging.getLogger("wordsvc.server")
 
@@ -54,40 +51,6 @@ class Reply(NamedTuple):
     close: bool
     #: the app asked to hold the response open as a stream (:mod:`.streams`): no ``Content-Length``, the body is its start
     stream: Held | None = None
-
-
-class ToPool(BaseException):
-    """An app answering on the event loop asks for the pool instead (see :func:`to_pool`).
-
-    A ``BaseException``, so that the app's own error handling (which takes
-    ``Exception``) lets it through to :func:`call_app`.
-    """
-
-
-def to_pool() -> None:
-    """``environ["wordsvc.server.to_pool"]`` of a request answered on the event loop: stop, and run it in the pool.
-
-    The app calls it before any work that may take long or wait (a search, a
-    write), and before it has changed anything: the request is run again,
-    from the start, in a pool thread.
-    """
-    raise ToPool
-
-
-def hold_stream(environ: dict[str, Any]) -> Callable[..., None]:
-    """``environ["wordsvc.server.stream"]``: the app calls it to have its 200 answer to a GET held open on a channel.
-
-    ``stream(channel, cursor, fetch, key=None)``: the body the app returns is
-    the stream's first bytes, ``cursor`` the number of the last message in
-    it, ``fetch`` how the channel's later messages are read, and ``key`` who
-    opened it, for a fetch that ends a key's streams (:mod:`.streams`). Called
-    on a HEAD, it makes the answer a stream's head: no ``Content-Length``.
-    """
-
-    def stream(channel: str, cursor: int, fetch: Fetch, key: str | None = None) -> None:
-        environ[HELD] = Held(channel, cursor, fetch, key)
-
-    return stream
 
 
 def load_app(target: str | Callable[[], WSGIApp]) -> WSGIApp:
@@ -110,6 +73,7 @@ def build_environ(
     server: tuple[str, int],
     remote: tuple[str, int],
     draining: Callable[[], bool],
+    changed: Callable[[str | None], None] | None = None,
 ) -> dict[str, Any]:
     """The PEP 3333 environ of one request whose body has been read whole.
 
@@ -118,8 +82,9 @@ def build_environ(
     ``X-Forwarded_For`` cannot pass for ``X-Forwarded-For``. The body is
     complete, so ``wsgi.input_terminated`` is set and ``CONTENT_LENGTH`` is
     its length even when it came chunked (and ``Transfer-Encoding`` is not
-    passed on: the app gets a body of known length, whatever its framing). ``wordsvc.server.draining`` returns
-    True once the worker is draining, for a readiness probe to answer 503.
+    passed on: the app gets a body of known length, whatever its framing). What the server offers the app is one
+    :class:`~.hosting.Hosting` under ``environ[HOSTING]``: ``draining`` returns True once the worker is draining (for
+    a readiness probe to answer 503), ``changed`` tells the worker's streams of a channel (``None``: no streams held).
     """
     if target.startswith((b"http://", b"https://")):  # absolute-form (RFC 9112 §3.2.2)
         slash = target.find(b"/", target.index(b"//") + 2)
@@ -146,7 +111,7 @@ def build_environ(
         "wsgi.multithread": True,
         "wsgi.multiprocess": True,
         "wsgi.run_once": False,
-        "wordsvc.server.draining": draining,
+        HOSTING: Hosting(draining, changed),
     }
     for raw_name, raw_value in headers:
         if b"_" in raw_name:
@@ -167,7 +132,7 @@ def build_environ(
 def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply | None:
     """Run the app once and buffer its response; an exception it raises becomes a logged 500.
 
-    ``None`` if the app called ``environ["wordsvc.server.to_pool"]`` (only
+    ``None`` if the app called its :attr:`~.hosting.Hosting.to_pool` (only
     there for a request answered on the event loop): run it in the pool.
 
     ``Content-Length`` is always the buffered body's length (for HEAD, the
@@ -205,7 +170,8 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply | None:
         headers = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in app_headers]
     except ToPool as handed:
         traceback.clear_frames(handed.__traceback__)  # the app's frames it passed hold the request and each other: free them now
-        if "wordsvc.server.to_pool" in environ:
+        hosting = hosting_of(environ)
+        if hosting is not None and hosting.to_pool is not None:
             return None
         log.error("the app raised ToPool on %s %s outside the event loop", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
         return internal_error()
@@ -213,7 +179,8 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply | None:
         log.exception("the app failed on %s %s", environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
         return internal_error()
     body = b"".join(chunks)
-    held = environ.get(HELD) if status == 200 and environ["REQUEST_METHOD"] in ("GET", "HEAD") else None
+    hosting = hosting_of(environ)
+    held = hosting.held if hosting is not None and status == 200 and environ["REQUEST_METHOD"] in ("GET", "HEAD") else None
     lines, request_id, closing, given_length = [], "", False, None
     for name, value in headers:
         if (name not in _GOOD_NAMES and not _TOKEN.fullmatch(name)) or _BAD_VALUE.search(value):

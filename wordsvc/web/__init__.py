@@ -1,1 +1,1 @@
-"""The HTTP layer: the app factory (:mod:`.app`), one module per resource, problems, OpenAPI. No game logic here."""
+"""The HTTP layer: the app factory (:mod:`.app`) and its plumbing here, the views in :mod:`.views`, problems, OpenAPI. No game logic here."""

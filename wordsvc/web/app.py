@@ -29,7 +29,13 @@ from ..ledger import LedgerError
 from ..schemas.common import cap_errors, iter_errors
 from ..service import Service
 from ..service.memory import MIB, MemoryGovernor
-from . import (
+from . import metrics
+from .admission import Admission
+from .encoding import JSONProvider
+from .locale import negotiate
+from .problems import problem
+from .requests import BadBody
+from .views import (
     analysis,
     best_meld,
     catalogue,
@@ -38,7 +44,6 @@ from . import (
     events,
     health,
     lexicons,
-    metrics,
     pages,
     qr,
     ratings,
@@ -50,11 +55,6 @@ from . import (
     validate,
     words,
 )
-from .admission import Admission
-from .encoding import JSONProvider
-from .locale import negotiate
-from .problems import problem
-from .requests import BadBody
 
 __all__ = ["create_app"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core.messages import DEFAULT_LOCALE, LOCALES
+from ..i18n import DEFAULT_LOCALE, LOCALES
 
 __all__ = ["negotiate"]
 

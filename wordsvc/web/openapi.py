@@ -38,11 +38,11 @@ from ..schemas.deals import DealOut, DealQuery
 from ..schemas.lexicons import MAX_DIFF_LIMIT, DiffQuery, LexiconDiffOut
 from ..schemas.qr import QrBody
 from ..schemas.words import AnagramsQuery, SuggestQuery, WordsQuery
-from . import pages
-from . import words as search
 from .openapi_documents import DOCUMENT_ENDPOINTS, DOCUMENT_OPERATIONS, DOCUMENT_QUERIES, NOT_JSON, STREAM_SCHEMAS
 from .openapi_tournaments import CSV_COLUMNS, TOURNAMENT_ENDPOINTS, TOURNAMENT_OPERATIONS, TOURNAMENT_QUERIES, TOURNAMENT_SCHEMAS
 from .problems import PROBLEM_TYPES
+from .views import pages
+from .views import words as search
 
 __all__ = ["ENDPOINTS", "OPERATIONS", "QUERY_SCHEMAS", "docs_html", "spec"]
 

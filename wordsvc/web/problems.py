@@ -25,8 +25,8 @@ from collections.abc import Mapping
 
 from flask import Response, g
 
-from ..core.messages import render
 from ..core.problem_codes import code_of
+from ..i18n import render
 
 __all__ = ["PROBLEM_TYPES", "problem"]
 

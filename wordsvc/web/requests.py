@@ -18,6 +18,7 @@ from marshmallow import ValidationError
 
 from ..core import problem_codes as codes
 from ..core.problem_codes import coded
+from ..server.hosting import hosting_of
 from ..service import Service
 
 __all__ = ["BadBody", "in_pool", "query_args", "read_json", "service"]
@@ -83,9 +84,9 @@ def in_pool() -> None:
     and the server runs it again, from the start, in its pool; anywhere else
     (a pool thread, another server, a test client) it does nothing.
     """
-    hand_over = request.environ.get("wordsvc.server.to_pool")
-    if hand_over is not None:
-        hand_over()
+    hosting = hosting_of(request.environ)
+    if hosting is not None and hosting.to_pool is not None:
+        hosting.to_pool()
 
 
 def query_args() -> dict[str, str]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..document_messages import DOCUMENT_CATALOG
+from ...i18n import DOCUMENT_CATALOG
 from .words import Words
 
 __all__ = ["LINE_LENGTH", "actor_label", "audit_kind", "audit_line"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..document_messages import DOCUMENT_CATALOG
+from ...i18n import DOCUMENT_CATALOG
 from .audit_lines import actor_label, audit_kind, audit_line
 from .layout import Block, Cut, Document, Grid, Heading, PageBreak, Qr, Text
 from .words import Words

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..document_messages import DOCUMENT_CATALOG, document_count, document_text
+from ...i18n import DOCUMENT_CATALOG, document_count, document_text
 
 __all__ = ["Words"]
 

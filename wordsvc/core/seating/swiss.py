@@ -5,7 +5,7 @@ The cost of a seating, compared lexicographically (docs/seating.md, "The cost of
 1. **repeats**: pairs at a table that have met before (:func:`~.cost.repeat_meetings`);
 2. **weight**: the sum, over pairs at a table, of how often they have met (a third meeting costs more than a second);
 3. **drift**: the sum, over players, of the square of how many places in the standings a player is from the
-   band of places their table has under King of the Hill (:func:`~.standings.standings_seating`): 0 for a
+   band of places their table has under King of the Hill (:func:`~.king_of_the_hill.standings_seating`): 0 for a
    player at their King of the Hill table; the player in 2nd place at the table of places 5 to 8 is 3 places
    off and adds 9.
 

@@ -35,6 +35,20 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+// The text of `key` that holds the count `n`, in the chosen language, filled with `n` and `params`. The catalogue
+// sends such a text as one form per CLDR plural category of the language ({one: ..., few: ..., many: ..., other:
+// ...}); the browser's Intl.PluralRules, for the language whose rules the catalogue follows (config.plural_rules:
+// pt-PT for pt), names the category, and "other", which every language has, stands in for one the browser's CLDR
+// does not know (docs/translations.md).
+export function tn(key, n, params = {}) {
+  const forms = config.strings[locale][key] ?? config.strings.en[key];
+  if (!forms) return key;
+  const category = new Intl.PluralRules(config.plural_rules[locale] ?? locale).select(n);
+  const text = forms[category] ?? forms.other;
+  const fields = { ...params, n };
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+}
+
 // Gives every element that names a key (data-t) its text in the chosen language.
 function translate() {
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);

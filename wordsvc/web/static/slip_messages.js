@@ -9,7 +9,7 @@
 
 import { ApiError, el, t } from "./common.js";
 
-// A token as wordsvc/ledger/tokens.py makes it: "wsv_", 8 hex digits, "_", 43 URL-safe base64 characters.
+// A token as wordsvc/ledger/records/principals.py makes it: "wsv_", 8 hex digits, "_", 43 URL-safe base64 characters.
 export const TOKEN_LENGTH = 56;
 const TOKEN = /^wsv_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$/;
 

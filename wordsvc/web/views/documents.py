@@ -1,0 +1,93 @@
+"""Printed documents over HTTP: ``GET /events/{event}/documents/{kind}`` answers a PDF (docs/documents.md).
+
+Load, call, dump: the views are read from the ledger with the reader's own
+token, so a document follows the read rules of the JSON it is made from (a
+private event needs a token; the audit summary a director's); the pure
+builders in :mod:`wordsvc.core.documents` lay them out in the event's
+language, and :mod:`wordsvc.service.pdf` draws them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import quote
+
+from flask import Blueprint, Response, request
+
+from ...core import documents as docs
+from ...core import problem_codes as codes
+from ...ledger import NotFound, require_director
+from ...schemas.tournaments import DocumentQuery
+from ...service.pdf import render_pdf
+from ..admission import heavy
+from ..requests import query_args
+from .ledger_access import ledger, principal
+
+__all__ = ["bp", "console_link"]
+
+bp = Blueprint("documents", __name__)
+
+DOCUMENT_QUERY = DocumentQuery()
+#: Audit entries read per call while gathering an event's whole log (the API's own page limit).
+AUDIT_PAGE = 1000
+
+
+def console_link(event: str, table: str) -> str:
+    """The console opened at ``table`` of ``event``, absolute on this host: what a scorecard's QR code holds. Never a token."""
+    return f"{request.host_url}console#event={quote(event, safe='')}&table={quote(table, safe='')}"
+
+
+@bp.get("/events/<event:event>/documents/<kind>")
+@heavy(lane="documents")  # a long event's PDFs take up to seconds of a thread: a lane of their own, so they never hold an analysis's slot
+def document(event: str, kind: str) -> Response:
+    if kind not in docs.DOCUMENT_KINDS:
+        raise NotFound(f"There is no document {kind!r}; there are {', '.join(docs.DOCUMENT_KINDS)}.", {"kind": [f"one of {', '.join(docs.DOCUMENT_KINDS)}"]}, code=codes.DOCUMENT_NOT_FOUND)
+    query = DOCUMENT_QUERY.load(query_args())
+    layout = _build(kind, event, query["session"])
+    response = Response(render_pdf(layout), mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{event}-{kind}.pdf"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _build(kind: str, event_id: str, session: int | None) -> docs.Document:
+    store, actor = ledger(), principal()
+    if kind == "audit":
+        require_director(actor, event_id, "read the audit summary")
+    event = store.event(actor, event_id)
+    printed = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
+    if kind in ("seating", "scorecards"):
+        seated = _session(event_id, session)
+        if kind == "seating":
+            if seated is None:
+                raise NotFound(f"Event {event_id} has no session seated: there is no seating to print.", {"session": ["no session seated"]}, code=codes.SESSION_NOT_FOUND)
+            return docs.seating_document(event, seated, printed)
+        tables = seated["tables"] if seated is not None else event["games"]
+        return docs.scorecards_document(event, tables, lambda table: console_link(event_id, table), printed, seated["number"] if seated else None)
+    if kind == "standings":
+        return docs.standings_document(event, store.standings(actor, event_id), printed)
+    if kind == "crosstable":
+        return docs.crosstable_document(event, store.crosstable(actor, event_id), store.players(actor, event_id), printed)
+    if kind == "results":
+        standings = store.standings(actor, event_id)
+        crosstable = store.crosstable(actor, event_id) if "overall" in standings else None
+        return docs.results_document(event, standings, crosstable, printed)
+    return docs.audit_document(event, _audit(event_id), printed)
+
+
+def _session(event_id: str, number: int | None) -> dict[str, Any] | None:
+    """Session ``number`` (404 when there is none such), or the latest, or None for an event without sessions."""
+    if number is not None:
+        return ledger().session(principal(), event_id, number)
+    seated = ledger().sessions(principal(), event_id)["sessions"]
+    return seated[-1] if seated else None
+
+
+def _audit(event_id: str) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = []
+    while True:
+        page = ledger().audit_entries(principal(), event_id, entries[-1]["seq"] if entries else 0, AUDIT_PAGE)["entries"]
+        entries += page
+        if len(page) < AUDIT_PAGE:
+            return entries

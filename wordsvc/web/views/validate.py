@@ -1,0 +1,41 @@
+"""``GET /validate`` and ``POST /validate``: the verdict on a word, or on a whole play (judge mode)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, g, jsonify
+
+from ...core.text import normalize
+from ...schemas.validate import ValidateBody, ValidateQuery, load_validate_query
+from ..requests import in_pool, query_args, read_json, service
+from .words import suggestions
+
+__all__ = ["bp"]
+
+bp = Blueprint("validate", __name__)
+
+# Schemas are stateless once built; building one per request costs more than judging the word.
+VALIDATE_QUERY, VALIDATE_BODY = ValidateQuery(), ValidateBody()
+
+
+@bp.get("/validate")
+def validate_word() -> Response:
+    query = load_validate_query(query_args(), VALIDATE_QUERY)
+    ruleset, lexicon = service().resolve(query["ruleset"], query["lang"])
+    if not lexicon.at_hand(normalize(query["word"])):
+        in_pool()  # an analyser's miss may wait for the analyser, which a solver may hold: never on the event loop
+    verdict = service().judge(query["word"], ruleset, lexicon)
+    out = verdict.to_dict(g.locale)
+    if not verdict.valid and query["suggest"]:
+        in_pool()  # a search on a budget of milliseconds: never on the event loop
+        out["suggestions"] = suggestions(query["word"], ruleset, lexicon)
+    return jsonify(out)
+
+
+@bp.post("/validate")
+def validate_words() -> Response:
+    body = VALIDATE_BODY.load(read_json())
+    verdicts = service().verdicts(body["words"], body["ruleset"], body["lang"])
+    valid = all(v.valid for v in verdicts)
+    if body["judge"]:
+        return jsonify({"acceptable": valid, "count": len(verdicts), "ruleset": verdicts[0].ruleset, "lexicon": dict(verdicts[0].lexicon)})
+    return jsonify({"valid": valid, "verdicts": [v.to_dict(g.locale) for v in verdicts]})
