@@ -91,6 +91,16 @@ def test_a_raise_that_lists_its_own_problems_names_their_code():
     assert _calls_without_code({"NotFound", "Conflict", "InvalidRequest", "Unauthorized"}) == []
 
 
+def test_every_answer_the_web_layer_writes_names_its_code():
+    # problem() takes its code as a keyword only: a call without one fails when the answer is made, a 500 in place of the problem.
+    missing = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "problem" and not any(k.arg == "code" for k in node.keywords):
+                missing.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert missing == []
+
+
 def test_every_problem_added_carries_a_code():
     assert Problems(code="invalid_export").items == {}
     problems = Problems()

@@ -36,5 +36,5 @@ def ready() -> Response:
     loaded, building = sorted(languages.lexicons), sorted(languages.building)
     if not loaded:
         detail = f"No lexicon is loaded yet; building: {', '.join(building)}." if building else "No lexicon is loaded; run `wordsvc build`."
-        return problem(503, detail, {"languages": [f"{lang}: building" for lang in building]}, g.locale)
+        return problem(503, detail, {"languages": [f"{lang}: building" for lang in building]}, g.locale, code=codes.NOT_READY)
     return jsonify({"status": "ready", "languages": loaded, "building": building, "rulesets": len(service().rulesets.rulesets)})
