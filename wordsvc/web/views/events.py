@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.routing import BaseConverter
 
+from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...core.ids import RESERVED_IDS
 from ...data.formats import format_document, known_formats
@@ -62,7 +63,7 @@ def tournament_format(format_id: str | None) -> dict[str, Any] | None:
         return None
     known = known_formats()
     if format_id not in known:
-        raise InvalidRequest(f"No tournament format {format_id!r}; formats/ has {', '.join(sorted(known))}.", {"format": [f"one of {', '.join(sorted(known))}"]})
+        raise InvalidRequest(f"No tournament format {format_id!r}; formats/ has {', '.join(sorted(known))}.", {"format": [f"one of {', '.join(sorted(known))}"]}, code=codes.FORMAT_NOT_FOUND)
     return format_document(known[format_id])
 
 
@@ -134,7 +135,7 @@ def preview_round(event: str, game: str, number: int) -> Response:
     actor = require_referee(writer(), event, game)
     body = _round_body(number)
     if body["correction"] is not None:
-        raise InvalidRequest("A preview stores nothing, so it has nothing to correct: leave correction out.", {"correction": ["not part of a preview"]})
+        raise InvalidRequest("A preview stores nothing, so it has nothing to correct: leave correction out.", {"correction": ["not part of a preview"]}, code=codes.NOT_CORRECTABLE)
     return jsonify(ledger().preview_round(actor, event, game, number, body["play"]))
 
 
@@ -143,7 +144,7 @@ def _round_body(number: int) -> dict[str, Any]:
     body = load_round_submission(read_json(), ROUND_BODY)
     named = body["play"].round
     if named is not None and named != number:
-        raise InvalidRequest(f"The body says round {named}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]})
+        raise InvalidRequest(f"The body says round {named}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]}, code=codes.ROUND_OUT_OF_RANGE)
     return body
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, jsonify
 from marshmallow import Schema
 
+from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...core.lexicon import Lexicon
 from ...core.ruleset import Ruleset
@@ -86,7 +87,7 @@ def words() -> Response:
         try:
             query = replace(query, start=decode_cursor(q["cursor"], scope))
         except CursorError as err:
-            raise InvalidRequest("The cursor does not belong to this query; see errors.", {"cursor": [str(err)]}) from None
+            raise InvalidRequest("The cursor does not belong to this query; see errors.", {"cursor": [str(err)]}, code=codes.INVALID_CURSOR) from None
     page = searcher().words(query, ruleset, lexicon, q["budget"])
     return jsonify(
         {
@@ -147,7 +148,7 @@ def suggest() -> Response:
 
 @bp.errorhandler(SearchUnavailable)
 def _unavailable(err: SearchUnavailable) -> Response:
-    return problem(503, str(err), {}, getattr(g, "locale", "en"))
+    return problem(503, str(err), {}, getattr(g, "locale", "en"), code=codes.INDEX_MISSING)
 
 
 # ---------------------------------------------------------------- OpenAPI
