@@ -9,12 +9,32 @@ first, so a failing test says all that is wrong at once.
 
 from __future__ import annotations
 
+import re
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import requests
 
 PROBLEM_TYPE = "application/problem+json"
-PROBLEM_KEYS = {"type", "title", "status", "detail", "errors", "request_id"}
+PROBLEM_KEYS = {"type", "code", "title", "status", "detail", "errors", "request_id"}
+ENTRY_KEYS = {"code", "message"}
+#: The registry as documented (docs/problems.md, itself tested against the service's registry): read, never imported.
+PROBLEMS_DOC = Path(__file__).resolve().parents[1] / "docs" / "problems.md"
+
+
+@cache
+def documented_codes() -> dict[str, set[int]]:
+    """code -> the statuses docs/problems.md says it comes with."""
+    rows = re.findall(r"^\| `([a-z0-9_]+)` \| ([0-9, ]+) \|", PROBLEMS_DOC.read_text(encoding="utf-8"), re.MULTILINE)
+    return {code: {int(s) for s in statuses.split(",")} for code, statuses in rows}
+
+
+def assert_documented_code(code: Any, status: int, where: str) -> None:
+    """``code`` is a documented problem code that comes with ``status``."""
+    codes = documented_codes()
+    assert code in codes, f"{where}: code {code!r} is not in docs/problems.md"
+    assert status in codes[code], f"{where}: code {code!r} is documented for {sorted(codes[code])}, not {status}"
 
 
 def media_type(response: requests.Response) -> str:
@@ -32,10 +52,14 @@ def assert_problem(response: requests.Response, status: int) -> dict[str, Any]:
     assert body["status"] == status
     for key in ("type", "title", "detail", "request_id"):
         assert isinstance(body[key], str) and body[key], f"{where}: {key} = {body[key]!r}"
+    assert_documented_code(body["code"], status, where)
     assert isinstance(body["errors"], dict)
-    for path, messages in body["errors"].items():
+    for path, entries in body["errors"].items():
         assert isinstance(path, str) and path, body["errors"]
-        assert isinstance(messages, list) and messages and all(isinstance(m, str) and m for m in messages), body["errors"]
+        assert isinstance(entries, list) and entries, body["errors"]
+        for entry in entries:
+            assert isinstance(entry, dict) and set(entry) == ENTRY_KEYS and isinstance(entry["message"], str) and entry["message"], body["errors"]
+            assert_documented_code(entry["code"], status, f"{where} errors.{path}")
     assert "Traceback" not in response.text
     assert response.headers.get("X-Request-ID") == body["request_id"], (
         f"{where}: header {response.headers.get('X-Request-ID')!r} != body {body['request_id']!r}"

@@ -3,7 +3,8 @@
 Starts ``wordsvc serve`` on a free port the way the API tests do
 (:mod:`api_tests.conftest`), or fuzzes ``WORDSVC_URL`` when it is set; runs
 ``schemathesis run --checks all`` with :func:`config_toml` and exits with its
-status (0: no failure)::
+status (0: no failure). Beside schemathesis's own checks, every 4xx must carry a
+problem code documented in docs/problems.md (:mod:`api_tests.problem_check`)::
 
     python -m api_tests.fuzz                      # 300 cases per operation and phase, more than 13,000 in all
     python -m api_tests.fuzz --max-examples 1000  # any other `schemathesis run` option goes through
@@ -128,7 +129,9 @@ def run(base_url: str, options: list[str], admin_token: str | None = None) -> in
             "--report-dir", str(Path(tmp) / "report"), *options,
         ]  # fmt: skip
         print("$", " ".join(command), flush=True)
-        return subprocess.call(command, cwd=tmp)
+        # every 4xx carries a documented problem code (api_tests/problem_check.py, loaded as schemathesis's hooks)
+        path = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")]))
+        return subprocess.call(command, cwd=tmp, env={**os.environ, "SCHEMATHESIS_HOOKS": "api_tests.problem_check", "PYTHONPATH": path})
 
 
 def main(argv: list[str]) -> int:

@@ -154,7 +154,7 @@ def test_an_entry_appended_in_the_database_fails_verify_with_the_key_and_the_ser
     ):
         answer = api(method, path, director, json=body) if body is not None else api(method, path)
         problem = assert_problem(answer, 409)
-        assert problem["errors"] == {"audit": [f"entry {seq} is not signed by the service's key"]}, problem
+        assert problem["errors"] == {"audit": [{"code": "log_unverified", "message": f"entry {seq} is not signed by the service's key"}]}, problem
         assert f"ends with entry {seq}, which this service did not sign" in problem["detail"] and "wsv_" not in answer.text
     api("GET", f"/events/{event}/audit", expect=200)  # the log itself stays readable, for the operator and any auditor
     if forge is _forge_token:

@@ -227,7 +227,8 @@ def test_retries_conflicts_and_corrections(api: Api) -> None:
     assert "round" in wrong["errors"]
     unseated = {"players": [{"name": "ann", "words": ["cat", "x"]}, {"name": "zed", "unused": "tea"}, {"name": "cy", "unused": "zz"}]}
     errors = api("PUT", f"/events/{event}/games/t1/rounds/2", referee, expect=422, json=unseated).json()["errors"]
-    assert "players.1.name" in errors and any("bob is seated" in m for m in errors["players"]) and "players.2" in errors
+    assert "players.1.name" in errors and any("bob is seated" in m["message"] for m in errors["players"]) and "players.2" in errors
+    assert [m["code"] for m in errors["players.1.name"]] == ["seat_mismatch"]
     actions = [e["action"] for e in api("GET", f"/events/{event}/audit", expect=200).json()["entries"]]
     assert actions == ["event.created", "token.issued", "game.created", "token.issued", "round.submitted", "round.corrected"]
 
@@ -245,9 +246,11 @@ def _commit_metrics(api: Api) -> tuple[float, float]:
 def test_a_name_is_one_name_however_it_is_typed(api: Api) -> None:
     event, director = _event(api)
     same = api("PUT", f"/events/{event}/games/t1", director, expect=422, json={"players": ["Ann", "bob", "ann"]}).json()
-    assert list(same["errors"]) == ["players.2"] and "also seat 0" in same["errors"]["players.2"][0]
+    assert list(same["errors"]) == ["players.2"] and "also seat 0" in same["errors"]["players.2"][0]["message"]
+    assert same["code"] == "invalid_fields" and same["errors"]["players.2"][0]["code"] == "duplicate_name"
     spaced = api("PUT", f"/events/{event}/games/t1", director, expect=422, json={"players": ["ann ", "\u00a0bob"]}).json()
-    assert spaced["errors"] == {"players.0": ["must not start or end with white space"], "players.1": ["must not start or end with white space"]}
+    edge = {"code": "invalid_name", "message": "must not start or end with white space"}
+    assert spaced["errors"] == {"players.0": [edge], "players.1": [edge]}
     composed, decomposed = "\u00e9va", "e\u0301va"  # é as one character, and as e with a combining accent
     assert api("PUT", f"/events/{event}/games/t1", director, expect=422, json={"players": [composed, decomposed]}).json()["errors"].keys() == {"players.1"}
     seated = api("PUT", f"/events/{event}/games/t1", director, expect=201, json={"players": [decomposed, "bob"]}).json()
@@ -366,7 +369,8 @@ def test_a_preview_scores_like_the_submission_and_stores_nothing(api: Api) -> No
     # What a submission would refuse, the preview refuses the same way: every problem listed.
     short = {"players": [{"name": "ann", "words": ["cats"]}, {"name": "bob", "words": ["zzz"]}, {"name": "zed", "words": ["cat"]}]}
     errors = api("POST", f"{e}/preview", referee["token"], expect=422, json=short).json()["errors"]
-    assert any("round 1 deals 3" in m for m in errors["players.0"]) and "players.2.name" in errors and any("the deck holds 2" in m for m in errors["players"])
+    assert any("round 1 deals 3" in m["message"] for m in errors["players.0"]) and "players.2.name" in errors and any("the deck holds 2" in m["message"] for m in errors["players"])
+    assert "too_many_copies" in {m["code"] for m in errors["players"]} and {m["code"] for m in errors["players.0"]} == {"hand_size"}
     assert "correction" in api("POST", f"{e}/preview", director, expect=422, json={**ROUND_1, "correction": {"reason": "x"}}).json()["errors"]
     assert "round" in api("POST", f"/events/{event}/games/t1/rounds/2/preview", referee["token"], expect=422, json={**ROUND_1, "round": 1}).json()["errors"]
     assert api("GET", "/whoami", referee["token"], expect=200).json() == {"id": referee["id"], "role": "referee", "event": event, "table": "t1"}
@@ -447,7 +451,8 @@ def test_a_row_edited_in_the_database_makes_audit_verify_fail(api: Api, tmp_path
     exported["revisions"][0]["result"]["players"][0]["total"] = original_total
     exported["revisions"][0]["reason"] = "edited"  # a reason a write could store, but not the one the chain recorded
     refused = api("POST", "/events/import", api.server.admin_token, expect=422, json=exported).json()
-    assert "does not verify" in refused["detail"] and "reason or actor differs" in refused["errors"]["audit"][0]
+    assert "does not verify" in refused["detail"] and "reason or actor differs" in refused["errors"]["audit"][0]["message"]
+    assert refused["code"] == "export_unverified"
 
 
 def test_an_export_imports_into_another_ledger(api: Api, tmp_path: Any) -> None:

@@ -3,7 +3,8 @@
 The same configuration as ``make fuzz`` (:mod:`api_tests.fuzz`), fewer cases:
 every documented operation is tried with valid and with invalid data, and
 every answer must be documented, match its schema, refuse what is invalid,
-take what is valid, and be no 5xx. (schemathesis's own pytest loader,
+take what is valid, be no 5xx, and carry a documented problem code if it is
+a 4xx (:mod:`api_tests.problem_check`). (schemathesis's own pytest loader,
 ``schemathesis.pytest.from_fixture``, reads ``request.node._nodeid``, which
 pytest 9 no longer has; so the cases are drawn here with hypothesis.)
 """
@@ -20,6 +21,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402  (after the sk
 from hypothesis.errors import Unsatisfiable  # noqa: E402
 from schemathesis.generation import GenerationMode  # noqa: E402
 
+from . import problem_check  # noqa: E402, F401  (registers the check that every 4xx carries a documented problem code)
 from .fuzz import config  # noqa: E402
 
 CASES = 15  # per operation and mode: 29 operations, two modes, about 800 requests in some 20 s

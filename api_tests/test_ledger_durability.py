@@ -507,7 +507,7 @@ def test_a_close_racing_round_writes_leaves_no_round_after_it(backend: str, requ
                                     if len(acknowledged) >= (len(tables) - 1) * len(ROUNDS) // 4:
                                         quarter.set()
                                 else:
-                                    assert answer.status_code == 409 and answer.json()["errors"] == {"event": ["closed"]}, answer.text
+                                    assert answer.status_code == 409 and answer.json()["errors"] == {"event": [{"code": "event_closed", "message": "closed"}]}, answer.text
                                     refused.append((table, number))
                                     return
 
@@ -602,14 +602,14 @@ def test_a_reseat_racing_a_sessions_first_round_never_stores_a_round_of_other_pl
                 stored, moved = answers["round"], answers["reseat"]
                 table = requests.get(f"{servers[0].url}/events/{event}/games/s1-t1", headers=director, timeout=TIMEOUT).json()
                 if moved.status_code == 409:  # the round committed first
-                    assert moved.json()["errors"] == {"session": ["started"]} and stored.status_code == 201, f"{event}: {moved.text} / {stored.text}"
+                    assert moved.json()["errors"] == {"session": [{"code": "session_conflict", "message": "started"}]} and stored.status_code == 201, f"{event}: {moved.text} / {stored.text}"
                 else:  # the reseat committed first: the round is refused (409 if it had read the seats before), unless the
                     # redraw left the table its players, so the round read them after it (the seats' order may differ)
                     assert moved.status_code == 200, f"{event}: {moved.text}"
                     kept = sorted(table["players"]) == sorted(names)
                     assert stored.status_code in ((201, 409) if kept else (409, 422)), f"{event}: {stored.text}"
                     if stored.status_code == 409:
-                        assert stored.json()["errors"] == {"game": ["reseated"]}, stored.text
+                        assert stored.json()["errors"] == {"game": [{"code": "stored_meanwhile", "message": "reseated"}]}, stored.text
                 rounds = _stored_rounds(servers[0].url, event, "s1-t1")
                 for (_, number), view in rounds.items():
                     assert [p["name"] for p in view["result"]["players"]] == table["players"], f"{event}: round {number} of other players"

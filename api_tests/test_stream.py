@@ -131,7 +131,7 @@ def test_bad_resumes_and_unknown_events_are_4xx_problems(api: Api) -> None:
     api("GET", f"/events/{event_id}/stream?after=-1", expect=422)
     for digits in ("%D9%A1%D9%A2", "%EF%BC%91%EF%BC%92", "+12"):  # Arabic-Indic and full-width 12, and a sign: ASCII digits only
         refused = api("GET", f"/events/{event_id}/stream?after={digits}", expect=422).json()
-        assert refused["errors"] == {"after": ["must be a whole number written with the digits 0-9"]}
+        assert refused["errors"] == {"after": [{"code": "not_ascii_digits", "message": "must be a whole number written with the digits 0-9"}]}
     api("GET", "/events/no-such-event/stream", expect=404)
     with Stream(f"{url}?after=100000") as future:  # past the newest entry: from the newest
         assert future.until(lambda m: len(m) >= 1, "ready")[0].id == future.messages[0].data["head"]

@@ -210,6 +210,7 @@ def test_the_played_tournament_holds_an_entry_of_every_kind_the_ledger_writes(pl
     assert ledger_actions() - set(WRITTEN_ELSEWHERE) <= written, sorted(ledger_actions() - set(WRITTEN_ELSEWHERE) - written)
 
 
+@pytest.mark.slow  # plays a tournament in each of the eleven languages first (about 20 s): left out of make check, run by make test
 @pytest.mark.parametrize("locale", [locale for locale in DOCUMENT_LOCALES if locale != "en"])
 def test_every_document_of_an_event_speaks_only_its_language(played: dict[str, dict[str, Any]], locale: str) -> None:
     english_views, views = played["en"], played[locale]

@@ -223,6 +223,7 @@ def banned_by_filter(word: str, ruleset, lexicon) -> bool:  # type: ignore[no-un
     return not verdict.valid and any(r.code == "banned_class" and r.params.get("class") in FILTER_CLASSES for r in verdict.reasons)
 
 
+@pytest.mark.slow  # 400 best plays a lexicon, some 5 s each: left out of make check, run by make test
 @pytest.mark.parametrize("lang", list(ENGLISH))
 def test_no_best_play_of_200_8_card_and_200_11_card_hands_holds_a_form_of_a_filter_class(service, lang):
     """Before the filter, en-US's best plays held one on 26 and 48 of these hands (wordlists/en/README.md)."""

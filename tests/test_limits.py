@@ -20,6 +20,7 @@ from unittest import mock
 
 import pytest
 from marshmallow import Schema, ValidationError, fields, validate
+from problem_shape import codes, messages
 
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.schemas.best_meld import MAX_HAND_CARDS, BestMeldRequest
@@ -147,7 +148,9 @@ def test_an_answer_lists_the_first_problems_and_counts_the_rest(client):
     listed = {path: messages for path, messages in problem["errors"].items() if path != MORE_ERRORS}
     assert sum(len(m) for m in listed.values()) == MAX_LISTED_ERRORS
     assert list(listed)[:2] == ["players.0.words.0.0", "players.0.words.0.1"]  # the request's order
-    assert problem["errors"][MORE_ERRORS] == [f"{2500 - MAX_LISTED_ERRORS} more problem(s) not listed: an answer lists the first {MAX_LISTED_ERRORS}"]
+    assert problem["errors"][MORE_ERRORS] == [
+        {"code": "errors_not_listed", "message": f"{2500 - MAX_LISTED_ERRORS} more problem(s) not listed: an answer lists the first {MAX_LISTED_ERRORS}"}
+    ]
     assert problem["detail"] == "The request has 2500 invalid field(s); see errors."
 
 
@@ -156,15 +159,16 @@ def test_the_round_checks_answer_is_capped_too(client):
     response, _ = post(client, "/score-round", body)
     assert response.status_code == 422 and len(response.data) < 8 * 1024
     assert response.get_json()["detail"] == "The round does not add up; see errors."
-    assert "more problem(s) not listed" in response.get_json()["errors"][MORE_ERRORS][0]
+    assert "more problem(s) not listed" in response.get_json()["errors"][MORE_ERRORS][0]["message"]
 
 
 def test_a_small_request_gets_every_problem_and_no_count(client):
     response, _ = post(client, "/score-round", {"players": [{"name": ""}], "round": 0})
-    assert response.get_json()["errors"] == {
+    assert messages(response.get_json()["errors"]) == {
         "players.0.name": ["Length must be between 1 and 64"],
         "round": ["Must be greater than or equal to 1 and less than or equal to 64"],
     }
+    assert codes(response.get_json()["errors"]) == {"players.0.name": ["length_out_of_range"], "round": ["value_out_of_range"]}
 
 
 def test_cap_errors_counts_fields_and_keeps_each_paths_messages_together():
@@ -188,7 +192,8 @@ def test_a_key_given_twice_in_an_object_is_a_400_naming_it(client, raw, paths):
     response, _ = post(client, "/validate", raw)
     problem = response.get_json()
     assert response.status_code == 400
-    assert problem["errors"] == {path: ["given more than once"] for path in paths}
+    assert problem["errors"] == {path: [{"code": "given_twice", "message": "given more than once"}] for path in paths}
+    assert problem["code"] == "given_twice"
     assert all(repr(path) in problem["detail"] for path in paths)
 
 

@@ -426,6 +426,7 @@ def test_common_misspellings_suggest_the_word_meant(typo, meant, standard, engli
         assert distance(typo, s.word) == s.distance
 
 
+@pytest.mark.slow  # scans every English form once a pattern (up to 9 s): left out of make check, run by make test
 @needs_english
 @pytest.mark.parametrize("pattern", ["*q*q*", "z??????", "?a?e?", "[xz]*[xz]", "*mb"])
 def test_english_patterns_equal_a_plain_scan_of_the_verdicts(pattern, standard, english):

@@ -18,6 +18,7 @@ from collections import Counter
 from functools import cache
 
 import pytest
+from problem_shape import messages
 
 from wordsvc.core.cards import parse_cards
 from wordsvc.core.errors import InvalidRequest
@@ -626,7 +627,7 @@ def test_best_meld_errors_name_the_field(client, body, status, errors):
     assert response.status_code == status
     assert response.mimetype == "application/problem+json"
     if errors is not None:
-        got = response.get_json()["errors"]
+        got = messages(response.get_json()["errors"])
         assert set(got) == set(errors)
         assert all(got[path] == messages for path, messages in errors.items() if messages is not None)
 

@@ -36,6 +36,7 @@ from wordsvc_client.models import (
     Judge,
     Player,
     Problem,
+    ProblemCode,
     Round,
     RoundDetail,
     RoundRequest,
@@ -170,14 +171,18 @@ def test_an_event_from_its_creation_to_its_audit(authenticated: Callable[[str], 
 def test_errors_come_back_as_typed_problems(client: Client, authenticated: Callable[[str], AuthenticatedClient]) -> None:
     unknown = validate_word.sync(client=client, word="quiz", lang="xx")
     assert isinstance(unknown, Problem) and unknown.status == 404, unknown
+    assert unknown.code is ProblemCode.UNKNOWN_LANGUAGE  # a typed value: the registry's codes are an enum
     assert "en-US" in unknown.detail  # the languages that exist
 
     duplicate = RoundRequest(round_=1, players=[Player(name="Ann", words=["(qu)iz"]), Player(name="Ann", words=["top"])])
     invalid = score_round.sync_detailed(client=client, body=duplicate)
     assert invalid.status_code == HTTPStatus.UNPROCESSABLE_ENTITY and isinstance(invalid.parsed, Problem), invalid.content
     assert invalid.headers["Content-Type"].startswith("application/problem+json")
-    assert invalid.parsed.errors.additional_properties == {"players.1.name": ["duplicate player name 'Ann' (also player 0)"]}
+    assert invalid.parsed.code is ProblemCode.INVALID_FIELDS
+    entries = invalid.parsed.errors.additional_properties
+    assert list(entries) == ["players.1.name"]
+    assert [(e.code, e.message) for e in entries["players.1.name"]] == [(ProblemCode.DUPLICATE_NAME, "duplicate player name 'Ann' (also player 0)")]
     assert invalid.parsed.request_id == invalid.headers["X-Request-ID"]
 
     refused = create_event.sync(client=authenticated("wsv_not-a-token"), body=EventBody(name="no"))
-    assert isinstance(refused, Problem) and refused.status == 401, refused
+    assert isinstance(refused, Problem) and refused.status == 401 and refused.code is ProblemCode.TOKEN_INVALID, refused

@@ -14,6 +14,7 @@ import createClient from "openapi-fetch";
 import type { components, paths } from "../../build/clients/typescript/schema.js";
 
 type Problem = components["schemas"]["Problem"];
+type ProblemCode = components["schemas"]["ProblemCode"]; // every code of the registry, as a string-literal union
 
 const URL = (process.env.WORDSVC_URL ?? "").replace(/\/+$/, "");
 const ADMIN_TOKEN = process.env.WORDSVC_ADMIN_TOKEN ?? "";
@@ -186,6 +187,11 @@ test("errors come back as typed problems", async () => {
   const unknown = await api.GET("/validate", { params: { query: { word: "quiz", lang: "xx" } } });
   const notFound: Problem | undefined = unknown.error;
   assert.equal(notFound?.status, 404);
+  const code: ProblemCode | undefined = notFound?.code;
+  assert.equal(code, "unknown_language");
+  // @ts-expect-error: a code the registry does not list is no ProblemCode (tsc fails if this line compiles)
+  const notACode: ProblemCode = "no_such_code";
+  assert.ok(notACode);
   assert.match(notFound?.detail ?? "", /en-US/); // the languages that exist
 
   const invalid = await api.POST("/score-round", {
@@ -199,9 +205,11 @@ test("errors come back as typed problems", async () => {
   });
   assert.equal(invalid.response.status, 422);
   assert.match(invalid.response.headers.get("Content-Type") ?? "", /^application\/problem\+json/);
-  assert.deepEqual(invalid.error?.errors, { "players.1.name": ["duplicate player name 'Ann' (also player 0)"] });
+  assert.equal(invalid.error?.code, "invalid_fields");
+  assert.deepEqual(invalid.error?.errors, { "players.1.name": [{ code: "duplicate_name", message: "duplicate player name 'Ann' (also player 0)" }] });
   assert.equal(invalid.error?.request_id, invalid.response.headers.get("X-Request-ID"));
 
   const refused = await as("wsv_not-a-token").POST("/events", { body: { name: "no" } });
   assert.equal(refused.error?.status, 401);
+  assert.equal(refused.error?.code, "token_invalid");
 });

@@ -23,6 +23,7 @@ from functools import cached_property, partial
 from operator import itemgetter
 from typing import NamedTuple
 
+from . import problem_codes as codes
 from .budget import BudgetedCache, MemoryBudget
 from .text import normalize
 
@@ -54,7 +55,11 @@ PLAN_BYTES = 1100
 
 
 class CardSyntaxError(ValueError):
-    """A card list or compact notation that cannot be read."""
+    """A card list or compact notation that cannot be read; ``code``: its problem code (:mod:`wordsvc.core.problem_codes`)."""
+
+    def __init__(self, message: str, code: str = codes.INVALID_CARDS):
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -95,14 +100,14 @@ def _parse_compact(text: str) -> Cards:
         if ch == "(":
             end = text.find(")", i + 1)
             if end < 0:
-                raise CardSyntaxError(f"unclosed '(' at position {i}")
+                raise CardSyntaxError(f"unclosed '(' at position {i}", codes.UNBALANCED_PARENTHESIS)
             face = text[i + 1 : end]
             if not face or "(" in face:
                 raise CardSyntaxError(f"empty or nested card at position {i}")
             faces.append(face)
             i = end + 1
         elif ch == ")":
-            raise CardSyntaxError(f"unmatched ')' at position {i}")
+            raise CardSyntaxError(f"unmatched ')' at position {i}", codes.UNBALANCED_PARENTHESIS)
         elif ch.isspace():
             i += 1
         elif faces and unicodedata.category(ch)[0] == "M":  # a mark with no precomposed letter (i + U+0307 from İ) belongs to its card

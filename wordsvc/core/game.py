@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..i18n import DEFAULT_LOCALE
+from . import problem_codes as codes
 from .errors import Problems
 from .lexicon import Lexicon
 from .ruleset import Ruleset
@@ -70,19 +71,19 @@ def score_game(players: Sequence[str], rounds: Sequence[RoundPlay], ruleset: Rul
     problems = Problems()
     names = tuple(players)
     if len(set(names)) != len(names):
-        problems.add("players", "player names must be distinct")
+        problems.add("players", "player names must be distinct", code=codes.DUPLICATE_NAME)
     if not rounds:
-        problems.add("rounds", "a game needs at least one round")
+        problems.add("rounds", "a game needs at least one round", code=codes.GAME_MISMATCH)
     if len(rounds) > len(ruleset.rounds):
-        problems.add("rounds", f"ruleset {ruleset.id} has {len(ruleset.rounds)} rounds; got {len(rounds)}")
+        problems.add("rounds", f"ruleset {ruleset.id} has {len(ruleset.rounds)} rounds; got {len(rounds)}", code=codes.GAME_MISMATCH)
     numbered = []
     for i, play in enumerate(rounds):
         if play.round is not None and play.round != i + 1:
-            problems.add(f"rounds.{i}.round", f"round {i + 1} of the game cannot be round {play.round}")
+            problems.add(f"rounds.{i}.round", f"round {i + 1} of the game cannot be round {play.round}", code=codes.GAME_MISMATCH)
         play = replace(play, round=i + 1)
         seated = [p.name for p in play.players]
         if sorted(seated) != sorted(names):
-            problems.add(f"rounds.{i}.players", f"players must be the game's players {list(names)}; got {seated}")
+            problems.add(f"rounds.{i}.players", f"players must be the game's players {list(names)}; got {seated}", code=codes.GAME_MISMATCH)
         if i < len(ruleset.rounds):
             check_round(play, ruleset, problems, prefix=f"rounds.{i}.")
         numbered.append(play)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from . import problem_codes as codes
 from .errors import Problems
 
 __all__ = ["PROVISIONAL_GAMES", "RATING_SYSTEM", "RatedEvent", "display_rating", "glicko2_update", "ratings"]
@@ -178,5 +179,5 @@ def _check(events: Sequence[RatedEvent]) -> None:
         for j, game in enumerate(event.games):
             ids = [player for player, _ in game]
             if len(set(ids)) != len(ids):
-                problems.add(("events", i, "games", j), f"event {event.id}: a game names a rating id twice")
+                problems.add(("events", i, "games", j), f"event {event.id}: a game names a rating id twice", code=codes.DUPLICATE_NAME)
     problems.raise_if_any("Some rated games cannot be counted.")

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..i18n import DEFAULT_LOCALE
+from . import problem_codes as codes
 from .cards import Cards
 from .errors import Problems
 from .lexicon import Lexicon
@@ -223,9 +224,9 @@ def check_round(play: RoundPlay, ruleset: Ruleset, problems: Problems | None = N
     p = prefix
     count = len(play.players)
     if not ruleset.players_min <= count <= ruleset.players_max:
-        problems.add(f"{p}players", f"{count} player(s); ruleset {ruleset.id} is for {ruleset.players_min} to {ruleset.players_max}")
+        problems.add(f"{p}players", f"{count} player(s); ruleset {ruleset.id} is for {ruleset.players_min} to {ruleset.players_max}", code=codes.PLAYER_COUNT)
     if play.round is not None and not 1 <= play.round <= len(ruleset.rounds):
-        problems.add(f"{p}round", f"must be between 1 and {len(ruleset.rounds)} in ruleset {ruleset.id}")
+        problems.add(f"{p}round", f"must be between 1 and {len(ruleset.rounds)} in ruleset {ruleset.id}", code=codes.ROUND_OUT_OF_RANGE)
     hand = ruleset.hand_size(play.round) if play.round is not None and 1 <= play.round <= len(ruleset.rounds) else None
 
     names: dict[str, int] = {}
@@ -233,29 +234,29 @@ def check_round(play: RoundPlay, ruleset: Ruleset, problems: Problems | None = N
     known = deck.cards.keys()
     for i, player in enumerate(play.players):
         if player.name in names:
-            problems.add(f"{p}players.{i}.name", f"duplicate player name {player.name!r} (also player {names[player.name]})")
+            problems.add(f"{p}players.{i}.name", f"duplicate player name {player.name!r} (also player {names[player.name]})", code=codes.DUPLICATE_NAME)
         names.setdefault(player.name, i)
         for j, cards in enumerate(player.words):
             if not cards:
-                problems.add(f"{p}players.{i}.words.{j}", "a word needs at least one card")
+                problems.add(f"{p}players.{i}.words.{j}", "a word needs at least one card", code=codes.EMPTY_WORD)
             elif not known >= set(cards):
                 for face in deck.unknown_faces(cards):
-                    problems.add(f"{p}players.{i}.words.{j}", f"no card {face.upper()!r} in the deck of ruleset {ruleset.id}")
+                    problems.add(f"{p}players.{i}.words.{j}", f"no card {face.upper()!r} in the deck of ruleset {ruleset.id}", code=codes.UNKNOWN_CARD)
             used += cards
         if not known >= set(player.unused):
             for k, face in enumerate(player.unused):
                 if face not in deck:
-                    problems.add(f"{p}players.{i}.unused.{k}", f"no card {face.upper()!r} in the deck of ruleset {ruleset.id}")
+                    problems.add(f"{p}players.{i}.unused.{k}", f"no card {face.upper()!r} in the deck of ruleset {ruleset.id}", code=codes.UNKNOWN_CARD)
         used += player.unused
         held = sum(map(len, player.words)) + len(player.unused)
         if hand is not None and held != hand:
-            problems.add(f"{p}players.{i}", f"holds {held} card(s); round {play.round} deals {hand}")
+            problems.add(f"{p}players.{i}", f"holds {held} card(s); round {play.round} deals {hand}", code=codes.HAND_SIZE)
         elif hand is None and held > ruleset.max_hand:
-            problems.add(f"{p}players.{i}", f"holds {held} card(s); no hand in ruleset {ruleset.id} is larger than {ruleset.max_hand}")
+            problems.add(f"{p}players.{i}", f"holds {held} card(s); no hand in ruleset {ruleset.id} is larger than {ruleset.max_hand}", code=codes.HAND_SIZE)
     for face, n in sorted(deck.over_count(used).items()):
-        problems.add(f"{p}players", f"{n} {face.upper()} cards in play; the deck holds {deck.count(face)}")
+        problems.add(f"{p}players", f"{n} {face.upper()} cards in play; the deck holds {deck.count(face)}", code=codes.TOO_MANY_COPIES)
     if sum(player.went_out for player in play.players) > 1:
-        problems.add(f"{p}players", "only one player can go out")
+        problems.add(f"{p}players", "only one player can go out", code=codes.ONE_GOES_OUT)
 
     _check_challenges(play, ruleset, names, problems, p)
     _check_bonus_choice(play, ruleset, problems, p)
@@ -265,31 +266,31 @@ def check_round(play: RoundPlay, ruleset: Ruleset, problems: Problems | None = N
 
 def _check_challenges(play: RoundPlay, ruleset: Ruleset, names: dict[str, int], problems: Problems, p: str) -> None:
     if play.challenges and ruleset.word_check is not WordCheck.CHALLENGE:
-        problems.add(f"{p}challenges", f"ruleset {ruleset.id} judges every word automatically; challenges need word_check: challenge")
+        problems.add(f"{p}challenges", f"ruleset {ruleset.id} judges every word automatically; challenges need word_check: challenge", code=codes.INVALID_CHALLENGE)
         return
     seen: set[tuple[str, int]] = set()
     for i, challenge in enumerate(play.challenges):
         path = f"{p}challenges.{i}"
         if challenge.by not in names:
-            problems.add(f"{path}.by", f"no player named {challenge.by!r}")
+            problems.add(f"{path}.by", f"no player named {challenge.by!r}", code=codes.INVALID_CHALLENGE)
         if challenge.player not in names:
-            problems.add(f"{path}.player", f"no player named {challenge.player!r}")
+            problems.add(f"{path}.player", f"no player named {challenge.player!r}", code=codes.INVALID_CHALLENGE)
             continue
         if challenge.by == challenge.player:
-            problems.add(f"{path}.by", "a player cannot challenge their own word")
+            problems.add(f"{path}.by", "a player cannot challenge their own word", code=codes.INVALID_CHALLENGE)
         words = play.players[names[challenge.player]].words
         if not 0 <= challenge.word < len(words):
-            problems.add(f"{path}.word", f"{challenge.player} laid {len(words)} word(s); no word {challenge.word}")
+            problems.add(f"{path}.word", f"{challenge.player} laid {len(words)} word(s); no word {challenge.word}", code=codes.INVALID_CHALLENGE)
         elif (challenge.player, challenge.word) in seen:
-            problems.add(f"{path}.word", "that word is already challenged")
+            problems.add(f"{path}.word", "that word is already challenged", code=codes.INVALID_CHALLENGE)
         seen.add((challenge.player, challenge.word))
 
 
 def _check_bonus_choice(play: RoundPlay, ruleset: Ruleset, problems: Problems, p: str) -> None:
     choosing = ruleset.two_players is TwoPlayers.CHOICE and len(play.players) == 2
     if play.bonus_choice is not None and play.bonus_choice not in BONUS_KINDS:
-        problems.add(f"{p}bonus_choice", f"must be one of: {', '.join(BONUS_KINDS)}")
+        problems.add(f"{p}bonus_choice", f"must be one of: {', '.join(BONUS_KINDS)}", code=codes.INVALID_BONUS_CHOICE)
     elif choosing and play.bonus_choice is None:
-        problems.add(f"{p}bonus_choice", f"ruleset {ruleset.id}: with two players, choose longest_word or most_words")
+        problems.add(f"{p}bonus_choice", f"ruleset {ruleset.id}: with two players, choose longest_word or most_words", code=codes.INVALID_BONUS_CHOICE)
     elif not choosing and play.bonus_choice is not None:
-        problems.add(f"{p}bonus_choice", f"ruleset {ruleset.id} has no bonus choice for {len(play.players)} players")
+        problems.add(f"{p}bonus_choice", f"ruleset {ruleset.id} has no bonus choice for {len(play.players)} players", code=codes.INVALID_BONUS_CHOICE)

@@ -43,6 +43,7 @@ from pathlib import Path
 
 import marisa_trie
 
+from ..core import problem_codes as codes
 from ..core.errors import InvalidRequest, out_of_descriptors
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
@@ -384,6 +385,7 @@ class AnagramIndexes:
                 f"Ruleset {ruleset.id} is not played with lexicon {info.id}: its solver covers the decks of {info.id}'s own rulesets "
                 f"and {DEFAULT_RULESET}'s, and {ruleset.id}'s deck has cards they lack ({'; '.join(problems)}).",
                 {"ruleset": [f"not played with lexicon {info.id}: use one of {info.id}'s rulesets or {DEFAULT_RULESET}"]},
+                code=codes.UNKNOWN_RULESET,
             )
         if problems:
             raise AnagramIndexError(f"the anagram index of {info.id} does not cover ruleset {ruleset.id}: {'; '.join(problems)}; run `wordsvc build --force`")  # type: ignore[union-attr]

@@ -31,6 +31,7 @@ from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 
+from ..core import problem_codes as codes
 from ..core.errors import InvalidRequest, LanguageBuilding, UnknownLanguage, WordsvcError
 from ..core.lexicon import Lexicon, LexiconInfo
 from ..core.ruleset import Ruleset
@@ -53,6 +54,8 @@ DEFAULT_CACHED_DIFFS = 4
 
 class LexiconNotListable(InvalidRequest):
     """One side of a diff is an analyser that cannot list its forms (422, naming the side: ``from`` or ``to``)."""
+
+    code = codes.NO_WORD_LIST
 
     def __init__(self, side: str, lexicon_id: str):
         super().__init__(

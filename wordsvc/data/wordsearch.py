@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..core import problem_codes as codes
 from ..core.errors import InvalidRequest
 from ..core.lexicon import Lexicon
 from ..core.ruleset import Ruleset
@@ -187,4 +188,4 @@ class WordSearch:
 
 def _not_enumerable(lexicon: Lexicon, endpoint: str) -> InvalidRequest:
     detail = f"{lexicon.info.id} is judged by an analyser that cannot list its words, so {endpoint} cannot search it."
-    return InvalidRequest(detail, {"lang": [f"{lexicon.info.id} cannot list its words; {endpoint} needs a word list"]})
+    return InvalidRequest(detail, {"lang": [f"{lexicon.info.id} cannot list its words; {endpoint} needs a word list"]}, code=codes.NO_WORD_LIST)

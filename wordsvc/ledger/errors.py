@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..core import problem_codes as codes
 from ..core.errors import WordsvcError
 
 __all__ = ["Conflict", "Forbidden", "LedgerError", "NotFound", "PreconditionFailed", "PreconditionRequired", "Unauthorized"]
@@ -17,12 +18,14 @@ class Unauthorized(LedgerError):
     """No token, or one that is not valid (never saying whether it exists)."""
 
     status = 401
+    code = codes.TOKEN_INVALID
 
 
 class Forbidden(LedgerError):
     """A valid token whose role or event does not allow the action."""
 
     status = 403
+    code = codes.ROLE_REQUIRED
 
 
 class NotFound(LedgerError):
@@ -39,9 +42,11 @@ class PreconditionFailed(LedgerError):
     """``If-Match`` names a revision that is no longer current."""
 
     status = 412
+    code = codes.REVISION_STALE
 
 
 class PreconditionRequired(LedgerError):
     """A correction without ``If-Match``."""
 
     status = 428
+    code = codes.IF_MATCH_REQUIRED

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, select, update
 
+from ..core import problem_codes as codes
 from ._db.prepared import Prepared
 from ._db.schema import audit, tokens
 from .errors import Conflict, NotFound
@@ -114,12 +115,12 @@ class Trail:
         """
         store, seals = self.store, self.transfer.tokens.seals
         if not store.receipts.signer.signs:
-            raise Conflict("Accepting entries signs them: set WORDSVC_LEDGER_KEY_FILE to the service's key.", {"key": ["no key"]})
+            raise Conflict("Accepting entries signs them: set WORDSVC_LEDGER_KEY_FILE to the service's key.", {"key": ["no key"]}, code=codes.KEY_MISSING)
         if chain != HOUSE:
             store.event_row(chain)
         problems = self.verify_house(keys={}) if chain == HOUSE else self.verify(chain, keys={})
         if problems:
-            raise Conflict(f"The log of {chain} does not verify: {problems[0]}. Only a log that verifies can be accepted.", {"audit": problems[:50]})
+            raise Conflict(f"The log of {chain} does not verify: {problems[0]}. Only a log that verifies can be accepted.", {"audit": problems[:50]}, code=codes.LOG_UNVERIFIED)
         whose = tokens.c.event_id.is_(None) if chain == HOUSE else tokens.c.event_id == chain
         unsigned = signature_problems(self.log(chain), store.receipts.signer.trusted).problems  # entries no signature or decision vouches for
 
@@ -127,9 +128,9 @@ class Trail:
             trees = store.receipts.trees
             frontier = trees.current(conn, chain)
             if frontier.size == 0:
-                raise NotFound(f"The chain {chain} has no entries.", {"chain": ["has no entries"]})
+                raise NotFound(f"The chain {chain} has no entries.", {"chain": ["has no entries"]}, code=codes.CHAIN_NOT_FOUND)
             if frontier.size != upto:
-                raise Conflict(f"The log of {chain} holds {frontier.size} entries, not {upto}: check it again and accept what it holds.", {"upto": [f"the log holds {frontier.size}"]})
+                raise Conflict(f"The log of {chain} holds {frontier.size} entries, not {upto}: check it again and accept what it holds.", {"upto": [f"the log holds {frontier.size}"]}, code=codes.AUDIT_GAP)
             unsealed = conn.execute(select(tokens).where(whose, tokens.c.revoked_at.is_(None), tokens.c.signature.is_(None)).order_by(tokens.c.id)).all()
             for row in unsealed:
                 conn.execute(update(tokens).where(tokens.c.id == row.id).values(**seals.seal(row.id, row.secret_sha256, row.role, row.event_id, row.table_id)))

@@ -10,6 +10,13 @@ and the card fields themselves), so a body of 20,000 bad items costs one
 length check, not 20,000 validations. The card fields, which no marshmallow
 type describes, say their own OpenAPI shape (``openapi_schema``), and
 :func:`flatten_errors` lists at most :data:`MAX_LISTED_ERRORS` problems.
+
+Every message a schema gives carries its problem code
+(:mod:`wordsvc.core.problem_codes`) from where it is made: the checks here
+raise :func:`~wordsvc.core.problem_codes.coded` messages, and
+:class:`CodedSchema` gives marshmallow's own messages (required, null, wrong
+type, length, range, choices, unknown field) the code of their error key or
+validator, so no code is ever guessed from English text.
 """
 
 from __future__ import annotations
@@ -21,8 +28,10 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
 
+from ..core import problem_codes as codes
 from ..core.cards import CardSyntaxError, format_cards, parse_cards
 from ..core.names import invisible_problem
+from ..core.problem_codes import CodedMessage, code_of, coded
 
 MAX_PLAYERS = 16
 MAX_WORDS = 100
@@ -51,7 +60,7 @@ _EDGE_SPACE = re.compile(r"^[\s\ufeff]|[\s\ufeff]$")
 def check_text(value: str) -> None:
     """Control characters (NUL, newlines, ...) are never part of a word or a name."""
     if CONTROL.search(value):
-        raise ValidationError("must not contain control characters")
+        raise ValidationError(coded(codes.CONTROL_CHARACTERS, "must not contain control characters"))
 
 
 #: An integer given as text (a query parameter): ASCII digits, a minus sign at most.
@@ -78,13 +87,72 @@ def ascii_integers(schema: Schema, data: Any) -> Any:
                 int(value)
             except ValueError:
                 continue
-            errors[key] = ["must be a whole number written with the digits 0-9"]
+            errors[key] = [coded(codes.NOT_ASCII_DIGITS, "must be a whole number written with the digits 0-9")]
     if errors:
         raise ValidationError(errors)
     return data
 
 
-class Strict(Schema):
+#: marshmallow's error keys -> the code of their message (any other key: a value of the wrong type or form).
+_KEY_CODES = {
+    "required": codes.REQUIRED,
+    "null": codes.NULL,
+    "validator_failed": codes.INVALID_VALUE,
+    "too_large": codes.VALUE_OUT_OF_RANGE,
+    "unknown": codes.UNKNOWN_FIELD,
+}
+#: marshmallow's validators -> the code of their messages.
+_VALIDATOR_CODES: tuple[tuple[type[validate.Validator], str], ...] = (
+    (validate.Length, codes.LENGTH_OUT_OF_RANGE),
+    (validate.Range, codes.VALUE_OUT_OF_RANGE),
+    (validate.OneOf, codes.NOT_ONE_OF),
+    (validate.Regexp, codes.PATTERN_MISMATCH),
+)
+#: The message attributes of marshmallow's validators (``error`` is one given to the validator, else ``None``).
+_VALIDATOR_MESSAGES = ("error", "message_min", "message_max", "message_all", "message_equal", "message_gte", "message_lte", "message_gt", "message_lt")
+
+
+def _code_messages(messages: dict[str, Any]) -> dict[str, Any]:
+    return {key: CodedMessage(text, _KEY_CODES.get(key, codes.INVALID_TYPE)) if isinstance(text, str) else text for key, text in messages.items()}
+
+
+def _code_field(field: fields.Field) -> None:
+    """Give ``field``'s messages, its validators' and its inner fields' their codes (once: a field is marked when done)."""
+    if getattr(field, "_problem_codes", False):
+        return
+    field.error_messages = _code_messages(field.error_messages)
+    for validator in field.validators:
+        code = next((code for kind, code in _VALIDATOR_CODES if isinstance(validator, kind)), None)
+        for attr in _VALIDATOR_MESSAGES if code else ():
+            text = getattr(validator, attr, None)
+            if isinstance(text, str) and not isinstance(text, CodedMessage):
+                setattr(validator, attr, CodedMessage(text, code))  # type: ignore[arg-type]
+    inner = [getattr(field, name, None) for name in ("inner", "key_field", "value_field")] + list(getattr(field, "tuple_fields", ()))
+    for each in inner:
+        if isinstance(each, fields.Field):
+            _code_field(each)
+    field._problem_codes = True  # type: ignore[attr-defined]
+
+
+class CodedSchema(Schema):
+    """A schema whose every message carries its problem code: marshmallow's own by error key and validator, ours as raised.
+
+    Coded once per schema class, on the declared fields that each instance
+    copies, so a request pays nothing for it.
+    """
+
+    error_messages = {"unknown": coded(codes.UNKNOWN_FIELD, "Unknown field."), "type": coded(codes.INVALID_TYPE, "Invalid input type.")}  # noqa: RUF012  # marshmallow's own attribute
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        cls = type(self)
+        if cls.__dict__.get("_problem_codes") is not True:
+            for field in cls._declared_fields.values():
+                _code_field(field)
+            cls._problem_codes = True  # type: ignore[attr-defined]
+        super().__init__(*args, **kwargs)
+
+
+class Strict(CodedSchema):
     class Meta:
         unknown = RAISE
 
@@ -150,26 +218,26 @@ class StrictBoolean(fields.Boolean):
 def _face_problem(face: Any) -> str:
     """What is wrong with one card face of a list, or '' when nothing is."""
     if not isinstance(face, str) or not face.strip():
-        return "must be a card face (one or more letters)"
+        return coded(codes.INVALID_CARDS, "must be a card face (one or more letters)")
     if len(face) > MAX_FACE:
-        return f"a card face has at most {MAX_FACE} letters"
+        return coded(codes.LENGTH_OUT_OF_RANGE, f"a card face has at most {MAX_FACE} letters")
     if CONTROL.search(face):
-        return "must not contain control characters"
+        return coded(codes.CONTROL_CHARACTERS, "must not contain control characters")
     return ""
 
 
-CARDS_HINT = "must be a list of card faces or a compact string such as (qu)iz"
+CARDS_HINT = coded(codes.INVALID_CARDS, "must be a list of card faces or a compact string such as (qu)iz")
 
 
 def load_cards(value: Any, allow_empty: bool = False, max_cards: int = MAX_TEXT) -> tuple[str, ...]:
     """Cards given as ``["QU","I","Z"]`` or ``"(qu)iz"``, as normalized faces; ValidationError (per card) if not."""
     if isinstance(value, str):
         if len(value) > MAX_TEXT:
-            raise ValidationError(f"at most {MAX_TEXT} characters")
+            raise ValidationError(coded(codes.LENGTH_OUT_OF_RANGE, f"at most {MAX_TEXT} characters"))
         check_text(value)
     elif isinstance(value, list):
         if len(value) > max_cards:
-            raise ValidationError(f"at most {max_cards} cards")
+            raise ValidationError(coded(codes.LENGTH_OUT_OF_RANGE, f"at most {max_cards} cards"))
         bad = {i: [_face_problem(face)] for i, face in enumerate(value) if _face_problem(face)}
         if bad:
             raise ValidationError(bad)  # type: ignore[arg-type]  # per card: players.0.unused.3
@@ -178,11 +246,11 @@ def load_cards(value: Any, allow_empty: bool = False, max_cards: int = MAX_TEXT)
     try:
         faces = parse_cards(value)
     except CardSyntaxError as err:
-        raise ValidationError(str(err)) from err
+        raise ValidationError(coded(err.code, str(err))) from err
     if not faces and not allow_empty:
-        raise ValidationError("needs at least one card")
+        raise ValidationError(coded(codes.INVALID_CARDS, "needs at least one card"))
     if len(faces) > max_cards:
-        raise ValidationError(f"at most {max_cards} cards")
+        raise ValidationError(coded(codes.LENGTH_OUT_OF_RANGE, f"at most {max_cards} cards"))
     return faces
 
 
@@ -204,9 +272,9 @@ class CardsField(fields.Field):
 def load_words(value: Any) -> tuple[tuple[str, ...], ...]:
     """A player's words, each read by :func:`load_cards`; ValidationError per word and card if not."""
     if not isinstance(value, list):
-        raise ValidationError("must be a list of words")
+        raise ValidationError(coded(codes.INVALID_TYPE, "must be a list of words"))
     if len(value) > MAX_WORDS:
-        raise ValidationError(f"at most {MAX_WORDS} words")
+        raise ValidationError(coded(codes.LENGTH_OUT_OF_RANGE, f"at most {MAX_WORDS} words"))
     words, errors = [], {}
     for i, word in enumerate(value):
         try:
@@ -234,7 +302,7 @@ class WordField(fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         if isinstance(value, str):
             if len(value) > MAX_TEXT:
-                raise ValidationError(f"at most {MAX_TEXT} characters")
+                raise ValidationError(coded(codes.LENGTH_OUT_OF_RANGE, f"at most {MAX_TEXT} characters"))
             check_text(value)
             return value
         if isinstance(value, list) and value and len(value) <= MAX_TEXT and all(isinstance(f, str) and 0 < len(f) <= MAX_FACE for f in value):
@@ -242,8 +310,8 @@ class WordField(fields.Field):
             try:
                 return format_cards(parse_cards(value))
             except CardSyntaxError as err:
-                raise ValidationError(str(err)) from err
-        raise ValidationError("must be a word (string) or a list of card faces")
+                raise ValidationError(coded(err.code, str(err))) from err
+        raise ValidationError(coded(codes.INVALID_TYPE, "must be a word (string) or a list of card faces"))
 
     def openapi_schema(self) -> dict[str, Any]:
         laid = {"type": "array", "minItems": 1, "maxItems": MAX_TEXT, "items": face_schema(), "description": "The word as a laying of card faces."}
@@ -272,12 +340,13 @@ class Name(fields.String):
 def name_problem(text: str) -> str | None:
     """Why ``text`` is not a player's name (:class:`Name`), or ``None``."""
     if not 1 <= len(text) <= MAX_NAME:
-        return f"Length must be between 1 and {MAX_NAME}."  # as marshmallow says it of every other text
+        return coded(codes.LENGTH_OUT_OF_RANGE, f"Length must be between 1 and {MAX_NAME}.")  # as marshmallow says it of every other text
     if CONTROL.search(text):
-        return "must not contain control characters"
+        return coded(codes.CONTROL_CHARACTERS, "must not contain control characters")
     if _EDGE_SPACE.search(text):
-        return "must not start or end with white space"
-    return invisible_problem(text)
+        return coded(codes.INVALID_NAME, "must not start or end with white space")
+    invisible = invisible_problem(text)
+    return None if invisible is None else coded(codes.INVALID_NAME, invisible)
 
 
 def name_field() -> Name:
@@ -300,18 +369,33 @@ class LexiconStamp(Strict):
     version = fields.String(required=True)
     sha256 = fields.String(required=True)
 
+#: The OpenAPI description of a problem code (the ``ProblemCode`` schema lists them all as its ``enum``).
+CODE_DESCRIPTION = "A stable code from the registry (docs/problems.md): switch on it, never on a message; treat a code you do not know as its status's generic problem."
+
+
+def problem_code_field(description: str) -> fields.String:
+    """A ``code`` of a problem: one of the registry's (``ProblemCode`` in OpenAPI, an enum the clients type)."""
+    return fields.String(required=True, validate=validate.OneOf(list(codes.REGISTRY)), metadata={"description": description})
+
+
+class ProblemEntryOut(Strict):
+    code = problem_code_field("What is wrong with the field: " + CODE_DESCRIPTION)
+    message = fields.String(required=True, metadata={"description": "The problem in English, for people: its wording may change."})
+
+
 class ProblemOut(Strict):
-    type = fields.String(required=True)
+    type = fields.String(required=True, metadata={"description": "A URI per HTTP status (`/docs#problem-not-found`): the kind of problem, RFC 9457."})
+    code = problem_code_field("The problem: its own code, or `invalid_fields` for an answer made of field entries. " + CODE_DESCRIPTION)
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String(required=True)
     errors = fields.Dict(
         keys=fields.String(),
-        values=fields.List(fields.String()),
+        values=fields.List(fields.Nested(ProblemEntryOut)),
         required=True,
         metadata={
-            "description": f"Field path -> messages, in the order of the request: at most {MAX_LISTED_ERRORS} problems; past them the entry "
-            f"`{MORE_ERRORS}` says how many more there are."
+            "description": f"Field path -> problems (each a code and a message), in the order of the request: at most {MAX_LISTED_ERRORS} problems; "
+            f"past them the entry `{MORE_ERRORS}` says how many more there are (code `{codes.ERRORS_NOT_LISTED}`)."
         },
     )
     request_id = fields.String(required=True)
@@ -323,12 +407,12 @@ def iter_errors(messages: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str
         for key, value in messages.items():
             yield from iter_errors(value, path if key == "_schema" else (*path, str(key)))
     elif isinstance(messages, list) and all(isinstance(m, str) for m in messages):
-        yield ".".join(path) or "body", [m.rstrip(".") for m in messages]
+        yield ".".join(path) or "body", [CodedMessage(m.rstrip("."), code_of(m, codes.INVALID_VALUE)) for m in messages]
     elif isinstance(messages, list):
         for m in messages:
             yield from iter_errors(m, path)
     else:
-        yield ".".join(path) or "body", [str(messages)]
+        yield ".".join(path) or "body", [CodedMessage(str(messages), code_of(messages, codes.INVALID_VALUE))]
 
 
 def cap_errors(errors: Mapping[str, list[str]] | Iterable[tuple[str, list[str]]], limit: int | None = MAX_LISTED_ERRORS) -> tuple[dict[str, list[str]], int]:
@@ -349,7 +433,7 @@ def cap_errors(errors: Mapping[str, list[str]] | Iterable[tuple[str, list[str]]]
         if room:
             listed.setdefault(path, []).extend(messages[:room])
     if limit is not None and problems > limit:
-        listed.setdefault(MORE_ERRORS, []).append(f"{problems - limit} more problem(s) not listed: an answer lists the first {limit}")
+        listed.setdefault(MORE_ERRORS, []).append(coded(codes.ERRORS_NOT_LISTED, f"{problems - limit} more problem(s) not listed: an answer lists the first {limit}"))
     return listed, len(fields_seen)
 
 

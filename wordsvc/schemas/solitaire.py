@@ -6,6 +6,8 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
+from ..core import problem_codes as codes
+from ..core.problem_codes import coded
 from ..core.solitaire import Layout, Pile
 from .common import BoundedList, BoundedNested, CardsField, Strict, lang_field, ruleset_field
 from .deals import SEED_PATTERN
@@ -26,9 +28,9 @@ class PileSchema(Strict):
     @validates_schema
     def _top_is_up(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data["cards"] and data["face_down"] >= len(data["cards"]):
-            raise ValidationError("a pile's top card is face up: face_down must be below the number of cards", "face_down")
+            raise ValidationError(coded(codes.VALUE_OUT_OF_RANGE, "a pile's top card is face up: face_down must be below the number of cards"), "face_down")
         if not data["cards"] and data["face_down"]:
-            raise ValidationError("an empty pile has no face-down cards", "face_down")
+            raise ValidationError(coded(codes.VALUE_OUT_OF_RANGE, "an empty pile has no face-down cards"), "face_down")
 
     @post_load
     def _make(self, data: dict[str, Any], **kwargs: Any) -> Pile:
@@ -72,7 +74,7 @@ class MoveBody(Strict):
     def _one_move(self, data: dict[str, Any], **kwargs: Any) -> None:
         given = [key for key in ("word", "cards", "rebuild") if data.get(key) is not None]
         if len(given) != 1:
-            raise ValidationError("give one move: a word as pile indices (word) or as cards (cards), or a rebuild", "word")
+            raise ValidationError(coded(codes.CONFLICTING_FIELDS, "give one move: a word as pile indices (word) or as cards (cards), or a rebuild"), "word")
 
 
 class SolveBody(Strict):
@@ -98,7 +100,7 @@ class SolveBody(Strict):
     @validates_schema
     def _one_budget(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("budget") is not None and data.get("budget_ms") is not None:
-            raise ValidationError("give budget or the deprecated budget_ms, not both", "budget_ms")
+            raise ValidationError(coded(codes.CONFLICTING_FIELDS, "give budget or the deprecated budget_ms, not both"), "budget_ms")
 
     @post_load
     def _units(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:

@@ -6,6 +6,8 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from ..core import problem_codes as codes
+from ..core.problem_codes import coded
 from .common import BoundedList, Strict, StrictBoolean, check_text, name_field
 from .events import MAX_NAME, MAX_REASON, CheckpointOut, id_field, receipt_field
 
@@ -81,9 +83,9 @@ class SessionBody(Strict):
         problems: dict[str, list[str]] = {}
         for name in ("size", "tables"):
             if data.get(name) is not None and name not in METHOD_FIELDS[method]:
-                problems[name] = [_NOT_TAKEN[name].format(method=method, why=_WHY_NO_SIZE.get(method, ""))]
+                problems[name] = [coded(codes.CONFLICTING_FIELDS, _NOT_TAKEN[name].format(method=method, why=_WHY_NO_SIZE.get(method, "")))]
         if method == "manual" and data.get("tables") is None:
-            problems["tables"] = ["the manual method needs the tables: a list of tables, each a list of player ids in seat order"]
+            problems["tables"] = [coded(codes.REQUIRED, "the manual method needs the tables: a list of tables, each a list of player ids in seat order")]
         if problems:
             raise ValidationError(problems)
 

@@ -6,10 +6,12 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, pre_load, validate, validates_schema
 
+from ..core import problem_codes as codes
 from ..core.cards import CardSyntaxError, parse_cards
 from ..core.lexicon import KNOWN_CLASSES
+from ..core.problem_codes import coded
 from ..core.wordsearch.queries import MAX_PATTERN_CHARS, ORDINARY, PatternError, compile_pattern
-from .common import FACE_PATTERN, LexiconStamp, ascii_integers, check_text, ruleset_field
+from .common import FACE_PATTERN, CodedSchema, LexiconStamp, ascii_integers, check_text, ruleset_field
 
 MAX_LIMIT = 500
 MAX_HAND_CARDS = 20
@@ -34,7 +36,7 @@ _CLASS = "(?:" + "|".join(CLASS_NAMES) + ")"
 CLASSES_PATTERN = rf"^[\s,]*{_CLASS}(?:\s*,[\s,]*{_CLASS})*[\s,]*$"
 
 
-class _Query(Schema):
+class _Query(CodedSchema):
     class Meta:
         unknown = RAISE
 
@@ -55,7 +57,7 @@ class _Query(Schema):
     @validates_schema
     def _one_budget(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("budget") is not None and data.get("budget_ms") is not None:
-            raise ValidationError("give budget or the deprecated budget_ms, not both", "budget_ms")
+            raise ValidationError(coded(codes.CONFLICTING_FIELDS, "give budget or the deprecated budget_ms, not both"), "budget_ms")
 
     @post_load
     def _units(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -87,7 +89,7 @@ class PatternField(fields.String):
         try:
             return compile_pattern(text)
         except PatternError as err:
-            raise ValidationError(err.problems) from err
+            raise ValidationError([coded(codes.INVALID_PATTERN, message) for message in err.problems]) from err
 
     def openapi_schema(self) -> dict[str, Any]:
         return {"maxLength": MAX_PATTERN_CHARS, "pattern": PATTERN_SHAPE}
@@ -101,7 +103,7 @@ class ClassesField(fields.String):
         names = {name.strip() for name in text.split(",") if name.strip()}
         unknown = sorted(names - set(CLASS_NAMES))
         if not names or unknown:
-            raise ValidationError(f"unknown class {', '.join(map(repr, unknown))}; known: {', '.join(CLASS_NAMES)}" if unknown else "name a class")
+            raise ValidationError(coded(codes.NOT_ONE_OF, f"unknown class {', '.join(map(repr, unknown))}; known: {', '.join(CLASS_NAMES)}" if unknown else "name a class"))
         return frozenset(names)
 
     def openapi_schema(self) -> dict[str, Any]:
@@ -117,11 +119,11 @@ class HandField(fields.String):
         try:
             faces = parse_cards([part for part in text.split(",") if part.strip()] if "," in text else text)
         except CardSyntaxError as err:
-            raise ValidationError(str(err)) from err
+            raise ValidationError(coded(err.code, str(err))) from err
         if not faces:
-            raise ValidationError("give at least one card")
+            raise ValidationError(coded(codes.INVALID_CARDS, "give at least one card"))
         if len(faces) > MAX_HAND_CARDS:
-            raise ValidationError(f"at most {MAX_HAND_CARDS} cards (got {len(faces)})")
+            raise ValidationError(coded(codes.LENGTH_OUT_OF_RANGE, f"at most {MAX_HAND_CARDS} cards (got {len(faces)})"))
         return faces
 
     def openapi_schema(self) -> dict[str, Any]:
@@ -146,7 +148,7 @@ class WordsQuery(_Query):
     @validates_schema
     def _lengths(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("min_len") and data.get("max_len") and data["min_len"] > data["max_len"]:
-            raise ValidationError("must be at least min_len", "max_len")
+            raise ValidationError(coded(codes.VALUE_OUT_OF_RANGE, "must be at least min_len"), "max_len")
 
 
 class AnagramsQuery(_Query):

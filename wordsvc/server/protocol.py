@@ -568,7 +568,7 @@ class Connection(asyncio.Protocol):
             return
         request = self.request
         sent_id, extra = echo_headers(self.headers, self.options.cors_origins) if request is not None and self.headers else (None, [])
-        raw, request_id = problem_bytes(problem.status, problem.detail, retry_after, sent_id, extra)
+        raw, request_id = problem_bytes(problem.status, problem.detail, problem.code, retry_after, sent_id, extra)
         self.transport.write(raw)
         log_event(
             "request",

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from urllib.parse import unquote_to_bytes
 
 from .hosting import HOSTING, Held, Hosting, ToPool, hosting_of
-from .problems import problem_body
+from .problems import INTERNAL_ERROR, problem_body
 
 __all__ = ["Reply", "WSGIApp", "build_environ", "call_app", "internal_error", "load_app"]
 
@@ -214,6 +214,6 @@ def call_app(app: WSGIApp, environ: dict[str, Any]) -> Reply | None:
 def internal_error() -> Reply:
     """The server's 500, for an app that raised or answered with headers HTTP cannot carry."""
     request_id = uuid.uuid4().hex
-    body = problem_body(500, f"Something went wrong on our side; quote request id {request_id}.", request_id)
+    body = problem_body(500, f"Something went wrong on our side; quote request id {request_id}.", request_id, INTERNAL_ERROR)
     head = f"Content-Type: application/problem+json\r\nX-Request-ID: {request_id}\r\nContent-Length: {len(body)}\r\n".encode()
     return Reply(500, b"Internal Server Error", head, body, request_id, False)

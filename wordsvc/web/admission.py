@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 
 from flask import current_app, request
 
+from ..core import problem_codes as codes
 from ..core.errors import Unavailable
 from .requests import in_pool
 
@@ -109,6 +110,7 @@ class Admission:
             f"The server is busy with {slots.limit} {lane} requests; try again in {RETRY_AFTER} s.",
             {"request": [f"{endpoint}: at most {slots.limit} {lane} requests at once per worker, shared in turn between clients"]},
             retry_after=RETRY_AFTER,
+            code=codes.OVERLOADED,
         )
 
     def leave(self, client: str = "", lane: str = "heavy") -> None:

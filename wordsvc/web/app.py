@@ -24,6 +24,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
 from ..config import Settings
+from ..core import problem_codes as codes
 from ..core.errors import InvalidRequest, Unavailable, UnknownLanguage, UnknownRuleset, WordsvcError, out_of_descriptors
 from ..core.work import SafetyLimit
 from ..ledger import LedgerError
@@ -81,7 +82,7 @@ def _install_hooks(app: Flask, settings: Settings) -> None:
             unquote_to_bytes(request.query_string).decode("utf-8")
         except UnicodeDecodeError:
             g.locale = "en"
-            return problem(400, "The query string is not valid UTF-8.", {"query": ["not valid UTF-8"]})
+            return problem(400, "The query string is not valid UTF-8.", {"query": ["not valid UTF-8"]}, code=codes.INVALID_UTF8)
         g.locale = negotiate(request.args.get("locale"), request.headers.get("Accept-Language"))
         return None
 
@@ -121,26 +122,30 @@ def descriptors_exhausted() -> bool:
     return False
 
 
+#: Werkzeug's refusals -> their problem codes (any other: a malformed request, or a bug).
+_HTTP_CODES = {404: codes.ENDPOINT_NOT_FOUND, 405: codes.METHOD_NOT_ALLOWED, 413: codes.BODY_TOO_LARGE}
+
+
 def _install_errors(app: Flask) -> None:
     def locale() -> str:
         return getattr(g, "locale", "en")
 
     @app.errorhandler(BadBody)
     def _bad_body(err: BadBody) -> Response:
-        return problem(err.status, err.detail, cap_errors(err.errors)[0], locale())
+        return problem(err.status, err.detail, cap_errors(err.errors)[0], locale(), code=err.code)
 
     @app.errorhandler(ValidationError)
     def _invalid(err: ValidationError) -> Response:
         errors, fields = cap_errors(iter_errors(err.messages))  # at most MAX_LISTED_ERRORS problems, whatever was sent
-        return problem(422, f"The request has {fields} invalid field(s); see errors.", errors, locale())
+        return problem(422, f"The request has {fields} invalid field(s); see errors.", errors, locale(), code=codes.INVALID_FIELDS)
 
     @app.errorhandler(InvalidRequest)
     def _integrity(err: InvalidRequest) -> Response:
-        return problem(422, err.detail, cap_errors(err.problems)[0], locale())
+        return problem(422, err.detail, cap_errors(err.problems)[0], locale(), code=err.code)
 
     @app.errorhandler(LedgerError)
     def _ledger(err: LedgerError) -> Response:
-        response = problem(err.status, err.detail, cap_errors(err.problems)[0], locale())
+        response = problem(err.status, err.detail, cap_errors(err.problems)[0], locale(), code=err.code)
         if err.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="wordsvc"'
         return response
@@ -148,11 +153,11 @@ def _install_errors(app: Flask) -> None:
     @app.errorhandler(UnknownRuleset)
     @app.errorhandler(UnknownLanguage)
     def _unknown(err: WordsvcError) -> Response:
-        return problem(404, err.detail, err.problems, locale())
+        return problem(404, err.detail, err.problems, locale(), code=err.code)
 
     @app.errorhandler(Unavailable)
     def _unavailable(err: Unavailable) -> Response:
-        response = problem(503, err.detail, err.problems, locale())
+        response = problem(503, err.detail, err.problems, locale(), code=err.code)
         response.headers["Retry-After"] = str(err.retry_after)
         return response
 
@@ -162,7 +167,7 @@ def _install_errors(app: Flask) -> None:
         log.error("request %s: %s", getattr(g, "request_id", "?"), err, extra={"event": "work_safety_limit", "fields": {"operation": err.operation}})
         metrics.count_safety_limit(err.operation)
         detail = f"The request ran past the {err.seconds:g} s safety limit of its work budget; quote request id {getattr(g, 'request_id', '')}."
-        return problem(503, detail, {}, locale())
+        return problem(503, detail, {}, locale(), code=codes.OVERLOADED)
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:
@@ -174,7 +179,8 @@ def _install_errors(app: Flask) -> None:
             else "",
             413: f"The body is larger than {request.max_content_length} bytes.",
         }.get(status) or (err.description or "")
-        response = problem(status, detail, {}, locale())
+        code = _HTTP_CODES.get(status, codes.MALFORMED_REQUEST if status < 500 else codes.INTERNAL_ERROR)
+        response = problem(status, detail, {}, locale(), code=code)
         if status == 405 and getattr(err, "valid_methods", None):
             response.headers["Allow"] = ", ".join(sorted(err.valid_methods))  # type: ignore[union-attr]
         return response
@@ -185,8 +191,8 @@ def _install_errors(app: Flask) -> None:
             # Out of file descriptors: the machine's state, not a bug of ours nor the request's fault (docs/operations.md).
             log.warning("request %s: out of file descriptors (%s)", getattr(g, "request_id", "?"), err, extra={"event": "out_of_descriptors"})
             metrics.count_out_of_descriptors()
-            response = problem(503, "The server is out of file descriptors for the moment; try again shortly.", {}, locale())
+            response = problem(503, "The server is out of file descriptors for the moment; try again shortly.", {}, locale(), code=codes.OUT_OF_DESCRIPTORS)
             response.headers["Retry-After"] = "1"
             return response
         log.exception("request %s failed: %s %s", getattr(g, "request_id", "?"), request.method, request.path)
-        return problem(500, f"Something went wrong on our side; quote request id {getattr(g, 'request_id', '')}.", {}, locale())
+        return problem(500, f"Something went wrong on our side; quote request id {getattr(g, 'request_id', '')}.", {}, locale(), code=codes.INTERNAL_ERROR)

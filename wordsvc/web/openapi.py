@@ -31,6 +31,7 @@ from marshmallow import Schema, fields
 
 from .. import __version__
 from ..config import SETTINGS
+from ..core.problem_codes import REGISTRY
 from ..schemas import analysis as analysis_schemas
 from ..schemas import best_meld as solver_schemas
 from ..schemas import common, rounds, validate
@@ -142,6 +143,7 @@ COMPONENTS: list[tuple[str, type[Schema]]] = [
     ("Judge", validate.JudgeOut),
     ("RoundResult", rounds.RoundResultOut),
     ("GameResult", rounds.GameResultOut),
+    ("ProblemEntry", common.ProblemEntryOut),
     ("Problem", common.ProblemOut),
     ("LexiconDiff", LexiconDiffOut),
     ("Deal", DealOut),
@@ -268,7 +270,24 @@ def spec() -> dict[str, Any]:
     for path, operations in paths.items():
         api.path(path=path, operations=operations)
     api.components.security_scheme("bearer", {"type": "http", "scheme": "bearer", "description": "wsv_... tokens: `wordsvc token create --admin`, an event's director token, or one a director issued."})
-    return api.to_dict()
+    return _problem_codes(api.to_dict())
+
+
+def _problem_codes(doc: dict[str, Any]) -> dict[str, Any]:
+    """``ProblemCode``: every registered code as one named enum, which each problem's ``code`` refers to, so a generated client types it.
+
+    A client treats a value it does not know as its status's generic problem
+    (docs/problems.md): a code may be added in any version.
+    """
+    schemas = doc["components"]["schemas"]
+    schemas["ProblemCode"] = {
+        "type": "string",
+        "enum": list(REGISTRY),
+        "description": "A problem's stable code (docs/problems.md). New codes may be added in any version: treat one you do not know as its status's generic problem.",
+    }
+    for name in ("Problem", "ProblemEntry"):
+        schemas[name]["properties"]["code"] = {"$ref": "#/components/schemas/ProblemCode"}  # OpenAPI 3.0: nothing beside a $ref
+    return doc
 
 
 def docs_html() -> str:
@@ -302,11 +321,14 @@ def docs_html() -> str:
                 parts.append(f"<p>Body: <a href='#schema-{ref}'>{ref}</a></p>")
             parts.append("<p>Responses: " + ", ".join(html.escape(code) for code in op["responses"]) + "</p>")
     parts.append(
-        "<h2>Errors</h2><p>Every error has the shape <a href='#schema-Problem'>Problem</a>; <code>errors</code> maps each field path to its messages "
+        "<h2>Errors</h2><p>Every error has the shape <a href='#schema-Problem'>Problem</a>: <code>type</code> is one of the problem types below, "
+        "one per status; <code>code</code> is the problem's stable code, listed under its type (switch on it, never on a message); "
+        "<code>errors</code> maps each field path to its problems, each a <code>code</code> and a <code>message</code> "
         f"(at most {common.MAX_LISTED_ERRORS}; past them <code>{common.MORE_ERRORS}</code> says how many more there are).</p><ul>"
     )
     for status, (slug, _) in PROBLEM_TYPES.items():
-        parts.append(f"<li id='problem-{slug}'><code>{status}</code> {slug}</li>")
+        listed = ", ".join(f"<code>{code.code}</code> ({html.escape(code.meaning)})" for code in REGISTRY.values() if status in code.statuses)
+        parts.append(f"<li id='problem-{slug}'><code>{status}</code> {slug}{': ' + listed if listed else ''}</li>")
     parts.append("</ul><h2>Schemas</h2>")
     for name, schema in doc["components"]["schemas"].items():
         parts.append(f"<h3 id='schema-{name}'>{name}</h3><pre>{html.escape(json.dumps(schema, indent=1))}</pre>")

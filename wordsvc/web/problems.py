@@ -1,13 +1,19 @@
 """The one error shape: RFC 9457 ``application/problem+json``.
 
-``type``, ``title``, ``status``, ``detail``, ``errors`` (field path ->
-messages) and ``request_id``. Every error the service returns, from a
-malformed body to an unexpected failure, goes through :func:`problem`.
+``type``, ``code``, ``title``, ``status``, ``detail``, ``errors`` (field
+path -> entries, each ``{"code", "message"}``) and ``request_id``. Every
+error the service returns, from a malformed body to an unexpected failure,
+goes through :func:`problem`.
+
+``type`` is a URI per status, the anchor of its section in ``/docs``;
+``code`` names the problem itself, from the one registry
+(:mod:`wordsvc.core.problem_codes`, docs/problems.md), and so does each
+entry's: the code its message was made with, else the answer's own.
 
 ``errors`` lists at most 50 problems (``MAX_LISTED_ERRORS`` of
 :mod:`wordsvc.schemas.common`), in the order of the request: past them the
 answer keeps its shape and one more entry, ``"errors"``, says how many
-problems it left out (``["19950 more problem(s) not listed: ..."]``); the
+problems it left out (``[{"code": "errors_not_listed", "message": "19950 more problem(s) not listed: ..."}]``); the
 ``detail`` of a 422 still counts every invalid field. So an answer stays a
 few kilobytes whatever the request holds.
 """
@@ -19,6 +25,7 @@ from collections.abc import Mapping
 
 from flask import Response, g
 
+from ..core.problem_codes import code_of
 from ..i18n import render
 
 __all__ = ["PROBLEM_TYPES", "problem"]
@@ -44,14 +51,16 @@ PROBLEM_TYPES: dict[int, tuple[str, str]] = {
 }
 
 
-def problem(status: int, detail: str, errors: Mapping[str, list[str]] | None = None, locale: str = "en") -> Response:
+def problem(status: int, detail: str, errors: Mapping[str, list[str]] | None = None, locale: str = "en", *, code: str) -> Response:
+    """The answer for a problem: ``code`` is the answer's own (a constant of :mod:`wordsvc.core.problem_codes`)."""
     slug, title_key = PROBLEM_TYPES.get(status, PROBLEM_TYPES[400 if status < 500 else 500])
     body = {
         "type": f"/docs#problem-{slug}",
+        "code": code,
         "title": render(title_key, locale),
         "status": status,
         "detail": detail,
-        "errors": {key: list(messages) for key, messages in (errors or {}).items()},
+        "errors": {key: [{"code": code_of(message, code), "message": str(message)} for message in messages] for key, messages in (errors or {}).items()},
         "request_id": getattr(g, "request_id", ""),
     }
     return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype="application/problem+json")

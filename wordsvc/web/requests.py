@@ -16,6 +16,8 @@ from typing import Any
 from flask import current_app, request
 from marshmallow import ValidationError
 
+from ..core import problem_codes as codes
+from ..core.problem_codes import coded
 from ..server.hosting import hosting_of
 from ..service import Service
 
@@ -25,25 +27,25 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # only escapes can put a l
 
 
 class BadBody(Exception):
-    """The body is not JSON we can read (400), or not JSON at all (415)."""
+    """The body is not JSON we can read (400), or not JSON at all (415); ``code`` names which problem."""
 
-    def __init__(self, detail: str, status: int = 400, errors: dict[str, list[str]] | None = None):
+    def __init__(self, detail: str, status: int = 400, errors: dict[str, list[str]] | None = None, code: str = codes.MALFORMED_JSON):
         super().__init__(detail)
-        self.detail, self.status, self.errors = detail, status, errors or {"body": [detail]}
+        self.detail, self.status, self.errors, self.code = detail, status, errors or {"body": [detail]}, code
 
 
 def read_json() -> Any:
     """The request body as JSON, or :class:`BadBody`: never a 500 for what a client sends."""
     mimetype = request.mimetype
     if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
-        raise BadBody(f"Send JSON (Content-Type: application/json), not {mimetype}.", 415)
+        raise BadBody(f"Send JSON (Content-Type: application/json), not {mimetype}.", 415, code=codes.UNSUPPORTED_MEDIA_TYPE)
     raw = request.get_data(cache=True)
     if request.content_length is None:
         request.stream.read(1)  # a chunked body is cut at the limit; one more byte raises 413 if more was sent
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise BadBody(f"The body is not valid UTF-8 (byte {err.start}).") from None
+        raise BadBody(f"The body is not valid UTF-8 (byte {err.start}).", code=codes.INVALID_UTF8) from None
     repeated: dict[int, tuple[dict[str, Any], list[str]]] = {}  # id -> (the object, kept alive so the id stays its own; keys given twice)
 
     def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -61,7 +63,7 @@ def read_json() -> Any:
     if repeated:
         paths = _repeated_paths(data, repeated)
         detail = f"The JSON body gives {_quoted(paths)} more than once; send each key of an object once."
-        raise BadBody(detail, 400, {path: ["given more than once"] for path in paths})
+        raise BadBody(detail, 400, {path: ["given more than once"] for path in paths}, code=codes.GIVEN_TWICE)
     if _SURROGATE_ESCAPE.search(text) and _has_surrogate(data):
         raise BadBody("The body holds an unpaired UTF-16 surrogate escape, which is not Unicode text.")
     return data
@@ -93,7 +95,7 @@ def query_args() -> dict[str, str]:
     args = dict(pairs)
     if len(args) < len(pairs):
         counts = Counter(key for key, _ in pairs)
-        raise ValidationError({key: ["given more than once"] for key, count in counts.items() if count > 1})
+        raise ValidationError({key: [coded(codes.GIVEN_TWICE, "given more than once")] for key, count in counts.items() if count > 1})
     return args
 
 

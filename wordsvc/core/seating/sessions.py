@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .. import problem_codes as codes
 from ..errors import InvalidRequest
 from . import (
     SeatingError,
@@ -127,7 +128,7 @@ def plan_session(
             listed: dict[str, list[str]] = {}
             for where, message in problems:
                 listed.setdefault(where, []).append(message)
-            raise InvalidRequest(f"Session {number} cannot be seated as given; see errors.", listed)
+            raise InvalidRequest(f"Session {number} cannot be seated as given; see errors.", listed, code=codes.SEATING_IMPOSSIBLE)
         return [list(table) for table in manual]  # the director's seat order, as given
     else:
         raise SeatingError("method", f"no seating method {method!r}")

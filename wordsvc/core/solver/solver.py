@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 
+from .. import problem_codes as codes
 from ..budget import BudgetedCache, MemoryBudget
 from ..cards import Cards, CardSyntaxError, parse_cards
 from ..errors import Problems
@@ -148,34 +149,34 @@ class Solver:
         try:
             faces = parse_cards(hand)
         except CardSyntaxError as err:
-            problems.add("hand", str(err))
+            problems.add("hand", str(err), code=err.code)
             faces = ()
         for i, face in enumerate(faces):
             if face not in deck:
-                problems.add(f"hand.{i}", f"no card {face.upper()!r} in the deck of ruleset {self.ruleset.id}")
+                problems.add(f"hand.{i}", f"no card {face.upper()!r} in the deck of ruleset {self.ruleset.id}", code=codes.UNKNOWN_CARD)
         limit = self.ruleset.max_hand + 1
         if len(faces) > limit:
-            problems.add("hand", f"{len(faces)} cards; no hand in ruleset {self.ruleset.id} holds more than {limit} (its largest deal plus the card drawn)")
+            problems.add("hand", f"{len(faces)} cards; no hand in ruleset {self.ruleset.id} holds more than {limit} (its largest deal plus the card drawn)", code=codes.HAND_SIZE)
         if discard and not faces:
-            problems.add("hand", "a hand that discards needs at least one card")
+            problems.add("hand", "a hand that discards needs at least one card", code=codes.HAND_SIZE)
         up = None
         if face_up is not None:
             try:  # "QU" names the QU card here: a face-up card is one card
                 parsed = (normalize(face_up.strip()),) if normalize(face_up.strip()) in deck else parse_cards(face_up)
             except CardSyntaxError as err:
                 parsed = ()
-                problems.add("face_up", str(err))
+                problems.add("face_up", str(err), code=err.code)
             if len(parsed) != 1:
-                problems.add("face_up", "must be one card")
+                problems.add("face_up", "must be one card", code=codes.INVALID_CARDS)
             elif parsed[0] not in deck:
-                problems.add("face_up", f"no card {parsed[0].upper()!r} in the deck of ruleset {self.ruleset.id}")
+                problems.add("face_up", f"no card {parsed[0].upper()!r} in the deck of ruleset {self.ruleset.id}", code=codes.UNKNOWN_CARD)
             else:
                 up = parsed[0]
         held = Counter(face for face in faces if face in deck)
         for face, n in sorted(deck.over_count(held).items()):
-            problems.add("hand", f"{n} {face.upper()} cards; the deck holds {deck.count(face)}")
+            problems.add("hand", f"{n} {face.upper()} cards; the deck holds {deck.count(face)}", code=codes.TOO_MANY_COPIES)
         if up and up in held and held[up] == deck.count(up):
-            problems.add("face_up", f"the hand already holds every {up.upper()} card of the deck")
+            problems.add("face_up", f"the hand already holds every {up.upper()} card of the deck", code=codes.TOO_MANY_COPIES)
         problems.raise_if_any("The hand cannot be solved; see errors.")
         return faces, up
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .. import problem_codes as codes
 from ..errors import InvalidRequest
 
 __all__ = ["DOCUMENT_KEYS", "MISSED", "RANKINGS", "TIE_BREAKS", "Format", "FormatError", "format_from_document"]
@@ -29,6 +30,8 @@ _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 class FormatError(InvalidRequest):
     """A format document is malformed. ``field``/``message``: the first problem; ``problems``: every one, by field."""
+
+    code = codes.INVALID_FORMAT
 
     def __init__(self, field: str, message: str, problems: Mapping[str, list[str]] | None = None):
         super().__init__(f"{field}: {message}", problems or {field: [message]})

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .. import problem_codes as codes
 from ..errors import Problems
 
 __all__ = ["Entrant", "Game", "Result", "check_games", "results"]
@@ -65,11 +66,11 @@ def check_games(games: Iterable[Game]) -> None:
     for i, game in enumerate(games):
         players = [player for player, _ in game.scores]
         if len(players) < 2:
-            problems.add(("games", i, "scores"), f"game {game.table} has {len(players)} player(s); a table seats 2 or more")
+            problems.add(("games", i, "scores"), f"game {game.table} has {len(players)} player(s); a table seats 2 or more", code=codes.PLAYER_COUNT)
         if len(set(players)) != len(players):
-            problems.add(("games", i, "scores"), f"game {game.table} seats a player twice")
+            problems.add(("games", i, "scores"), f"game {game.table} seats a player twice", code=codes.DUPLICATE_NAME)
         if game.session < 1:
-            problems.add(("games", i, "session"), "sessions are numbered from 1")
+            problems.add(("games", i, "session"), "sessions are numbered from 1", code=codes.VALUE_OUT_OF_RANGE)
     problems.raise_if_any("Some games cannot be counted.")
 
 

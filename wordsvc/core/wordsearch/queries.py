@@ -35,9 +35,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol
 
+from .. import problem_codes as codes
 from ..cards import Cards
 from ..errors import InvalidRequest
 from ..lexicon import Lexicon
+from ..problem_codes import coded
 from ..ruleset import Ruleset
 from ..solver.candidates import CandidateSource, letter_key
 from ..text import normalize
@@ -464,8 +466,8 @@ def _check_hand(hand: Cards, ruleset: Ruleset) -> None:
     problems: dict[str, list[str]] = {}
     for i, face in enumerate(hand):
         if face not in deck:
-            problems.setdefault(f"cards.{i}", []).append(f"{face.upper()} is not a card of the {ruleset.id} deck")
+            problems.setdefault(f"cards.{i}", []).append(coded(codes.UNKNOWN_CARD, f"{face.upper()} is not a card of the {ruleset.id} deck"))
     for face, used in deck.over_count(hand).items():
-        problems.setdefault("cards", []).append(f"{used} {face.upper()} cards, but the deck holds {deck.count(face)}")
+        problems.setdefault("cards", []).append(coded(codes.TOO_MANY_COPIES, f"{used} {face.upper()} cards, but the deck holds {deck.count(face)}"))
     if problems:
         raise InvalidRequest("The cards do not come from the ruleset's deck; see errors.", problems)

@@ -40,6 +40,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from ...core import problem_codes as codes
 from ..errors import Conflict
 from .audit import HOUSE
 from .checkpoints import Signer
@@ -153,6 +154,8 @@ def _named(keys: Keys) -> str:
 class Unvouched(Conflict):
     """A chain whose newest entry the service did not sign: it writes nothing after it and signs no head of it until an operator decides."""
 
+    code = codes.LOG_UNVERIFIED
+
 
 class Vouch:
     """The service's check, before it writes to a chain or signs a head of it, that the chain's newest entry is one it signed.
@@ -188,7 +191,7 @@ class Vouch:
                 self._logged.clear()
             self._logged.add((chain, str(newest.get("hash"))))
             log.error("audit chain %s: entry %s, the newest, is not signed by the service's key (%s); writes and checkpoints refused until wordsvc audit accept", chain, seq, why)
-        raise Unvouched(detail, {"audit": [f"entry {seq} is not signed by the service's key"]})
+        raise Unvouched(detail, {"audit": [f"entry {seq} is not signed by the service's key"]}, code=codes.LOG_UNVERIFIED)
 
     def _own(self, chain: str, newest: Mapping[str, Any]) -> bool:
         """Whether ``newest`` carries the very signature this service's key makes of it (another worker's or replica's entry, the usual case).

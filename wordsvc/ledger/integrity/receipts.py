@@ -35,6 +35,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, select
 
+from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...core.merkle import Frontier, consistency_proof, inclusion_proof, leaf_hash, root
 from .._db.canonical import canonical
@@ -115,7 +116,7 @@ class Trees:
         frontier = Frontier()
         for row in _UPTO.all(conn, {"chain": chain, "upto": _MAX_SEQ}):
             if row.seq != frontier.size + 1:
-                raise Conflict(f"The audit chain of {chain} has a gap before entry {row.seq}: run wordsvc audit verify.", {"audit": ["has a gap"]})
+                raise Conflict(f"The audit chain of {chain} has a gap before entry {row.seq}: run wordsvc audit verify.", {"audit": ["has a gap"]}, code=codes.AUDIT_GAP)
             frontier = frontier.append(bytes.fromhex(row.hash))
         self._keep(chain, frontier)
         if vouch:
@@ -255,9 +256,9 @@ class Receipts:
             size = self.trees.head(conn, event).size
             tree_size = size if tree_size is None else tree_size
             if tree_size > size:
-                raise InvalidRequest(f"The log of {event} holds {size} entries, not {tree_size}.", {"tree_size": [f"at most {size}, the entries the log holds"]})
+                raise InvalidRequest(f"The log of {event} holds {size} entries, not {tree_size}.", {"tree_size": [f"at most {size}, the entries the log holds"]}, code=codes.PROOF_OUT_OF_RANGE)
             if seq > tree_size:
-                raise InvalidRequest(f"Entry {seq} is not in a tree of {tree_size} entries.", {"seq": [f"at most tree_size ({tree_size})"]})
+                raise InvalidRequest(f"Entry {seq} is not in a tree of {tree_size} entries.", {"seq": [f"at most tree_size ({tree_size})"]}, code=codes.PROOF_OUT_OF_RANGE)
             leaves = log_leaves(conn, event, tree_size)
             entry_hash = conn.execute(select(audit.c.hash).where(audit.c.chain == event, audit.c.seq == seq)).scalar_one()
         proof = [p.hex() for p in inclusion_proof(leaves, seq - 1)]
@@ -269,9 +270,9 @@ class Receipts:
             size = self.trees.head(conn, event).size
             second = size if second is None else second
             if second > size:
-                raise InvalidRequest(f"The log of {event} holds {size} entries, not {second}.", {"to": [f"at most {size}, the entries the log holds"]})
+                raise InvalidRequest(f"The log of {event} holds {size} entries, not {second}.", {"to": [f"at most {size}, the entries the log holds"]}, code=codes.PROOF_OUT_OF_RANGE)
             if first > second:
-                raise InvalidRequest(f"A consistency proof runs from a smaller tree to a larger one, not from {first} to {second}.", {"from": [f"at most to ({second})"]})
+                raise InvalidRequest(f"A consistency proof runs from a smaller tree to a larger one, not from {first} to {second}.", {"from": [f"at most to ({second})"]}, code=codes.PROOF_OUT_OF_RANGE)
             leaves = log_leaves(conn, event, second)
         proof = [p.hex() for p in consistency_proof(leaves, first)]
         return {"event": event, "from": first, "to": second, "from_root": root(leaves[:first]).hex(), "to_root": root(leaves).hex(), "proof": proof}
@@ -292,5 +293,5 @@ def log_leaves(conn: Connection, chain: str, upto: int) -> list[bytes]:
     """The leaf hashes of entries 1 to ``upto`` of ``chain``; :class:`Conflict` if one is missing (an edited database)."""
     rows = _UPTO.all(conn, {"chain": chain, "upto": upto})
     if [row.seq for row in rows] != list(range(1, upto + 1)):
-        raise Conflict(f"The audit chain of {chain} has a gap before entry {upto}: run wordsvc audit verify.", {"audit": ["has a gap"]})
+        raise Conflict(f"The audit chain of {chain} has a gap before entry {upto}: run wordsvc audit verify.", {"audit": ["has a gap"]}, code=codes.AUDIT_GAP)
     return [entry_leaf(row.hash) for row in rows]

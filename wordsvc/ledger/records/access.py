@@ -7,6 +7,7 @@ admin token may do everything.
 
 from __future__ import annotations
 
+from ...core import problem_codes as codes
 from ..errors import Forbidden, Unauthorized
 from .principals import Principal
 
@@ -15,7 +16,7 @@ __all__ = ["require_admin", "require_director", "require_read", "require_referee
 
 def _present(actor: Principal | None, what: str) -> Principal:
     if actor is None:
-        raise Unauthorized(f"To {what}, send a bearer token: Authorization: Bearer wsv_...", {"authorization": ["missing"]})
+        raise Unauthorized(f"To {what}, send a bearer token: Authorization: Bearer wsv_...", {"authorization": ["missing"]}, code=codes.TOKEN_MISSING)
     return actor
 
 

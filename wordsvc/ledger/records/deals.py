@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 
+from ...core import problem_codes as codes
 from ...core.deal import Deal, DealError, commitment, deal, table_seed
 from ...core.errors import InvalidRequest
 from ...data.rulesets import ruleset_from_document
@@ -52,7 +53,7 @@ class Deals:
         if event.private:
             require_read(actor, event_id, True)  # who may not read a private event learns nothing of it, not even whether it deals
         if event.deals != "seeded":
-            raise NotFound(f'Event {event_id} has no seeded deals; it was created without "deals": "seeded".', {"event": ["no seeded deals"]})
+            raise NotFound(f'Event {event_id} has no seeded deals; it was created without "deals": "seeded".', {"event": ["no seeded deals"]}, code=codes.DEALS_NOT_FOUND)
         closed = event.status == "closed"
         if closed:
             require_read(actor, event_id, event.private)
@@ -61,15 +62,15 @@ class Deals:
         with store.engine.connect() as conn:
             game = store.game_row(conn, event_id, game_id)
             if game is None:
-                raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
+                raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]}, code=codes.TABLE_NOT_FOUND)
             played = {row.round for row in BRIEF.all(conn, {"event": event_id, "game": game_id})}
         if not closed and actor.role == "referee" and number > 1 and number - 1 not in played:
-            raise Forbidden(f"Round {number} is dealt once round {number - 1} of table {game_id} is stored; a director may ask sooner.", {"round": ["not yet"]})
+            raise Forbidden(f"Round {number} is dealt once round {number - 1} of table {game_id} is stored; a director may ask sooner.", {"round": ["not yet"]}, code=codes.NOT_YET)
         players = json.loads(game.players_json)
         try:
             dealt = self.deal(event, game_id, len(players), number)
         except DealError as err:
-            raise InvalidRequest(f"No deal: {err}.", {err.field: [str(err)]}) from None
+            raise InvalidRequest(f"No deal: {err}.", {err.field: [str(err)]}, code=codes.INVALID_DEAL) from None
         view = {
             "event": event_id,
             "game": game_id,
@@ -87,7 +88,7 @@ class Deals:
         """Round ``number`` of a table of a seeded event, from the event's secret seed (docs/deals.md, section 8)."""
         seed = self.store.readers.read(lambda reader: SEED.first(reader, {"event": event.id}))[0]
         if seed is None:  # imported from an export taken before the reveal, which leaves the seed out
-            raise Conflict(f"Event {event.id} was imported without its seed (exported while open): it cannot deal.", {"event": ["no seed"]})
+            raise Conflict(f"Event {event.id} was imported without its seed (exported while open): it cannot deal.", {"event": ["no seed"]}, code=codes.NO_SEED)
         return deal(self.store.ruleset(event), players, number, table_seed(seed, None if event.duplicate else game_id))
 
     def view(self, event: Any) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
+from ...core import problem_codes as codes
 from ...core.deal import commitment, new_seed
 from ...core.errors import InvalidRequest
 from ...core.lexicon import Lexicon
@@ -66,7 +67,7 @@ class Events:
         event_id = event_id or f"e{secrets.token_hex(4)}"
         check_id(event_id, "id")
         if duplicate and deals != "seeded":
-            raise InvalidRequest('A duplicate event needs the service\'s deals: send "deals": "seeded".', {"duplicate": ['needs "deals": "seeded"']})
+            raise InvalidRequest('A duplicate event needs the service\'s deals: send "deals": "seeded".', {"duplicate": ['needs "deals": "seeded"']}, code=codes.CONFLICTING_FIELDS)
         seed = new_seed()
         document = ruleset_document(ruleset)
         row = {
@@ -88,7 +89,7 @@ class Events:
 
         def work(conn: Connection) -> tuple[str, str, Appended]:
             if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is not None:
-                raise Conflict(f"There is already an event {event_id!r}.", {"id": ["taken"]})
+                raise Conflict(f"There is already an event {event_id!r}.", {"id": ["taken"]}, code=codes.EVENT_EXISTS)
             conn.execute(insert(events).values(row))
             self.store.append(conn, event_id, actor, "event.created", event_payload(row))
             return self.tokens.issue_director(conn, event_id, actor)

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 
+from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest, Problems
 from ...core.ruleset import Ruleset
 from ...core.scoring import RoundPlay, check_round, score_round
@@ -108,7 +109,7 @@ class Rounds:
             """
             table = _STATUS.first(conn, {"event": event_id, "game": game_id})  # under the chain's lock, as every reseat and close
             if table.status == "closed":  # a close that committed first wins
-                raise Conflict(f"Event {event_id} is closed: its rounds are final.", {"event": ["closed"]})
+                raise Conflict(f"Event {event_id} is closed: its rounds are final.", {"event": ["closed"]}, code=codes.EVENT_CLOSED)
             if json.loads(table.players_json) != players:  # a swap or redraw that committed first wins: the play was checked against other seats
                 raise _reseated(game_id, number)
             seen = rows
@@ -158,7 +159,7 @@ class Rounds:
         try:
             status, revision, seen, appended = store.writer.run(event_id, work)
         except (IntegrityError, store.engine.dialect.dbapi.IntegrityError):  # type: ignore[union-attr]  # only if a writer bypassed the chain lock; the key keeps one revision anyway
-            raise Conflict(f"Round {number} of table {game_id} was stored by another request just now; read it and retry.") from None
+            raise Conflict(f"Round {number} of table {game_id} was stored by another request just now; read it and retry.", code=codes.STORED_MEANWHILE) from None
         if not revision:  # another request stored this very play first
             return Submitted(200, self._stored_round(event_id, game_id, players, number))
         view = {
@@ -204,10 +205,10 @@ class Rounds:
         with store.engine.connect() as conn:
             row = store.game_row(conn, event_id, game_id)
             if row is None:
-                raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
+                raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]}, code=codes.TABLE_NOT_FOUND)
             revs = history(conn, event_id, game_id)
         if number not in revs:
-            raise NotFound(f"Round {number} of table {game_id} has not been submitted.", {"round": ["not submitted"]})
+            raise NotFound(f"Round {number} of table {game_id} has not been submitted.", {"round": ["not submitted"]}, code=codes.ROUND_NOT_FOUND)
         receipts = store.receipts.round_receipts(event_id, game_id)
         view = round_view(event_id, game_id, json.loads(row.players_json), revs[number], current_totals(revs), number, receipts)
         view["history"] = [
@@ -290,11 +291,11 @@ def etag(body_sha: str) -> str:
 def _open_table(event: Any, event_id: str, game_id: str) -> list[str]:
     """The players seated at an open event's table, from an ``_EVENT_GAME`` row: 404 without the event or the table, 409 once it is closed."""
     if event is None:
-        raise NotFound(f"No event {event_id!r}.", {"event": [f"no event {event_id!r}"]})
+        raise NotFound(f"No event {event_id!r}.", {"event": [f"no event {event_id!r}"]}, code=codes.EVENT_NOT_FOUND)
     if event.players_json is None:
-        raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]})
+        raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]}, code=codes.TABLE_NOT_FOUND)
     if event.status == "closed":
-        raise Conflict(f"Event {event_id} is closed: its rounds can no longer change.", {"event": ["closed"]})
+        raise Conflict(f"Event {event_id} is closed: its rounds can no longer change.", {"event": ["closed"]}, code=codes.EVENT_CLOSED)
     return json.loads(event.players_json)  # type: ignore[no-any-return]
 
 
@@ -304,10 +305,10 @@ def _check_play(play: RoundPlay, seated: list[str], ruleset: Ruleset, game_id: s
     names = [p.name for p in play.players]
     for i, name in enumerate(names):
         if name not in seated:
-            problems.add(f"players.{i}.name", f"{name!r} is not seated at table {game_id} (seated: {', '.join(seated)})")
+            problems.add(f"players.{i}.name", f"{name!r} is not seated at table {game_id} (seated: {', '.join(seated)})", code=codes.SEAT_MISMATCH)
     for name in seated:
         if name not in names:
-            problems.add("players", f"{name} is seated at table {game_id} but has no entry in this round")
+            problems.add("players", f"{name} is seated at table {game_id} but has no entry in this round", code=codes.SEAT_MISMATCH)
     if rules or problems:
         seating = problems.items
         problems = Problems()
@@ -320,7 +321,7 @@ def _check_play(play: RoundPlay, seated: list[str], ruleset: Ruleset, game_id: s
 
 def _check_correction(current: Any, if_match: str | None, body_sha: str, game_id: str, number: int) -> None:
     if current is None:
-        raise NotFound(f"Round {number} of table {game_id} has not been submitted; there is nothing to correct.", {"round": ["not submitted"]})
+        raise NotFound(f"Round {number} of table {game_id} has not been submitted; there is nothing to correct.", {"round": ["not submitted"]}, code=codes.ROUND_NOT_FOUND)
     if if_match is None:
         raise PreconditionRequired(
             f"A correction names the revision it replaces: send If-Match: {etag(current.body_sha256)}.", {"if-match": ["required for a correction"]}
@@ -332,7 +333,7 @@ def _check_correction(current: Any, if_match: str | None, body_sha: str, game_id
             {"if-match": ["not the current revision"]},
         )
     if current.body_sha256 == body_sha:
-        raise InvalidRequest("The correction changes nothing: it is the current play.", {"correction": ["changes nothing"]})
+        raise InvalidRequest("The correction changes nothing: it is the current play.", {"correction": ["changes nothing"]}, code=codes.NOT_CORRECTABLE)
 
 
 def _differs(game_id: str, number: int, current: Any) -> Conflict:
@@ -340,6 +341,7 @@ def _differs(game_id: str, number: int, current: Any) -> Conflict:
         f"Round {number} of table {game_id} is already stored with a different play (revision {current.revision}); "
         "a director corrects it with a correction reason and If-Match.",
         {"body": ["differs from the stored round"]},
+        code=codes.ROUND_DIFFERS,
     )
 
 
@@ -347,6 +349,7 @@ def _reseated(game_id: str, number: int) -> Conflict:
     return Conflict(
         f"Table {game_id} was reseated while round {number} was being stored: read the table's players again and check the slip against them.",
         {"game": ["reseated"]},
+        code=codes.STORED_MEANWHILE,
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from ...core import problem_codes as codes
 from ...core.errors import Problems
 from ...core.verdict import judge
 from ..integrity.receipts import Appended
@@ -37,9 +38,9 @@ class Rulings:
         problems = Problems()
         with store.engine.connect() as conn:
             if store.game_row(conn, event_id, table) is None:
-                problems.add("table", f"no table {table!r} in event {event_id}")
+                problems.add("table", f"no table {table!r} in event {event_id}", code=codes.TABLE_NOT_FOUND)
         if not 1 <= round_number <= len(ruleset.rounds):
-            problems.add("round", f"must be between 1 and {len(ruleset.rounds)} in ruleset {ruleset.id}")
+            problems.add("round", f"must be between 1 and {len(ruleset.rounds)} in ruleset {ruleset.id}", code=codes.ROUND_OUT_OF_RANGE)
         problems.raise_if_any("The ruling cannot be recorded; see errors.")
         lexicon = store.event_lexicon(event)
         acceptable = all(judge(word, ruleset, lexicon).valid for word in words)

@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, func, insert, select
 
+from ...core import problem_codes as codes
 from ...core.budget import MemoryBudget
 from ...core.errors import InvalidRequest
 from ...core.ids import ID_PATTERN, is_id
@@ -80,7 +81,7 @@ class Store:
         with self.engine.connect() as conn:
             row = EVENT.first(conn, {"event": event_id})
         if row is None:
-            raise NotFound(f"No event {event_id!r}.", {"event": [f"no event {event_id!r}"]})
+            raise NotFound(f"No event {event_id!r}.", {"event": [f"no event {event_id!r}"]}, code=codes.EVENT_NOT_FOUND)
         return row
 
     def game_row(self, conn: Connection, event_id: str, game_id: str) -> Any:
@@ -145,6 +146,7 @@ class Store:
                 f"Event {event.id} was created with lexicon {stamp['id']} {stamp['version']} ({stamp['sha256'][:12]}); "
                 f"the service now has {loaded['id']} {loaded['version']} ({loaded['sha256'][:12]}). A director accepts it with POST /events/{event.id}/lexicon.",
                 {"lexicon": [f"event: {canonical(stamp)}", f"loaded: {canonical(loaded)}"]},
+                code=codes.LEXICON_CHANGED,
             )
         return lexicon
 
@@ -152,13 +154,13 @@ class Store:
 def check_id(value: str, field: str) -> None:
     """422 unless ``value`` is an id (:data:`~wordsvc.core.ids.ID_PATTERN`)."""
     if not is_id(value):
-        raise InvalidRequest(f"{field} must be 1 to 64 lowercase letters, digits, - or _.", {field: ["must match " + ID_PATTERN]})
+        raise InvalidRequest(f"{field} must be 1 to 64 lowercase letters, digits, - or _.", {field: ["must match " + ID_PATTERN]}, code=codes.INVALID_ID)
 
 
 def refuse_if_closed(conn: Connection, event_id: str, what: str) -> None:
     """409 if the event is closed, read in the write's own transaction (a close that commits first wins)."""
     if conn.execute(select(events.c.status).where(events.c.id == event_id)).scalar_one() == "closed":
-        raise Conflict(f"Event {event_id} is closed: {what}.", {"event": ["closed"]})
+        raise Conflict(f"Event {event_id} is closed: {what}.", {"event": ["closed"]}, code=codes.EVENT_CLOSED)
 
 
 def entry_of(row: Any) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from sqlalchemy import Connection, bindparam, insert, select, update
 
+from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from .._db.canonical import now
 from .._db.prepared import Prepared
@@ -43,7 +44,7 @@ class Tokens:
         row = self.store.readers.read(lambda reader: _TOKEN.first(reader, {"id": tid})) if tid else None
         stored = row.secret_sha256 if row is not None else None
         if not matches(token, stored) or row is None or row.revoked_at is not None or not self.seals.holds(row):
-            raise Unauthorized("The bearer token is not valid.", {"authorization": ["not a valid token"]})
+            raise Unauthorized("The bearer token is not valid.", {"authorization": ["not a valid token"]}, code=codes.TOKEN_INVALID)
         return Principal(row.id, row.role, row.event_id, row.table_id)
 
     def create_admin_token(self, label: str | None = None, actor: Principal = LOCAL) -> tuple[str, str]:
@@ -64,7 +65,7 @@ class Tokens:
 
         def work(conn: Connection) -> tuple[str, str, Appended]:
             if table is not None and store.game_row(conn, event_id, table) is None:
-                raise InvalidRequest(f"Event {event_id} has no table {table!r}.", {"table": [f"no table {table!r} in event {event_id}"]})
+                raise InvalidRequest(f"Event {event_id} has no table {table!r}.", {"table": [f"no table {table!r} in event {event_id}"]}, code=codes.TABLE_NOT_FOUND)
             tid, token = self.insert(conn, role, event_id, table, label)
             return tid, token, store.append(conn, event_id, actor, "token.issued", {"id": tid, "role": role, "table": table})
 
@@ -82,7 +83,7 @@ class Tokens:
         def work(conn: Connection) -> Appended | tuple[int, str] | None:
             row = conn.execute(select(tokens).where(tokens.c.id == tid, tokens.c.event_id == event_id)).first()
             if row is None:
-                raise NotFound(f"Event {event_id} has no token {tid!r}.", {"token": [f"no token {tid!r} in event {event_id}"]})
+                raise NotFound(f"Event {event_id} has no token {tid!r}.", {"token": [f"no token {tid!r} in event {event_id}"]}, code=codes.TOKEN_NOT_FOUND)
             if row.revoked_at is None:
                 conn.execute(update(tokens).where(tokens.c.id == tid).values(revoked_at=now()))
                 return store.append(conn, event_id, actor, "token.revoked", {"id": tid})
@@ -102,7 +103,7 @@ class Tokens:
         def work(conn: Connection) -> None:
             row = conn.execute(select(tokens).where(tokens.c.id == tid, tokens.c.role == "admin")).first()
             if row is None:
-                raise NotFound(f"No admin token {tid!r}.", {"token": [f"no admin token {tid!r}"]})
+                raise NotFound(f"No admin token {tid!r}.", {"token": [f"no admin token {tid!r}"]}, code=codes.TOKEN_NOT_FOUND)
             if row.revoked_at is None:
                 conn.execute(update(tokens).where(tokens.c.id == tid).values(revoked_at=now()))
                 self.store.append(conn, HOUSE, actor, "token.revoked", {"id": tid})
@@ -113,7 +114,7 @@ class Tokens:
         """The event a token belongs to (``None`` for an admin token); :class:`NotFound` if there is no such token."""
         row = self._row(tid)
         if row is None:
-            raise NotFound(f"No token {tid!r}.", {"token": [f"no token {tid!r}"]})
+            raise NotFound(f"No token {tid!r}.", {"token": [f"no token {tid!r}"]}, code=codes.TOKEN_NOT_FOUND)
         return row.event_id  # type: ignore[no-any-return]
 
     def issue_director(self, conn: Connection, event_id: str, actor: Principal) -> tuple[str, str, Appended]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
 
+from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest, Problems
 from ...core.names import confusable_pairs
 from ...core.seating.sessions import MAX_EVENT_PLAYERS
@@ -47,7 +48,7 @@ class Players:
             check_id(rating_id, "rating_id")
         mixed = mixed_script(name)
         if mixed:
-            raise InvalidRequest(f"{name!r} mixes scripts a reader cannot tell apart.", {"name": [f"mixes {', '.join(sorted(s.title() for s in mixed))}"]})
+            raise InvalidRequest(f"{name!r} mixes scripts a reader cannot tell apart.", {"name": [f"mixes {', '.join(sorted(s.title() for s in mixed))}"]}, code=codes.MIXED_SCRIPTS)
         asked = {"name": name, "club": club, "rating_id": rating_id}
 
         def work(conn: Connection) -> Appended | tuple[int, str] | None:
@@ -57,6 +58,7 @@ class Players:
                     raise Conflict(
                         f"Player {player_id} of event {event_id} is registered otherwise: {row.name}.",
                         {"player": ["registered with another name, club or rating id"]},
+                        code=codes.PLAYER_CONFLICT,
                     )
                 return self.store.receipts.find(conn, event_id, ("player.registered",), lambda p: p.get("player") == player_id)
             refuse_if_closed(conn, event_id, "no more players can be registered")
@@ -65,6 +67,7 @@ class Players:
                 raise Conflict(
                     f"Event {event_id} has {MAX_EVENT_PLAYERS:,} players, the most an event may register.",
                     {"player": [f"the event is full: {MAX_EVENT_PLAYERS} players"]},
+                    code=codes.PLAYER_CONFLICT,
                 )
             _check_name(name, others)
             joined = last_session(conn, event_id) + 1
@@ -144,7 +147,7 @@ def last_session(conn: Connection, event_id: str) -> int:
 def _player_row(conn: Connection, event_id: str, player_id: str) -> Any:
     row = conn.execute(select(players).where(players.c.event_id == event_id, players.c.id == player_id)).first()
     if row is None:
-        raise NotFound(f"Event {event_id} has no player {player_id!r}.", {"player": [f"no player {player_id!r} in event {event_id}"]})
+        raise NotFound(f"Event {event_id} has no player {player_id!r}.", {"player": [f"no player {player_id!r} in event {event_id}"]}, code=codes.PLAYER_NOT_FOUND)
     return row
 
 
@@ -153,9 +156,9 @@ def _check_name(name: str, others: list[tuple[str, str]]) -> None:
     problems = Problems()
     for other_id, other in others:
         if other.casefold() == name.casefold():
-            problems.add("name", f"{name!r} is player {other_id}'s name (names are compared without case)")
+            problems.add("name", f"{name!r} is player {other_id}'s name (names are compared without case)", code=codes.DUPLICATE_NAME)
     names = [other for _, other in others] + [name]
     for i, j in confusable_pairs(names, skeleton):
         if len(names) - 1 in (i, j) and names[i].casefold() != names[j].casefold():
-            problems.add("name", f"{name!r} looks like {names[i if j == len(names) - 1 else j]!r}: give players names people can tell apart")
+            problems.add("name", f"{name!r} looks like {names[i if j == len(names) - 1 else j]!r}: give players names people can tell apart", code=codes.NAMES_LOOK_ALIKE)
     problems.raise_if_any("The player cannot be registered; see errors.")

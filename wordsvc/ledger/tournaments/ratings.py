@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select, update
 
+from ...core import problem_codes as codes
 from ...core.ratings import RATING_SYSTEM, RatedEvent, ratings
 from .._db.schema import events, players
 from ..errors import NotFound
@@ -62,7 +63,7 @@ class Ratings:
         check_id(rating_id, "rating_id")
         line = self._computed().get(rating_id)
         if line is None:
-            raise NotFound(f"No rated games for rating id {rating_id!r}.", {"rating_id": [f"no rated games for {rating_id!r}"]})
+            raise NotFound(f"No rated games for rating id {rating_id!r}.", {"rating_id": [f"no rated games for {rating_id!r}"]}, code=codes.RATING_NOT_FOUND)
         return line
 
     def _computed(self) -> dict[str, dict[str, Any]]:

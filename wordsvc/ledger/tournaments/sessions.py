@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
+from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...core.seating import SeatingError, repeat_meetings, round_robin_schedule
 from ...core.seating.sessions import History, Registration, active, history, plan_session, sizes_for
@@ -69,23 +70,25 @@ class Sessions:
             if asked is not None and asked <= last:
                 stored = conn.execute(select(sessions.c.request_json).where(sessions.c.event_id == event_id, sessions.c.number == asked)).scalar_one()
                 if json.loads(stored) != request:
-                    raise Conflict(f"Session {asked} of event {event_id} was seated by another request.", {"number": [f"session {asked} exists"]})
+                    raise Conflict(f"Session {asked} of event {event_id} was seated by another request.", {"number": [f"session {asked} exists"]}, code=codes.SESSION_CONFLICT)
                 return self.store.receipts.find(conn, event_id, ("session.created",), lambda p: p.get("session") == asked)
             number = last + 1
             if asked is not None and asked != number:
-                raise Conflict(f"The next session of event {event_id} is {number}, not {asked}.", {"number": [f"must be {number}"]})
+                raise Conflict(f"The next session of event {event_id} is {number}, not {asked}.", {"number": [f"must be {number}"]}, code=codes.SESSION_CONFLICT)
             refuse_if_closed(conn, event_id, "no more sessions can be seated")
             unfinished = self._unfinished(conn, event_id, last, len(ruleset.rounds))
             if unfinished and body.get("unfinished") != "allow":
                 raise Conflict(
                     f'Session {last} has tables with rounds missing ({", ".join(unfinished)}); finish them, or send "unfinished": "allow" to seat session {number} anyway.',
                     {"unfinished": unfinished},  # the tables, as data: a page names them in its own language
+                    code=codes.SESSION_CONFLICT,
                 )
             tables = self._plan(conn, event_id, number, body, smallest, largest, draw=1)
             if event.duplicate and len({len(table) for table in tables}) > 1:
                 raise InvalidRequest(
                     f"Every table of duplicate event {event_id} must seat as many players; these sizes differ: {sorted({len(t) for t in tables})}.",
                     {"size": ["tables of one size only in a duplicate event"]},
+                    code=codes.SEATING_IMPOSSIBLE,
                 )
             conn.execute(
                 insert(sessions).values(
@@ -98,7 +101,7 @@ class Sessions:
             for index, table in enumerate(tables, start=1):
                 game = game_id_of(number, index)
                 if self.store.game_row(conn, event_id, game) is not None:
-                    raise Conflict(f"Event {event_id} already has a table {game!r}, seated by name.", {"number": [f"table {game} is taken"]})
+                    raise Conflict(f"Event {event_id} already has a table {game!r}, seated by name.", {"number": [f"table {game} is taken"]}, code=codes.TABLE_CONFLICT)
                 seated = [names[player] for player in table]
                 conn.execute(insert(games).values(event_id=event_id, id=game, players_json=canonical(seated), created_at=now(), session=number))
                 self._insert_seats(conn, event_id, number, game, table)
@@ -114,14 +117,14 @@ class Sessions:
     def swap(self, actor: Principal | None, event_id: str, number: int, first: str, second: str) -> dict[str, Any]:
         """Exchange the seats of two players of session ``number``, before its first round is stored (audited)."""
         if first == second:
-            raise InvalidRequest("A swap needs two different players.", {"players": ["the same player twice"]})
+            raise InvalidRequest("A swap needs two different players.", {"players": ["the same player twice"]}, code=codes.SEATING_IMPOSSIBLE)
 
         def change(conn: Connection, tables: list[list[str]], request: dict[str, Any], draws: int) -> tuple[list[list[str]], int]:
             where = {player: (t, s) for t, table in enumerate(tables) for s, player in enumerate(table)}
             for player in (first, second):
                 if player not in where:
                     raise InvalidRequest(
-                        f"Player {player!r} is not seated in session {number}.", {"players": [f"{player!r} is not seated in session {number}"]}
+                        f"Player {player!r} is not seated in session {number}.", {"players": [f"{player!r} is not seated in session {number}"]}, code=codes.PLAYER_NOT_FOUND
                     )
             (t1, s1), (t2, s2) = where[first], where[second]
             tables[t1][s1], tables[t2][s2] = second, first
@@ -136,7 +139,7 @@ class Sessions:
 
         def change(conn: Connection, tables: list[list[str]], request: dict[str, Any], draws: int) -> tuple[list[list[str]], int]:
             if request["method"] == "manual":
-                raise InvalidRequest("A manual seating is the director's own: change it with swaps.", {"method": ["manual: nothing to draw"]})
+                raise InvalidRequest("A manual seating is the director's own: change it with swaps.", {"method": ["manual: nothing to draw"]}, code=codes.SEATING_IMPOSSIBLE)
             seated = sorted(player for table in tables for player in table)
             sizes = [len(table) for table in tables]
             again = self._plan(conn, event_id, number, request, ruleset.players_min, ruleset.players_max, draw=draws + 1, only=seated, sizes=sizes)
@@ -155,20 +158,20 @@ class Sessions:
             stored = conn.execute(select(schedules.c.document_json).where(schedules.c.event_id == event_id)).scalar_one_or_none()
             if stored is not None:
                 if {key: json.loads(stored)[key] for key in request} != request:
-                    raise Conflict(f"Event {event_id} has published another schedule.", {"sessions": ["a schedule is published"]})
+                    raise Conflict(f"Event {event_id} has published another schedule.", {"sessions": ["a schedule is published"]}, code=codes.SCHEDULE_CONFLICT)
                 return self.store.receipts.find(conn, event_id, ("schedule.published",), lambda p: True)
             refuse_if_closed(conn, event_id, "no schedule can be published")
             if last_session(conn, event_id):
-                raise Conflict(f"Event {event_id} has seated sessions: a schedule is published before the first.", {"sessions": ["sessions are seated"]})
+                raise Conflict(f"Event {event_id} has seated sessions: a schedule is published before the first.", {"sessions": ["sessions are seated"]}, code=codes.SCHEDULE_CONFLICT)
             field = active(_entrants(conn, event_id), 1)
             seed = _seed(conn, event_id)
             if seed is None:
-                raise Conflict(f"Event {event_id} has no seed (it was created before every event drew one): it cannot draw a schedule.", {"event": ["no seed"]})
+                raise Conflict(f"Event {event_id} has no seed (it was created before every event drew one): it cannot draw a schedule.", {"event": ["no seed"]}, code=codes.NO_SEED)
             try:
                 sizes = sizes_for(len(field), (size or {}).get("target"), (size or {}).get("remainder", "smaller"), ruleset.players_min, ruleset.players_max)
                 plan = round_robin_schedule(field, sizes, count, seed)
             except SeatingError as err:
-                raise InvalidRequest(f"No schedule: {err.message}.", {err.field: [err.message]}) from None
+                raise InvalidRequest(f"No schedule: {err.message}.", {err.field: [err.message]}, code=codes.SEATING_IMPOSSIBLE) from None
             document = {**request, "players": field, "schedule": plan}
             conn.execute(insert(schedules).values(event_id=event_id, document_json=canonical(document), created_at=now()))
             return self.store.append(conn, event_id, actor, "schedule.published", document)
@@ -199,7 +202,7 @@ class Sessions:
         with self.store.engine.connect() as conn:
             stored = conn.execute(select(schedules.c.document_json).where(schedules.c.event_id == event_id)).scalar_one_or_none()
         if stored is None:
-            raise NotFound(f"Event {event_id} has published no schedule.", {"schedule": ["none published"]})
+            raise NotFound(f"Event {event_id} has published no schedule.", {"schedule": ["none published"]}, code=codes.SCHEDULE_NOT_FOUND)
         return {"event": event_id, **json.loads(stored)}
 
     # --- inside ------------------------------------------------------------------------------------
@@ -240,7 +243,7 @@ class Sessions:
                 method, number, field, sizes, smallest, largest, past, seed=seed, draw=draw, ranked=ranked, manual=request.get("tables"), planned=planned
             )
         except SeatingError as err:
-            raise InvalidRequest(f"Session {number} cannot be seated: {err.message}.", {err.field: [err.message]}) from None
+            raise InvalidRequest(f"Session {number} cannot be seated: {err.message}.", {err.field: [err.message]}, code=codes.SEATING_IMPOSSIBLE) from None
 
     def _reseat(self, actor: Principal | None, event_id: str, number: int, change: Callable[..., tuple[list[list[str]], int]]) -> dict[str, Any]:
         event = self.store.event_row(event_id)
@@ -250,10 +253,10 @@ class Sessions:
         def work(conn: Connection) -> Appended:
             row = conn.execute(select(sessions).where(sessions.c.event_id == event_id, sessions.c.number == number)).first()
             if row is None:
-                raise NotFound(f"Event {event_id} has no session {number}.", {"session": [f"no session {number}"]})
+                raise NotFound(f"Event {event_id} has no session {number}.", {"session": [f"no session {number}"]}, code=codes.SESSION_NOT_FOUND)
             refuse_if_closed(conn, event_id, "its seating is final")
             if self._started(conn, event_id, number):
-                raise Conflict(f"Session {number} has a stored round: its seating is fixed.", {"session": ["started"]})
+                raise Conflict(f"Session {number} has a stored round: its seating is fixed.", {"session": ["started"]}, code=codes.SESSION_CONFLICT)
             before = _seating(conn, event_id, number)
             after, draws = change(conn, [list(table) for table in before], json.loads(row.request_json), row.draws)
             names = _names(conn, event_id)
@@ -299,7 +302,7 @@ class Sessions:
     def _view(self, conn: Connection, event_id: str, number: int, rounds: int) -> dict[str, Any]:
         row = conn.execute(select(sessions).where(sessions.c.event_id == event_id, sessions.c.number == number)).first()
         if row is None:
-            raise NotFound(f"Event {event_id} has no session {number}.", {"session": [f"no session {number}"]})
+            raise NotFound(f"Event {event_id} has no session {number}.", {"session": [f"no session {number}"]}, code=codes.SESSION_NOT_FOUND)
         request = json.loads(row.request_json)
         tables = _seating(conn, event_id, number)
         names = _names(conn, event_id)

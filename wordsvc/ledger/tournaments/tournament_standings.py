@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
+from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...core.standings import Entrant, Format, Game, crosstable, standings
 from ...data.formats import DEFAULT_FORMAT, format_from_snapshot, known_formats
@@ -42,7 +43,7 @@ class TournamentStandings:
         fmt = event_format(conn, event_id)
         last = int(conn.execute(select(func.coalesce(func.max(sessions.c.number), 0)).where(sessions.c.event_id == event_id)).scalar_one())
         if through is not None and through > last:
-            raise InvalidRequest(f"Event {event_id} has seated {last} session(s): there are no standings after session {through} yet.", {"session": [f"must be 1 to {last}"]})
+            raise InvalidRequest(f"Event {event_id} has seated {last} session(s): there are no standings after session {through} yet.", {"session": [f"must be 1 to {last}"]}, code=codes.STANDINGS_NOT_YET)
         counted = last if through is None else through
         played = complete_games(conn, event_id, self._rounds(event_id))
         return {"format": fmt.document(), "through": counted, "lines": standings(fmt, people, played, counted)}

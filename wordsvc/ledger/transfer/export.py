@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
+from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...core.ids import EXPORT_FORMAT
 from .._db.canonical import canonical
@@ -81,23 +82,23 @@ class Transfer:
         records, _ = check_import(document, store.loaded_lexicon)  # every row as a write would have it, every problem at once
         problems = verify(records)
         if problems:
-            raise InvalidRequest(f"The export does not verify: {problems[0]}.", {"audit": problems[:50]})
+            raise InvalidRequest(f"The export does not verify: {problems[0]}.", {"audit": problems[:50]}, code=codes.EXPORT_UNVERIFIED)
         trusted = store.receipts.signer.trusted
         if document.get("checkpoint") is not None:
             problems = export_checkpoint_problems(document["checkpoint"], records.event["id"], records.audit, trusted)
             if problems:
-                raise InvalidRequest(f"The export does not verify: {problems[0]}.", {"checkpoint": problems})
+                raise InvalidRequest(f"The export does not verify: {problems[0]}.", {"checkpoint": problems}, code=codes.EXPORT_UNVERIFIED)
         signed = [entry for entry in records.audit if entry.get("key_id") in trusted]  # another service's signatures cannot be checked here
         problems = [problem for entry in signed if (problem := signature_problem(entry, trusted)) is not None]
         if problems:
-            raise InvalidRequest(f"The export does not verify: {problems[0]}.", {"audit": problems[:50]})
+            raise InvalidRequest(f"The export does not verify: {problems[0]}.", {"audit": problems[:50]}, code=codes.EXPORT_UNVERIFIED)
         event = records.event
         event_id = event["id"]
         check_id(event_id, "event.id")
 
         def work(conn: Connection) -> tuple[str, str, Appended]:
             if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is not None:
-                raise Conflict(f"There is already an event {event_id!r}.", {"event.id": ["taken"]})
+                raise Conflict(f"There is already an event {event_id!r}.", {"event.id": ["taken"]}, code=codes.EVENT_EXISTS)
             conn.execute(insert(events).values(event_row_of(event)))
             for p in records.players:
                 conn.execute(insert(players).values(event_id=event_id, **{key: p[key] for key in _PLAYER_KEYS}))
@@ -242,7 +243,7 @@ def records_of(document: Any) -> Records:
         _ = [(r["game"], r["revision"], r["body_sha256"], r["result"], r["actor"], r["created_at"]) for r in records.revisions]
     except (KeyError, TypeError, AttributeError) as err:
         what = f"the field {err.args[0]!r}" if isinstance(err, KeyError) and err.args else "a field"
-        raise InvalidRequest(f"The export document is incomplete: {what} is missing or malformed.", {"body": [f"{what} is missing or malformed"]}) from None
+        raise InvalidRequest(f"The export document is incomplete: {what} is missing or malformed.", {"body": [f"{what} is missing or malformed"]}, code=codes.INVALID_EXPORT) from None
     return records
 
 

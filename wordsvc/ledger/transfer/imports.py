@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from ...core import problem_codes as codes
 from ...core.deal import DealError, deal, table_seed
 from ...core.errors import InvalidRequest, Problems, RulesetError
 from ...core.ids import EXPORT_FORMAT, is_id
@@ -56,7 +57,7 @@ def check_import(document: Any, lexicon_of: Callable[[dict[str, Any]], Lexicon |
     ``lexicon_of(stamp)``: the loaded lexicon with that stamp, or ``None``.
     """
     check_shape(document)
-    problems = Problems()
+    problems = Problems(code=codes.INVALID_EXPORT)
     event = document["event"]
     ruleset = _event(event, problems)
     seats = _games(document["games"], ruleset, problems)
@@ -84,9 +85,9 @@ def check_import(document: Any, lexicon_of: Callable[[dict[str, Any]], Lexicon |
 
 def check_shape(document: Any) -> None:
     """422 unless ``document`` has an export's parts, each of its kind (what is in them is :func:`check_import`'s)."""
-    problems = Problems()
+    problems = Problems(code=codes.INVALID_EXPORT)
     if not isinstance(document, dict):
-        raise InvalidRequest("An import is an export document: a JSON object.", {"body": ["must be an object"]})
+        raise InvalidRequest("An import is an export document: a JSON object.", {"body": ["must be an object"]}, code=codes.INVALID_EXPORT)
     if document.get("format") != EXPORT_FORMAT:
         problems.add("format", f"must be {EXPORT_FORMAT!r}")
     for key, kind in (("event", dict), ("games", list), ("revisions", list), ("tokens", list), ("audit", list)):

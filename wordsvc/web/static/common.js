@@ -99,9 +99,15 @@ export class ApiError extends Error {
 
   // Every problem the service listed, as "field: message" lines.
   lines() {
+    return this.entries().map(({ path, message }) => (path ? `${path}: ${message}` : message));
+  }
+
+  // Every problem the service listed, in order: {path, code, message}. A page chooses its words by `code`
+  // (docs/problems.md), never by the message, which is English for people and may be reworded.
+  entries() {
     const out = [];
-    for (const [field, messages] of Object.entries(this.problem.errors || {})) {
-      for (const message of [].concat(messages)) out.push(field ? `${field}: ${message}` : message);
+    for (const [path, entries] of Object.entries(this.problem.errors || {})) {
+      for (const entry of [].concat(entries)) out.push({ path, code: entry?.code ?? this.problem.code, message: entry?.message ?? String(entry) });
     }
     return out;
   }

@@ -228,7 +228,7 @@ async function sendPending() {
     state.inFlight = false;
     if (unreachable(error)) return renderEntry(); // still pending: sent again once the connection is back
     state.pending = null;
-    if (error instanceof ApiError && error.status === 409 && error.problem.errors?.body) await storedElsewhere(number, body);
+    if (error instanceof ApiError && error.problem.code === "round_differs") await storedElsewhere(number, body);
     else if (error instanceof ApiError && error.status === 412) await changedMeanwhile(number, body);
     else {
       const msgs = slipMessages(error, { ...slip(), round: number });

@@ -62,13 +62,13 @@ function renderHeader() {
 function refusal(error, setup = false) {
   const where = { table: lock ? lock.table : "", event: event ? event.name || event.id : lock ? lock.event : "" };
   if (!(error instanceof ApiError)) return ["judge.failed", {}];
-  const fields = Object.keys(error.problem.errors || {});
-  const word = fields.map((field) => /^words\.(\d+)$/.exec(field)).find(Boolean);
+  const entries = error.entries(); // chosen by code (docs/problems.md) and field path, never by the service's text
+  const word = entries.map(({ path }) => /^words\.(\d+)$/.exec(path)).find(Boolean);
   if (error.status === 0) return ["judge.offline", {}];
   if (setup && [401, 403, 404].includes(error.status)) return ["judge.token_invalid", {}];
   if (error.status === 401) return ["judge.token_revoked", {}];
   if (error.status === 403) return ["judge.forbidden", where];
-  if (error.status === 404 || (error.status === 422 && fields.includes("table"))) return ["judge.gone", where];
+  if (error.status === 404 || entries.some(({ code }) => code === "table_not_found")) return ["judge.gone", where];
   if (error.status === 409) return ["judge.closed", {}];
   if (error.status === 422 && word) return ["judge.word_refused", { n: Number(word[1]) + 1 }];
   if (error.status === 429 || error.status === 503) return ["judge.busy", {}];

@@ -25,15 +25,20 @@ export function tokenMessage(token) {
 
 export const tokenLooksRight = (token) => TOKEN.test(token);
 
-// One problem of a slip (a 422's `errors` entry): `slip` is {players: names, round, hand, play}.
-function slipProblem(path, text, slip) {
+// The figures a problem's message states, in order (a card quoted, counts): the words are chosen by code,
+// only the values they name are taken from the message.
+const quoted = (text) => /'([^']+)'/.exec(text)?.[1] ?? "";
+const numbers = (text) => (text.match(/\d+/g) || []).map(Number);
+
+// One problem of a slip (a 422's `errors` entry, {code, message}): `slip` is {players: names, round, hand, play}.
+function slipProblem(path, code, text, slip) {
   const seat = /^players\.(\d+)(?:\.(words|unused)(?:\.(\d+))?)?(?:\.name)?$/.exec(path);
   if (seat) {
     const i = Number(seat[1]);
     const player = slip.players[i] ?? `#${i + 1}`;
     const entry = slip.play?.players[i];
-    const noCard = /^no card '(.+)'/.exec(text);
-    const bracket = /'\('|'\)'|bracket/.test(text);
+    const noCard = code === "unknown_card" ? [null, quoted(text)] : null;
+    const bracket = code === "unbalanced_parenthesis";
     if (seat[2] === "words") {
       const n = Number(seat[3] ?? 0);
       const word = display(entry?.words[n]);
@@ -46,17 +51,19 @@ function slipProblem(path, text, slip) {
       if (bracket) return message(t("console.problem.bracket_unused", { player }), { player: i });
       return message(t("console.problem.unused", { player }), { player: i, detail: text });
     }
-    const held = /holds (\d+) card/.exec(text);
-    if (held) {
-      const key = Number(held[1]) < slip.hand ? "console.problem.too_few" : "console.problem.too_many";
-      return message(t(key, { player, held: held[1], hand: slip.hand, round: slip.round }), { player: i, kind: "count" });
+    if (code === "hand_size") {
+      const held = numbers(text)[0];
+      const key = held < slip.hand ? "console.problem.too_few" : "console.problem.too_many";
+      return message(t(key, { player, held, hand: slip.hand, round: slip.round }), { player: i, kind: "count" });
     }
     return message(t("console.problem.player", { player }), { player: i, detail: text });
   }
   if (path === "players") {
-    const deck = /^(\d+) (\S+) cards in play; the deck holds (\d+)/.exec(text);
-    if (deck) return message(t("console.problem.deck", { count: deck[1], card: deck[2], deck: deck[3] }));
-    if (/only one player can go out/.test(text)) return message(t("console.problem.one_out"));
+    if (code === "too_many_copies") {
+      const [count, deck] = numbers(text);
+      return message(t("console.problem.deck", { count, card: text.split(" ")[1] ?? "", deck }));
+    }
+    if (code === "one_goes_out") return message(t("console.problem.one_out"));
   }
   if (path === "round") return message(t("console.problem.round", { n: slip.round }));
   if (path === "correction") return message(t("console.problem.no_change", { n: slip.round }));
@@ -67,14 +74,14 @@ function slipProblem(path, text, slip) {
 export function slipMessages(error, slip) {
   if (!(error instanceof ApiError) || error.status !== 422 || !error.problem.errors) return [refusalMessage(error, slip)];
   const out = [];
-  for (const [path, texts] of Object.entries(error.problem.errors)) for (const text of [].concat(texts)) out.push(slipProblem(path, text, slip));
+  for (const { path, code, message: text } of error.entries()) out.push(slipProblem(path, code, text, slip));
   return out;
 }
 
 // A refusal of anything the console asked, as one message. `about` is {round, table} where known.
 export function refusalMessage(error, about = {}) {
   if (!(error instanceof ApiError)) return unknown(String(error?.message ?? error));
-  const errors = error.problem.errors || {};
+  const code = error.problem.code; // docs/problems.md
   const n = about.round;
   switch (error.status) {
     case 0:
@@ -87,19 +94,19 @@ export function refusalMessage(error, about = {}) {
     case 403:
       return message(t("console.problem.forbidden"));
     case 404:
-      if (errors.game) return message(t("console.problem.no_table", { table: about.table ?? "" }));
-      if (errors.event) return message(t("console.problem.no_event"));
-      if (errors.round) return message(t("console.problem.not_stored", { n }));
+      if (code === "table_not_found") return message(t("console.problem.no_table", { table: about.table ?? "" }));
+      if (code === "event_not_found" || code === "deals_not_found") return message(t("console.problem.no_event"));
+      if (code === "round_not_found") return message(t("console.problem.not_stored", { n }));
       break;
     case 409:
-      if (errors.event) return message(t("console.problem.closed"));
-      if (errors.body) return message(t("console.problem.stored_elsewhere", { n }));
+      if (code === "event_closed" || code === "no_seed") return message(t("console.problem.closed"));
+      if (code === "round_differs") return message(t("console.problem.stored_elsewhere", { n }));
       return message(t("console.problem.busy", { n }));
     case 412:
     case 428:
       return message(t("console.problem.changed", { n }));
     case 422:
-      if (errors.correction) return message(t("console.problem.no_change", { n }));
+      if (code === "not_correctable") return message(t("console.problem.no_change", { n }));
       return message(t("console.problem.slip", { n }));
     default:
   }

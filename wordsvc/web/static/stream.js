@@ -106,7 +106,7 @@ export function subscribe(eventId, { token = null, onMessage = () => {}, onPoll 
     if (REFUSED.has(response.status)) return true;
     if (response.status !== 404) return false;
     try {
-      return Boolean((await response.clone().json()).errors?.event);
+      return (await response.clone().json()).code === "event_not_found";
     } catch {
       return false;
     }

@@ -34,13 +34,13 @@ const nameOf = (id) => (players.find((p) => p.id === id) || { name: id }).name;
 
 // --- problems in the page's language ------------------------------------------------------------------
 
-// The service's messages for a field, in the page's language where the page knows them (the
-// validation messages every form meets); any other one as the service wrote it.
-function fieldMessage(message) {
-  let m;
-  if (message === "Missing data for required field.") return t("tournament.problem.required");
-  if ((m = /^Length must be between (\d+) and (\d+)/.exec(message))) return t("tournament.problem.length", { min: m[1], max: m[2] });
-  if ((m = /^Must be greater than or equal to (\d+) and less than or equal to (\d+)/.exec(message))) return t("tournament.problem.range", { min: m[1], max: m[2] });
+// The service's problems for a field, in the page's language where the page knows their code (the
+// validation problems every form meets: docs/problems.md); any other one as the service wrote it.
+function fieldMessage({ code, message }) {
+  const [min, max] = (message.match(/\d+/g) || []).map(Number); // the bounds the message states
+  if (code === "required") return t("tournament.problem.required");
+  if (code === "length_out_of_range" && max !== undefined) return t("tournament.problem.length", { min, max });
+  if (code === "value_out_of_range" && max !== undefined) return t("tournament.problem.range", { min, max });
   return message;
 }
 
@@ -50,7 +50,7 @@ function problems(error) {
   if (error.status === 401 || error.status === 403) return { "": [t("page.token_invalid")] };
   if (error.status === 0) return { "": [error.message] };
   const out = {};
-  for (const [field, messages] of Object.entries(error.problem.errors || {})) out[field] = [].concat(messages).map(fieldMessage);
+  for (const entry of error.entries()) (out[entry.path] ||= []).push(fieldMessage(entry));
   if (!Object.keys(out).length) out[""] = [t("page.error", { detail: error.message })];
   return out;
 }
@@ -184,7 +184,7 @@ function seat(allow = false) {
     (error) => {
       const errors = (error instanceof ApiError && error.problem.errors) || {};
       if (error.status === 409 && errors.unfinished) {
-        unfinished = { number: body.number, tables: [].concat(errors.unfinished).join(", ") }; // the unfinished tables' ids, as the API lists them
+        unfinished = { number: body.number, tables: [].concat(errors.unfinished).map((entry) => entry.message).join(", ") }; // the unfinished tables' ids, as the API lists them
         return;
       }
       const found = problems(error);

@@ -23,6 +23,7 @@ from typing import Any
 
 from flask import Response, current_app, g, jsonify
 
+from ...core import problem_codes as codes
 from ...core.solver.solver import Solver
 from ...data.anagram_index import AnagramIndexError
 from ...ledger import Forbidden, NotFound, Principal, Unauthorized, play_from_document
@@ -121,4 +122,4 @@ def _best(solver: Solver, cards: tuple[str, ...]) -> dict[str, Any]:
 @bp.errorhandler(AnagramIndexError)
 def _no_index(err: AnagramIndexError) -> Response:
     current_app.logger.error("analysis: %s", err)
-    return problem(503, f"The solver has no word index for this lexicon: {err}", {}, getattr(g, "locale", "en"))
+    return problem(503, f"The solver has no word index for this lexicon: {err}", {}, getattr(g, "locale", "en"), code=codes.INDEX_MISSING)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from flask import Response, current_app, g, jsonify
 
+from ...core import problem_codes as codes
 from ...data.anagram_index import AnagramIndexError
 from ...schemas.best_meld import BestMeldOut, BestMeldRequest
 from ...service.solvers import Solvers
@@ -56,4 +57,4 @@ def best_meld() -> Response:
 @bp.errorhandler(AnagramIndexError)
 def _no_index(err: AnagramIndexError) -> Response:
     current_app.logger.error("best-meld: %s", err)
-    return problem(503, f"The solver has no word index for this lexicon: {err}", {}, getattr(g, "locale", "en"))
+    return problem(503, f"The solver has no word index for this lexicon: {err}", {}, getattr(g, "locale", "en"), code=codes.INDEX_MISSING)

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Response, jsonify
 
+from ...core import problem_codes as codes
 from ...core.deal import Deal, DealError, deal, new_seed
 from ...core.errors import InvalidRequest
 from ...schemas.deals import DealOut, DealQuery
@@ -58,5 +59,5 @@ def get_deal() -> Response:
     try:
         dealt = deal(ruleset, query["players"], query["round"], query["seed"] or new_seed())
     except DealError as err:
-        raise InvalidRequest(f"No deal: {err}.", {err.field: [str(err)]}) from None
+        raise InvalidRequest(f"No deal: {err}.", {err.field: [str(err)]}, code=codes.INVALID_DEAL) from None
     return jsonify(deal_view(dealt, ruleset.id, ruleset.deck.size))

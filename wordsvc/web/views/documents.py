@@ -16,6 +16,7 @@ from urllib.parse import quote
 from flask import Response, request
 
 from ...core import documents as docs
+from ...core import problem_codes as codes
 from ...ledger import NotFound, require_director
 from ...schemas.tournaments import DocumentQuery
 from ...service.pdf import render_pdf
@@ -63,7 +64,7 @@ def console_link(event: str, table: str) -> str:
 @heavy(lane="documents")  # a long event's PDFs take up to seconds of a thread: a lane of their own, so they never hold an analysis's slot
 def document(event: str, kind: str) -> Response:
     if kind not in docs.DOCUMENT_KINDS:
-        raise NotFound(f"There is no document {kind!r}; there are {', '.join(docs.DOCUMENT_KINDS)}.", {"kind": [f"one of {', '.join(docs.DOCUMENT_KINDS)}"]})
+        raise NotFound(f"There is no document {kind!r}; there are {', '.join(docs.DOCUMENT_KINDS)}.", {"kind": [f"one of {', '.join(docs.DOCUMENT_KINDS)}"]}, code=codes.DOCUMENT_NOT_FOUND)
     query = DOCUMENT_QUERY.load(query_args())
     layout = _build(kind, event, query["session"])
     response = Response(render_pdf(layout), mimetype="application/pdf")
@@ -82,7 +83,7 @@ def _build(kind: str, event_id: str, session: int | None) -> docs.Document:
         seated = _session(event_id, session)
         if kind == "seating":
             if seated is None:
-                raise NotFound(f"Event {event_id} has no session seated: there is no seating to print.", {"session": ["no session seated"]})
+                raise NotFound(f"Event {event_id} has no session seated: there is no seating to print.", {"session": ["no session seated"]}, code=codes.SESSION_NOT_FOUND)
             return docs.seating_document(event, seated, printed)
         tables = seated["tables"] if seated is not None else event["games"]
         return docs.scorecards_document(event, tables, lambda table: console_link(event_id, table), printed, seated["number"] if seated else None)

@@ -19,6 +19,7 @@ from typing import Any
 
 from flask import Response, current_app, jsonify, request
 
+from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...data.formats import format_document, known_formats
 from ...ledger import canonical, require_admin, require_director
@@ -53,7 +54,7 @@ def tournament_format(format_id: str | None) -> dict[str, Any] | None:
         return None
     known = known_formats()
     if format_id not in known:
-        raise InvalidRequest(f"No tournament format {format_id!r}; formats/ has {', '.join(sorted(known))}.", {"format": [f"one of {', '.join(sorted(known))}"]})
+        raise InvalidRequest(f"No tournament format {format_id!r}; formats/ has {', '.join(sorted(known))}.", {"format": [f"one of {', '.join(sorted(known))}"]}, code=codes.FORMAT_NOT_FOUND)
     return format_document(known[format_id])
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Response, jsonify, request
 
+from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...ledger import require_director, require_referee
 from ...schemas.events import (
@@ -126,7 +127,7 @@ def preview_round(event: str, game: str, round: int) -> Response:
     actor = require_referee(writer(), event, game)
     body = _round_body(round)
     if body["correction"] is not None:
-        raise InvalidRequest("A preview stores nothing, so it has nothing to correct: leave correction out.", {"correction": ["not part of a preview"]})
+        raise InvalidRequest("A preview stores nothing, so it has nothing to correct: leave correction out.", {"correction": ["not part of a preview"]}, code=codes.NOT_CORRECTABLE)
     return jsonify(ledger().rounds.preview_round(actor, event, game, round, body["play"]))
 
 
@@ -135,7 +136,7 @@ def _round_body(number: int) -> dict[str, Any]:
     body = load_round_submission(read_json(), ROUND_BODY)
     named = body["play"].round
     if named is not None and named != number:
-        raise InvalidRequest(f"The body says round {named}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]})
+        raise InvalidRequest(f"The body says round {named}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]}, code=codes.ROUND_OUT_OF_RANGE)
     return body
 
 

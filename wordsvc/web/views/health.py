@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flask import Response, g, jsonify, request
 
+from ...core import problem_codes as codes
 from ...server.hosting import hosting_of
 from ..endpoints import Endpoint, Resource
 from ..openapi_schemas import HEALTH, READY
@@ -52,11 +53,11 @@ def health() -> Response:
 def ready() -> Response:
     hosting = hosting_of(request.environ)
     if hosting is not None and hosting.draining():
-        return problem(503, "The server is shutting down: requests already accepted are being finished.", {}, g.locale)
+        return problem(503, "The server is shutting down: requests already accepted are being finished.", {}, g.locale, code=codes.NOT_READY)
     languages = service().languages
     languages.refresh()
     loaded, building = sorted(languages.lexicons), sorted(languages.building)
     if not loaded:
         detail = f"No lexicon is loaded yet; building: {', '.join(building)}." if building else "No lexicon is loaded; run `wordsvc build`."
-        return problem(503, detail, {"languages": [f"{lang}: building" for lang in building]}, g.locale)
+        return problem(503, detail, {"languages": [f"{lang}: building" for lang in building]}, g.locale, code=codes.NOT_READY)
     return jsonify({"status": "ready", "languages": loaded, "building": building, "rulesets": len(service().rulesets.rulesets)})

@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import Response, current_app, jsonify, request
 
+from ...core import problem_codes as codes
 from ...ledger import Ledger, Principal, Unauthorized
 from ...ledger.integrity.checkpoints import Signer
 from ..metrics import observe_commit
@@ -49,7 +50,7 @@ def principal() -> Principal | None:
         return None
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("Send the token as Authorization: Bearer wsv_...", {"authorization": ["not a bearer token"]})
+        raise Unauthorized("Send the token as Authorization: Bearer wsv_...", {"authorization": ["not a bearer token"]}, code=codes.TOKEN_INVALID)
     return ledger().tokens.authenticate(token.strip())
 
 
@@ -57,7 +58,7 @@ def writer() -> Principal:
     """The principal of a write, checked before its body is read: every write needs a token (401 first, then the body's 422)."""
     actor = principal()
     if actor is None:
-        raise Unauthorized("Writes to the ledger need a bearer token: Authorization: Bearer wsv_...", {"authorization": ["missing"]})
+        raise Unauthorized("Writes to the ledger need a bearer token: Authorization: Bearer wsv_...", {"authorization": ["missing"]}, code=codes.TOKEN_MISSING)
     return actor
 
 

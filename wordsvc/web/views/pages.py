@@ -18,6 +18,7 @@ from typing import Any
 
 from flask import Response, current_app, g, send_from_directory
 
+from ...core import problem_codes as codes
 from ...data.languages import LANGUAGES
 from ...i18n import CATALOG, LANGUAGE_TAGS, LOCALE_NAMES, LOCALES, PAGE_PLURALS
 from ..endpoints import ASSET, HTML, Endpoint, Resource
@@ -197,7 +198,7 @@ def display(event: str) -> Response:
 )
 def asset(name: str) -> Response:
     if name not in ASSETS:
-        return problem(404, f"No asset {name!r}; the pages' assets are {', '.join(ASSETS)}.", {"name": ["not an asset of the pages"]}, g.locale)
+        return problem(404, f"No asset {name!r}; the pages' assets are {', '.join(ASSETS)}.", {"name": ["not an asset of the pages"]}, g.locale, code=codes.ASSET_NOT_FOUND)
     response = send_from_directory(STATIC, name, max_age=300)
     response.headers["Content-Security-Policy"] = POLICY
     return response

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Response, jsonify
 
+from ...core import problem_codes as codes
 from ...core.deal import new_seed
 from ...core.errors import InvalidRequest, Problems
 from ...core.ruleset import Ruleset
@@ -41,12 +42,12 @@ def _check_cards(layout: Layout, ruleset: Ruleset) -> None:
     for i, pile in enumerate(layout.piles):
         for j, face in enumerate(pile.cards):
             if face not in ruleset.deck:
-                problems.add(f"layout.piles.{i}.cards.{j}", f"no card {face.upper()!r} in the deck of ruleset {ruleset.id}")
+                problems.add(f"layout.piles.{i}.cards.{j}", f"no card {face.upper()!r} in the deck of ruleset {ruleset.id}", code=codes.UNKNOWN_CARD)
     problems.raise_if_any("The layout holds cards the deck does not; see errors.")
 
 
 def _refused(err: SolitaireError) -> InvalidRequest:
-    return InvalidRequest(f"That move is not allowed: {err}.", {err.field: [str(err)]})
+    return InvalidRequest(f"That move is not allowed: {err}.", {err.field: [str(err)]}, code=codes.INVALID_PLAY)
 
 
 @bp.declare(

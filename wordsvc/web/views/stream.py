@@ -28,6 +28,8 @@ import orjson
 from flask import Response, current_app, request
 from marshmallow import ValidationError
 
+from ...core import problem_codes as codes
+from ...core.problem_codes import coded
 from ...ledger.integrity.audit import HOUSE
 from ...ledger.records.changes import Watch
 from ...ledger.records.feed import Changes
@@ -112,7 +114,7 @@ def _last_event_id(header: str | None, after: int | None) -> int | None:
         return after
     value = header.strip()
     if not (value.isascii() and value.isdigit() and len(value) <= 10 and int(value) <= MAX_SEQ):  # what the OpenAPI document says
-        raise ValidationError({"Last-Event-ID": [f"must be the id of a message of this stream (an audit sequence number, 0 to {MAX_SEQ})"]})
+        raise ValidationError({"Last-Event-ID": [coded(codes.LAST_EVENT_ID, f"must be the id of a message of this stream (an audit sequence number, 0 to {MAX_SEQ})")]})
     return int(value)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Response, current_app, g, jsonify
 
+from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...core.lexicon import Lexicon
 from ...core.ruleset import Ruleset
@@ -116,7 +117,7 @@ def words() -> Response:
         try:
             query = replace(query, start=decode_cursor(q["cursor"], scope))
         except CursorError as err:
-            raise InvalidRequest("The cursor does not belong to this query; see errors.", {"cursor": [str(err)]}) from None
+            raise InvalidRequest("The cursor does not belong to this query; see errors.", {"cursor": [str(err)]}, code=codes.INVALID_CURSOR) from None
     page = searcher().words(query, ruleset, lexicon, q["budget"])
     return jsonify(
         {
@@ -209,4 +210,4 @@ def suggest() -> Response:
 
 @bp.errorhandler(SearchUnavailable)
 def _unavailable(err: SearchUnavailable) -> Response:
-    return problem(503, str(err), {}, getattr(g, "locale", "en"))
+    return problem(503, str(err), {}, getattr(g, "locale", "en"), code=codes.INDEX_MISSING)
