@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
+from wordsvc.core.problem_codes import REGISTRY
 from wordsvc.schemas.validate import ValidateQuery
 from wordsvc.web.endpoints import TOKEN, Endpoint, Resource, query
 from wordsvc.web.openapi import declared, spec
@@ -48,6 +49,17 @@ def test_the_document_holds_every_documented_declaration_and_nothing_else() -> N
     listed = {(method, path) for path, item in doc["paths"].items() for method in item}
     assert listed == {(e.method, e.path) for e in declared() if e.documented}
     assert [e.path for e in declared() if not e.documented] == ["/events/{event}/display"]  # a page outside the API, as it always was
+
+
+def test_every_error_answer_lists_the_registered_codes_of_its_status() -> None:
+    for path, item in spec()["paths"].items():
+        for method, operation in item.items():
+            for status, answer in operation["responses"].items():
+                if status[0] in "45":
+                    listed = answer["x-problem-codes"]
+                    assert listed == [c.code for c in REGISTRY.values() if int(status) in c.statuses] and listed, (method, path, status)
+    submit = spec()["paths"]["/events/{event}/games/{game}/rounds/{round}"]["put"]["responses"]
+    assert {"round_differs", "stored_meanwhile"} <= set(submit["409"]["x-problem-codes"]) and submit["428"]["x-problem-codes"] == ["errors_not_listed", "if_match_required"]
 
 
 def test_the_roles_a_declaration_names_are_the_ones_its_description_opens_with() -> None:

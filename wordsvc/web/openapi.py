@@ -68,7 +68,19 @@ ANY_OPERATION = {
 
 
 def _errors(*statuses: int) -> dict[str, Any]:
-    return {str(code): {"description": ANY_OPERATION.get(code) or PROBLEM_TYPES[code][0].replace("-", " "), "content": PROBLEM} for code in statuses}
+    """Each error status's answer: a Problem, with ``x-problem-codes``, the registered codes that come with that status (docs/problems.md).
+
+    The list is every code the registry gives the status, so a client can
+    switch over it exhaustively; an endpoint answers some of them.
+    """
+    return {
+        str(status): {
+            "description": ANY_OPERATION.get(status) or PROBLEM_TYPES[status][0].replace("-", " "),
+            "content": PROBLEM,
+            "x-problem-codes": [code.code for code in REGISTRY.values() if status in code.statuses],
+        }
+        for status in statuses
+    }
 
 #: The branch apispec gives a nullable nested schema beside its ``$ref`` (OpenAPI 3.0 has no ``type: null``): as written,
 #: any object or null, which a client generator types as one more, anonymous, object; ``enum: [null]`` makes it null only.
