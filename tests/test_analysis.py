@@ -68,7 +68,7 @@ def admin(app: Any) -> str:
     from wordsvc.web.views.ledger_access import ledger
 
     with app.app_context():
-        return ledger().create_admin_token()[1]
+        return ledger().tokens.create_admin_token()[1]
 
 
 def needs_language(app: Any, reference: Any, ruleset: str) -> None:
@@ -277,7 +277,7 @@ def test_a_stored_round_is_analysed_as_its_body_would_be(app, client, reference,
     from wordsvc.web.views.ledger_access import ledger
 
     with app.app_context():  # the snapshot is the loaded standard ruleset: its warm solver serves the event
-        assert snapshot_solvers().get(*ledger().scoring_context(None, "club-night")) is solvers().get("standard")
+        assert snapshot_solvers().get(*ledger().events.scoring_context(None, "club-night")) is solvers().get("standard")
 
 
 def test_the_analysis_follows_a_correction_to_the_current_revision(client, admin):

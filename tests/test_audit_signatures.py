@@ -64,11 +64,11 @@ def intruder(database_url: str) -> Iterator[Ledger]:
 @pytest.fixture
 def event(ledger: Ledger) -> tuple[str, str]:
     """A fresh event with table t1 (ann, bob) and round 1 stored: its id and its director token."""
-    created = ledger.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "Signed", f"sg{next(_ids)}")
+    created = ledger.events.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "Signed", f"sg{next(_ids)}")
     token = created["director_token"]["token"]
-    director = ledger.authenticate(token)
-    ledger.put_game(director, created["id"], "t1", ["ann", "bob"])
-    ledger.submit_round(director, created["id"], "t1", 1, play(1))
+    director = ledger.tokens.authenticate(token)
+    ledger.games.put_game(director, created["id"], "t1", ["ann", "bob"])
+    ledger.rounds.submit_round(director, created["id"], "t1", 1, play(1))
     return created["id"], token
 
 
@@ -101,9 +101,9 @@ def _verify_line(out: str, event_id: str) -> str:
 
 def test_every_entry_and_token_the_service_writes_carries_its_key_s_signature(ledger: Ledger, event, cli) -> None:
     event_id, token = event
-    issued = ledger.issue_token(ledger.authenticate(token), event_id, "referee", "t1")
-    assert {entry["key_id"] for entry in ledger.log(event_id)} == {Signer(KEY).key_id}
-    assert ledger.authenticate(issued["token"]).role == "referee"
+    issued = ledger.tokens.issue_token(ledger.tokens.authenticate(token), event_id, "referee", "t1")
+    assert {entry["key_id"] for entry in ledger.trail.log(event_id)} == {Signer(KEY).key_id}
+    assert ledger.tokens.authenticate(issued["token"]).role == "referee"
     code, out = cli("audit", "verify", "--public-key", "PUB", event_id)
     assert code == 0 and _verify_line(out, event_id) == f"event {event_id}: ok (1 round(s) not scored again: lexicon en-US 1 (111111111111) is not loaded here)", out
 
@@ -113,47 +113,47 @@ def test_every_entry_and_token_the_service_writes_carries_its_key_s_signature(le
 
 def test_a_correction_appended_without_the_key_fails_verify_naming_it_and_stops_every_write_and_signed_answer(ledger: Ledger, intruder: Ledger, event, cli, database_url) -> None:
     event_id, token = event
-    etag = ledger.round(None, event_id, "t1", 1)["etag"]
-    intruder.submit_round(intruder.authenticate(token), event_id, "t1", 1, play(1, "tea"), correction="forged", if_match=etag)  # the standings change
-    forged = len(ledger.log(event_id))
+    etag = ledger.rounds.round(None, event_id, "t1", 1)["etag"]
+    intruder.rounds.submit_round(intruder.tokens.authenticate(token), event_id, "t1", 1, play(1, "tea"), correction="forged", if_match=etag)  # the standings change
+    forged = len(ledger.trail.log(event_id))
     code, out = cli("audit", "verify", event_id)
     assert code == 0, out  # the chain and the rows hold: the log only grew
     code, out = cli("audit", "verify", "--public-key", "PUB", event_id)
     assert code == 1 and f"event {event_id}: FAILED: audit entry {forged}: unsigned" in out, out
 
-    director = ledger.authenticate(token)
+    director = ledger.tokens.authenticate(token)
     fresh = Ledger.open(database_url, lambda lang: LEXICON, signer=Signer(KEY))  # a worker that reads the chain afresh
     try:
         for service in (ledger, fresh):
             for attempt in (
-                lambda s: s.submit_round(director, event_id, "t1", 2, play(2)),
-                lambda s: s.judge(director, event_id, "t1", 1, ["cat"]),
-                lambda s: s.checkpoint(None, event_id),
-                lambda s: s.standings(None, event_id),
-                lambda s: s.export(director, event_id),
+                lambda s: s.rounds.submit_round(director, event_id, "t1", 2, play(2)),
+                lambda s: s.rulings.judge(director, event_id, "t1", 1, ["cat"]),
+                lambda s: s.trail.checkpoint(None, event_id),
+                lambda s: s.standings.standings(None, event_id),
+                lambda s: s.transfer.export(director, event_id),
             ):
                 with pytest.raises(Conflict, match=f"ends with entry {forged}, which this service did not sign") as refused:
                     attempt(service)
                 assert refused.value.status == 409 and refused.value.problems == {"audit": [f"entry {forged} is not signed by the service's key"]}
     finally:
         fresh.close()
-    assert len(ledger.log(event_id)) == forged
+    assert len(ledger.trail.log(event_id)) == forged
 
 
 def test_a_token_minted_in_the_database_lets_nobody_in_and_its_entry_fails_verify(ledger: Ledger, intruder: Ledger, event, cli) -> None:
     event_id, token = event
-    minted = intruder.issue_token(intruder.authenticate(token), event_id, "director")["token"]  # a token.issued entry and a row whose secret is known
+    minted = intruder.tokens.issue_token(intruder.tokens.authenticate(token), event_id, "director")["token"]  # a token.issued entry and a row whose secret is known
     with pytest.raises(Unauthorized):
-        ledger.authenticate(minted)
+        ledger.tokens.authenticate(minted)
     code, out = cli("audit", "verify", "--public-key", "PUB", event_id)
-    assert code == 1 and f"audit entry {len(ledger.log(event_id))}: unsigned" in out, out
+    assert code == 1 and f"audit entry {len(ledger.trail.log(event_id))}: unsigned" in out, out
     with pytest.raises(Conflict, match="did not sign"):
-        ledger.submit_round(ledger.authenticate(token), event_id, "t1", 2, play(2))
+        ledger.rounds.submit_round(ledger.tokens.authenticate(token), event_id, "t1", 2, play(2))
 
 
 def test_a_replayed_entry_fails_its_signature_and_stops_the_service(ledger: Ledger, event, cli) -> None:
     event_id, token = event
-    log = ledger.log(event_id)
+    log = ledger.trail.log(event_id)
     stored = next(entry for entry in log if entry["action"] == "round.submitted")
     replay = make_entry(event_id, len(log) + 1, log[-1]["hash"], stored["actor"], stored["action"], stored["payload"], stored["at"])
     replay |= {"key_id": stored["key_id"], "signature": stored["signature"]}  # the genuine signature, copied
@@ -162,33 +162,33 @@ def test_a_replayed_entry_fails_its_signature_and_stops_the_service(ledger: Ledg
     code, out = cli("audit", "verify", "--public-key", "PUB", event_id)
     assert code == 1 and f"audit entry {replay['seq']}: its signature does not verify with key {stored['key_id']}" in out, out
     with pytest.raises(Conflict, match=f"ends with entry {replay['seq']}"):
-        ledger.submit_round(ledger.authenticate(token), event_id, "t1", 2, play(2))
+        ledger.rounds.submit_round(ledger.tokens.authenticate(token), event_id, "t1", 2, play(2))
 
 
 def test_an_admin_token_minted_in_the_house_chain_lets_nobody_in(ledger: Ledger, intruder: Ledger, cli) -> None:
-    ledger.create_admin_token("the house's own")
-    _, minted = intruder.create_admin_token("minted")
+    ledger.tokens.create_admin_token("the house's own")
+    _, minted = intruder.tokens.create_admin_token("minted")
     with pytest.raises(Unauthorized):
-        ledger.authenticate(minted)
+        ledger.tokens.authenticate(minted)
     code, out = cli("audit", "verify", "--public-key", "PUB")
     assert code == 1 and "admin tokens: FAILED: audit entry" in out and ": unsigned" in out, out
     with pytest.raises(Conflict, match="The admin tokens' chain ends with entry"):
-        ledger.create_admin_token("another")
-    code, out = cli("audit", "accept", "--house", "--upto", str(len(ledger.log(HOUSE))), key=True)  # the operator judges it harmless
+        ledger.tokens.create_admin_token("another")
+    code, out = cli("audit", "accept", "--house", "--upto", str(len(ledger.trail.log(HOUSE))), key=True)  # the operator judges it harmless
     assert code == 0, out
-    assert ledger.authenticate(minted).role == "admin"  # sealed by the decision, which the audit records
-    assert ledger.log(HOUSE)[-1]["payload"]["tokens"]
+    assert ledger.tokens.authenticate(minted).role == "admin"  # sealed by the decision, which the audit records
+    assert ledger.trail.log(HOUSE)[-1]["payload"]["tokens"]
 
 
 def test_a_real_token_s_hash_replaced_in_its_row_lets_nobody_in(ledger: Ledger, event) -> None:
     event_id, token = event
-    issued = ledger.issue_token(ledger.authenticate(token), event_id, "referee", "t1")
+    issued = ledger.tokens.issue_token(ledger.tokens.authenticate(token), event_id, "referee", "t1")
     known = f"wsv_{issued['id']}_{'A' * 43}"
     with ledger.engine.begin() as conn:
         conn.execute(update(tokens).where(tokens.c.id == issued["id"]).values(secret_sha256=hash_token(known)))
     with pytest.raises(Unauthorized):
-        ledger.authenticate(known)
-    assert ledger.check(event_id).problems == [f"token {issued['id']}: its seal does not verify with key {Signer(KEY).key_id}: the row (its hash, role, event or table) was altered"]
+        ledger.tokens.authenticate(known)
+    assert ledger.trail.check(event_id).problems == [f"token {issued['id']}: its seal does not verify with key {Signer(KEY).key_id}: the row (its hash, role, event or table) was altered"]
 
 
 # --- the operator's decision ---------------------------------------------------------------------------------
@@ -196,42 +196,42 @@ def test_a_real_token_s_hash_replaced_in_its_row_lets_nobody_in(ledger: Ledger, 
 
 def test_an_operator_accepting_the_log_lets_the_service_write_again_and_the_decision_is_in_the_log(ledger: Ledger, intruder: Ledger, event, cli) -> None:
     event_id, token = event
-    etag = ledger.round(None, event_id, "t1", 1)["etag"]
-    intruder.submit_round(intruder.authenticate(token), event_id, "t1", 1, play(1, "tea"), correction="forged", if_match=etag)
-    forged = len(ledger.log(event_id))
+    etag = ledger.rounds.round(None, event_id, "t1", 1)["etag"]
+    intruder.rounds.submit_round(intruder.tokens.authenticate(token), event_id, "t1", 1, play(1, "tea"), correction="forged", if_match=etag)
+    forged = len(ledger.trail.log(event_id))
     code, out = cli("audit", "accept", event_id, "--upto", str(forged - 1), key=True)
     assert code == 1 and f"holds {forged} entries, not {forged - 1}" in out, out
     code, out = cli("audit", "accept", event_id, "--upto", str(forged))
     assert code == 1 and "WORDSVC_LEDGER_KEY_FILE" in out, out
     code, out = cli("audit", "accept", event_id, "--upto", str(forged), key=True)
     assert code == 0 and f"event {event_id}: entries 1 to {forged} accepted in entry {forged + 1}" in out, out
-    accepted = ledger.log(event_id)[-1]
+    accepted = ledger.trail.log(event_id)[-1]
     assert (accepted["action"], accepted["payload"]["upto"], accepted["key_id"]) == ("audit.accepted", forged, Signer(KEY).key_id)
-    director = ledger.authenticate(token)
-    assert ledger.submit_round(director, event_id, "t1", 2, play(2)).status == 201
+    director = ledger.tokens.authenticate(token)
+    assert ledger.rounds.submit_round(director, event_id, "t1", 2, play(2)).status == 201
     code, out = cli("audit", "verify", "--public-key", "PUB", event_id)
     assert code == 0 and f"entry {forged} not signed by key {Signer(KEY).key_id}: vouched for by entry {forged + 1} (audit.accepted)" in out, out
-    code, out = cli("audit", "accept", event_id, "--upto", str(len(ledger.log(event_id))), key=True)
+    code, out = cli("audit", "accept", event_id, "--upto", str(len(ledger.trail.log(event_id))), key=True)
     assert code == 0 and "nothing to accept" in out
 
 
 def test_an_acceptance_covers_an_entry_whose_signature_fails_but_never_seals_an_altered_token_again(ledger: Ledger, event, cli) -> None:
     event_id, token = event
-    issued = ledger.issue_token(ledger.authenticate(token), event_id, "referee", "t1")
+    issued = ledger.tokens.issue_token(ledger.tokens.authenticate(token), event_id, "referee", "t1")
     known = f"wsv_{issued['id']}_{'B' * 43}"
     with ledger.engine.begin() as conn:
         conn.execute(update(audit).where(audit.c.chain == event_id, audit.c.seq == 2).values(signature="A" * 86 + "=="))
         conn.execute(update(tokens).where(tokens.c.id == issued["id"]).values(secret_sha256=hash_token(known)))
     code, out = cli("audit", "verify", "--public-key", "PUB", event_id)
     assert code == 1 and "audit entry 2: its signature does not verify" in out, out
-    size = len(ledger.log(event_id))
+    size = len(ledger.trail.log(event_id))
     code, out = cli("audit", "accept", event_id, "--upto", str(size), key=True)
     assert code == 0 and f"entries 1 to {size} accepted in entry {size + 1}" in out, out
     with pytest.raises(Unauthorized):
-        ledger.authenticate(known)
-    assert ledger.check(event_id).problems == [f"token {issued['id']}: its seal does not verify with key {Signer(KEY).key_id}: the row (its hash, role, event or table) was altered"]
-    ledger.revoke_token(ledger.authenticate(token), event_id, issued["id"])  # the director's answer to it
-    found = ledger.check(event_id)
+        ledger.tokens.authenticate(known)
+    assert ledger.trail.check(event_id).problems == [f"token {issued['id']}: its seal does not verify with key {Signer(KEY).key_id}: the row (its hash, role, event or table) was altered"]
+    ledger.tokens.revoke_token(ledger.tokens.authenticate(token), event_id, issued["id"])  # the director's answer to it
+    found = ledger.trail.check(event_id)
     assert found.problems == [] and f"entry 2 not signed by key {Signer(KEY).key_id}: vouched for by entry {size + 1} (audit.accepted)" in found.notes
 
 
@@ -243,12 +243,12 @@ def test_entries_and_tokens_from_before_signing_wait_for_the_operator_then_work(
     upgraded = Ledger.open(database_url, lambda lang: LEXICON, signer=Signer(KEY))
     try:
         with pytest.raises(Unauthorized):
-            upgraded.authenticate(token)
+            upgraded.tokens.authenticate(token)
         with pytest.raises(Conflict, match="did not sign"):
-            upgraded.checkpoint(None, event_id)
+            upgraded.trail.checkpoint(None, event_id)
         _, out = cli("audit", "accept", "--all", key=True)  # every chain of the module's database: this event's line is the one to read
         assert f"event {event_id}: entries 1 to 4 accepted in entry 5" in out, out
-        assert upgraded.submit_round(upgraded.authenticate(token), event_id, "t1", 2, play(2)).status == 201
+        assert upgraded.rounds.submit_round(upgraded.tokens.authenticate(token), event_id, "t1", 2, play(2)).status == 201
     finally:
         upgraded.close()
 
@@ -264,43 +264,43 @@ def test_after_a_rotation_the_old_key_s_entries_count_only_while_its_public_key_
         try:
             if not writes:
                 with pytest.raises(Unauthorized):  # the director token is sealed by the old key
-                    rotated.authenticate(token)
+                    rotated.tokens.authenticate(token)
                 continue
-            assert rotated.submit_round(rotated.authenticate(token), event_id, "t1", 2, play(2)).status == 201
-            assert rotated.log(event_id)[-1]["key_id"] == Signer(new).key_id
-            assert rotated.check(event_id).problems == []
+            assert rotated.rounds.submit_round(rotated.tokens.authenticate(token), event_id, "t1", 2, play(2)).status == 201
+            assert rotated.trail.log(event_id)[-1]["key_id"] == Signer(new).key_id
+            assert rotated.trail.check(event_id).problems == []
         finally:
             rotated.close()
 
 
 def test_an_export_carries_each_entry_s_signature_and_an_import_checks_those_of_keys_it_trusts(ledger: Ledger, event, tmp_path: Path) -> None:
     event_id, token = event
-    exported = ledger.export(ledger.authenticate(token), event_id)
+    exported = ledger.transfer.export(ledger.tokens.authenticate(token), event_id)
     assert all(entry["signature"] for entry in exported["audit"])
     elsewhere = Ledger.open(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}", lambda lang: LEXICON, signer=Signer(KEY))
     try:
         tampered = json.loads(json.dumps(exported))
         tampered["audit"][1]["signature"] = exported["audit"][2]["signature"]
         with pytest.raises(Exception, match="audit entry 2: its signature does not verify"):
-            elsewhere.import_event(LOCAL, tampered)
-        elsewhere.import_event(LOCAL, exported)
-        assert elsewhere.check(event_id).problems == []
+            elsewhere.transfer.import_event(LOCAL, tampered)
+        elsewhere.transfer.import_event(LOCAL, exported)
+        assert elsewhere.trail.check(event_id).problems == []
     finally:
         elsewhere.close()
     other = Ledger.open(f"sqlite:///{tmp_path / 'other.sqlite3'}", lambda lang: LEXICON, signer=Signer(Ed25519PrivateKey.generate()))
     try:  # another service's key: its signatures are not checked here, and its own import entry vouches for them
-        other.import_event(LOCAL, exported)
-        found = other.check(event_id)
+        other.transfer.import_event(LOCAL, exported)
+        found = other.trail.check(event_id)
         assert found.problems == [] and any("vouched for by entry" in note and "(event.imported)" in note for note in found.notes)
     finally:
         other.close()
 
 
 def test_without_a_key_nothing_is_signed_and_nothing_is_refused(intruder: Ledger) -> None:
-    created = intruder.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "Unsigned", f"us{next(_ids)}")
-    director = intruder.authenticate(created["director_token"]["token"])
-    intruder.put_game(director, created["id"], "t1", ["ann", "bob"])
-    assert {(e["key_id"], e["signature"]) for e in intruder.log(created["id"])} == {(None, None)}
+    created = intruder.events.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "Unsigned", f"us{next(_ids)}")
+    director = intruder.tokens.authenticate(created["director_token"]["token"])
+    intruder.games.put_game(director, created["id"], "t1", ["ann", "bob"])
+    assert {(e["key_id"], e["signature"]) for e in intruder.trail.log(created["id"])} == {(None, None)}
     with intruder.engine.connect() as conn:
         assert conn.execute(select(tokens.c.signature).where(tokens.c.event_id == created["id"])).scalar_one() is None
 

@@ -45,24 +45,24 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     document = ruleset_document(load_rulesets().get("standard"))
     document["rounds"] = [3, 4]
     ruleset = ruleset_from_document("standard", document)
-    view = ledger.create_event(LOCAL, ruleset, lexicon("en-US"), "Club night", "club-night")
-    director = ledger.authenticate(view["director_token"]["token"])
+    view = ledger.events.create_event(LOCAL, ruleset, lexicon("en-US"), "Club night", "club-night")
+    director = ledger.tokens.authenticate(view["director_token"]["token"])
     for i in range(1, 9):
-        ledger.register_player(director, "club-night", f"p{i}", f"Player {i}", checked_in=True)
+        ledger.players.register(director, "club-night", f"p{i}", f"Player {i}", checked_in=True)
     for _ in (1, 2):
-        _, session = ledger.create_session(director, "club-night", {"method": "random", "size": {"target": 4}})
+        _, session = ledger.sessions.create(director, "club-night", {"method": "random", "size": {"target": 4}})
         for table in session["tables"]:
             names = [seat["name"] for seat in table["seats"]]
             for number, hand in ((1, 3), (2, 4)):
                 play = RoundPlay(tuple(PlayerPlay(name, tuple(tuple(w) for w in LAYS[i]), ("e",) * (hand - 3 * len(LAYS[i]))) for i, name in enumerate(names)))
-                ledger.submit_round(director, "club-night", table["game"], number, play)
+                ledger.rounds.submit_round(director, "club-night", table["game"], number, play)
     yield {
-        "event": ledger.event(director, "club-night"),
+        "event": ledger.events.event(director, "club-night"),
         "session": session,
-        "standings": ledger.standings(director, "club-night"),
-        "crosstable": ledger.crosstable(director, "club-night"),
-        "players": ledger.players(director, "club-night"),
-        "audit": ledger.audit_entries(director, "club-night")["entries"],
+        "standings": ledger.standings.standings(director, "club-night"),
+        "crosstable": ledger.tournament_standings.crosstable(director, "club-night"),
+        "players": ledger.players.players(director, "club-night"),
+        "audit": ledger.trail.audit_entries(director, "club-night")["entries"],
     }
     ledger.close()
 

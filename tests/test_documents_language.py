@@ -61,48 +61,48 @@ def play(ledger: Ledger, imported: Ledger, lang: str, versions: dict[str, str]) 
     standard["rounds"] = [3, 4]
     ruleset = ruleset_from_document("standard", standard)
     event_id = f"mot-{lang}"
-    view = ledger.create_event(LOCAL, ruleset, ledger.store.lexicons(lang), f"Mót {lang.upper()}", event_id, tournament_format=format_document(known_formats()["average"]))
-    director = ledger.authenticate(view["director_token"]["token"])
-    viewer = ledger.issue_token(director, event_id, "viewer")
-    ledger.revoke_token(director, event_id, viewer["id"])
+    view = ledger.events.create_event(LOCAL, ruleset, ledger.store.lexicons(lang), f"Mót {lang.upper()}", event_id, tournament_format=format_document(known_formats()["average"]))
+    director = ledger.tokens.authenticate(view["director_token"]["token"])
+    viewer = ledger.tokens.issue_token(director, event_id, "viewer")
+    ledger.tokens.revoke_token(director, event_id, viewer["id"])
     for number, name in enumerate(NAMES[:8], start=1):
-        ledger.register_player(director, event_id, f"p{number}", name, club="Klúbbur" if number == 1 else None, rating_id="r-1" if number == 1 else None, checked_in=number < 8)
-    ledger.check_in(director, event_id, "p8")
-    ledger.publish_schedule(director, event_id, 2, {"target": 4})
-    ledger.create_session(director, event_id, {"method": "schedule", "number": 1})
-    first = ledger.session(director, event_id, 1)
-    ledger.swap(director, event_id, 1, first["tables"][0]["seats"][0]["player"], first["tables"][1]["seats"][0]["player"])
-    ledger.register_player(director, event_id, "p9", NAMES[8], checked_in=True)
-    play_session(ledger, director, event_id, ledger.session(director, event_id, 1))
-    referee = ledger.issue_token(director, event_id, "referee", table="s1-t1")
-    ledger.judge(ledger.authenticate(referee["token"]), event_id, "s1-t1", 2, ["rna", "ano"])
-    ledger.withdraw(director, event_id, "p9")
-    ledger.create_session(director, event_id, {"method": "random", "size": {"target": 4, "remainder": "larger"}, "number": 2})
-    ledger.redraw(director, event_id, 2)
-    second = ledger.session(director, event_id, 2)
+        ledger.players.register(director, event_id, f"p{number}", name, club="Klúbbur" if number == 1 else None, rating_id="r-1" if number == 1 else None, checked_in=number < 8)
+    ledger.players.check_in(director, event_id, "p8")
+    ledger.sessions.publish_schedule(director, event_id, 2, {"target": 4})
+    ledger.sessions.create(director, event_id, {"method": "schedule", "number": 1})
+    first = ledger.sessions.session(director, event_id, 1)
+    ledger.sessions.swap(director, event_id, 1, first["tables"][0]["seats"][0]["player"], first["tables"][1]["seats"][0]["player"])
+    ledger.players.register(director, event_id, "p9", NAMES[8], checked_in=True)
+    play_session(ledger, director, event_id, ledger.sessions.session(director, event_id, 1))
+    referee = ledger.tokens.issue_token(director, event_id, "referee", table="s1-t1")
+    ledger.rulings.judge(ledger.tokens.authenticate(referee["token"]), event_id, "s1-t1", 2, ["rna", "ano"])
+    ledger.players.withdraw(director, event_id, "p9")
+    ledger.sessions.create(director, event_id, {"method": "random", "size": {"target": 4, "remainder": "larger"}, "number": 2})
+    ledger.sessions.redraw(director, event_id, 2)
+    second = ledger.sessions.session(director, event_id, 2)
     play_session(ledger, director, event_id, second)
     names = [seat["name"] for seat in second["tables"][0]["seats"]]
-    ledger.submit_round(director, event_id, "s2-t1", 2, round_play(names, 2, shift=1), correction=REASON, if_match="*")
-    ledger.put_game(director, event_id, "extra", NAMES[:2])
+    ledger.rounds.submit_round(director, event_id, "s2-t1", 2, round_play(names, 2, shift=1), correction=REASON, if_match="*")
+    ledger.games.put_game(director, event_id, "extra", NAMES[:2])
     versions[lang] = "2"
-    ledger.accept_lexicon(director, event_id)
-    ledger.set_rated(director, event_id, False, REASON)
-    ledger.close_event(director, event_id)
-    seeded = ledger.create_event(LOCAL, ruleset, ledger.store.lexicons(lang), f"Mót {lang.upper()} 2", f"{event_id}-2", private=True, deals="seeded", duplicate=True)
-    seeded_director = ledger.authenticate(seeded["director_token"]["token"])
-    ledger.close_event(seeded_director, f"{event_id}-2")
-    copy = imported.import_event(LOCAL, ledger.export(director, event_id))
-    copy_director = imported.authenticate(copy["director_token"]["token"])
+    ledger.events.accept_lexicon(director, event_id)
+    ledger.ratings.set_rated(director, event_id, False, REASON)
+    ledger.events.close_event(director, event_id)
+    seeded = ledger.events.create_event(LOCAL, ruleset, ledger.store.lexicons(lang), f"Mót {lang.upper()} 2", f"{event_id}-2", private=True, deals="seeded", duplicate=True)
+    seeded_director = ledger.tokens.authenticate(seeded["director_token"]["token"])
+    ledger.events.close_event(seeded_director, f"{event_id}-2")
+    copy = imported.transfer.import_event(LOCAL, ledger.transfer.export(director, event_id))
+    copy_director = imported.tokens.authenticate(copy["director_token"]["token"])
     return {
-        "event": ledger.event(director, event_id),
+        "event": ledger.events.event(director, event_id),
         "session": second,
         "sessions": [first, second],
-        "standings": ledger.standings(director, event_id),
-        "crosstable": ledger.crosstable(director, event_id),
-        "players": ledger.players(director, event_id),
+        "standings": ledger.standings.standings(director, event_id),
+        "crosstable": ledger.tournament_standings.crosstable(director, event_id),
+        "players": ledger.players.players(director, event_id),
         "audits": [
-            imported.audit_entries(copy_director, event_id)["entries"],
-            ledger.audit_entries(seeded_director, f"{event_id}-2")["entries"],
+            imported.trail.audit_entries(copy_director, event_id)["entries"],
+            ledger.trail.audit_entries(seeded_director, f"{event_id}-2")["entries"],
         ],
     }
 
@@ -121,7 +121,7 @@ def play_session(ledger: Ledger, director: Any, event_id: str, session: dict[str
     for table in session["tables"]:
         names = [seat["name"] for seat in table["seats"]]
         for number in (1, 2):
-            ledger.submit_round(director, event_id, table["game"], number, round_play(names, number))
+            ledger.rounds.submit_round(director, event_id, table["game"], number, round_play(names, number))
 
 
 @pytest.fixture(scope="module")

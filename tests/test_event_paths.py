@@ -22,7 +22,7 @@ def admin(client: Any) -> str:
     from wordsvc.web.views.ledger_access import ledger
 
     with client.application.app_context():
-        return str(ledger().create_admin_token("tests")[1])
+        return str(ledger().tokens.create_admin_token("tests")[1])
 
 
 def bearer(token: str) -> dict[str, str]:

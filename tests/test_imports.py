@@ -44,18 +44,18 @@ def ledger(database_url: str) -> Iterator[Ledger]:
 @pytest.fixture(scope="module")
 def export(ledger: Ledger) -> dict[str, Any]:
     """A real event's export: two tables, rounds stored and one corrected, a referee token."""
-    view = ledger.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "Source", "source-event")
-    director = ledger.authenticate(view["director_token"]["token"])
-    ledger.put_game(director, "source-event", "t1", ["ann", "bob"])
-    ledger.put_game(director, "source-event", "t2", ["cy", "dee"])
-    ledger.issue_token(director, "source-event", "referee", "t1")
+    view = ledger.events.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "Source", "source-event")
+    director = ledger.tokens.authenticate(view["director_token"]["token"])
+    ledger.games.put_game(director, "source-event", "t1", ["ann", "bob"])
+    ledger.games.put_game(director, "source-event", "t2", ["cy", "dee"])
+    ledger.tokens.issue_token(director, "source-event", "referee", "t1")
     one = RoundPlay((PlayerPlay("ann", (tuple("cat"),)), PlayerPlay("bob", (tuple("do"),), ("g",))))
-    ledger.submit_round(director, "source-event", "t1", 1, one)
-    ledger.submit_round(director, "source-event", "t2", 1, RoundPlay((PlayerPlay("cy", (tuple("tea"),)), PlayerPlay("dee", (), tuple("eat")))))
-    etag = ledger.round(None, "source-event", "t1", 1)["etag"]
+    ledger.rounds.submit_round(director, "source-event", "t1", 1, one)
+    ledger.rounds.submit_round(director, "source-event", "t2", 1, RoundPlay((PlayerPlay("cy", (tuple("tea"),)), PlayerPlay("dee", (), tuple("eat")))))
+    etag = ledger.rounds.round(None, "source-event", "t1", 1)["etag"]
     fixed = RoundPlay((PlayerPlay("ann", (tuple("cat"),)), PlayerPlay("bob", (tuple("dog"),))))
-    ledger.submit_round(director, "source-event", "t1", 1, fixed, correction="bob laid DOG", if_match=etag)
-    return ledger.export(director, "source-event")
+    ledger.rounds.submit_round(director, "source-event", "t1", 1, fixed, correction="bob laid DOG", if_match=etag)
+    return ledger.transfer.export(director, "source-event")
 
 
 def forge(document: dict[str, Any], change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
@@ -137,14 +137,14 @@ def test_a_chain_valid_crafted_import_is_refused_listing_what_no_write_could_sto
     forged["event"]["id"] = forged["event"]["id"] if case == "an over-long event id" else f"crafted-{next(_ids)}"
     forged = forge(forged, lambda document: None)  # the new id through the chain too
     with pytest.raises(InvalidRequest) as refused:
-        ledger.import_event(LOCAL, forged)
+        ledger.transfer.import_event(LOCAL, forged)
     assert refused.value.detail.startswith("The import holds what no write of the API could have stored"), (case, refused.value.detail, refused.value.problems)
 
 
 def test_the_untouched_export_imports(ledger: Ledger, export: dict[str, Any]) -> None:
     forged = forge(export, _set(("event", "id"), f"copy-{next(_ids)}"))
-    imported = ledger.import_event(LOCAL, forged)
-    assert ledger.verify(imported["id"]) == []
+    imported = ledger.transfer.import_event(LOCAL, forged)
+    assert ledger.trail.verify(imported["id"]) == []
 
 
 _JSON = st.recursive(
@@ -176,41 +176,41 @@ def test_any_value_anywhere_in_a_chain_valid_export_is_a_422_or_an_event_every_r
     forged["event"]["id"] = f"fuzzed-{next(_ids)}"
     forged = forge(forged, lambda document: None)
     try:
-        imported = ledger.import_event(LOCAL, forged)
+        imported = ledger.transfer.import_event(LOCAL, forged)
     except (InvalidRequest, Conflict):
         return
     event_id = imported["id"]  # taken: every read of the event works, and it verifies
-    assert ledger.verify(event_id) == []
-    ledger.standings(None, event_id)
-    for game in ledger.event(None, event_id)["games"]:
+    assert ledger.trail.verify(event_id) == []
+    ledger.standings.standings(None, event_id)
+    for game in ledger.events.event(None, event_id)["games"]:
         for number in range(1, game["rounds_played"] + 1):
-            ledger.round(None, event_id, game["id"], number)
-    assert canonical(ledger.export(LOCAL, event_id)["revisions"]) == canonical(forged["revisions"])
+            ledger.rounds.round(None, event_id, game["id"], number)
+    assert canonical(ledger.transfer.export(LOCAL, event_id)["revisions"]) == canonical(forged["revisions"])
 
 
 @pytest.fixture(scope="module")
 def tournament_export(ledger: Ledger) -> dict[str, Any]:
     """A real tournament's export: six players, one of them withdrawn, a random session at two tables of 3, one round stored."""
-    view = ledger.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "League", "source-league")
-    director = ledger.authenticate(view["director_token"]["token"])
+    view = ledger.events.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "League", "source-league")
+    director = ledger.tokens.authenticate(view["director_token"]["token"])
     for i, name in enumerate(("ann", "bob", "cy", "dee", "eve", "fay")):
-        ledger.register_player(director, "source-league", f"p{i}", name, club="Club" if i % 2 else None, rating_id=f"r{i}", checked_in=True)
-    _, session = ledger.create_session(director, "source-league", {"method": "random", "size": {"target": 3}})
+        ledger.players.register(director, "source-league", f"p{i}", name, club="Club" if i % 2 else None, rating_id=f"r{i}", checked_in=True)
+    _, session = ledger.sessions.create(director, "source-league", {"method": "random", "size": {"target": 3}})
     names = [seat["name"] for seat in session["tables"][0]["seats"]]
     lays = [tuple("cat"), tuple("dog"), tuple("tea")]
-    ledger.submit_round(director, "source-league", "s1-t1", 1, RoundPlay(tuple(PlayerPlay(name, (lay,)) for name, lay in zip(names, lays, strict=True))))
-    ledger.withdraw(director, "source-league", "p5")
-    return ledger.export(director, "source-league")
+    ledger.rounds.submit_round(director, "source-league", "s1-t1", 1, RoundPlay(tuple(PlayerPlay(name, (lay,)) for name, lay in zip(names, lays, strict=True))))
+    ledger.players.withdraw(director, "source-league", "p5")
+    return ledger.transfer.export(director, "source-league")
 
 
 def test_the_untouched_tournament_export_imports_and_reads_back_the_same(ledger: Ledger, tournament_export: dict[str, Any]) -> None:
     forged = forge(tournament_export, lambda document: None)
     forged["event"]["id"] = "league-copy"
     forged = forge(forged, lambda document: None)  # the chain rehashed under the new id
-    imported = ledger.import_event(LOCAL, forged)
-    again = ledger.export(LOCAL, imported["id"])
+    imported = ledger.transfer.import_event(LOCAL, forged)
+    again = ledger.transfer.export(LOCAL, imported["id"])
     assert all(again[key] == forged[key] for key in ("players", "sessions", "seats", "schedule", "games"))
-    assert ledger.verify(imported["id"]) == []
+    assert ledger.trail.verify(imported["id"]) == []
 
 
 @pytest.mark.slow  # seconds even alone: left out of make check, run by make test
@@ -225,12 +225,12 @@ def test_any_value_anywhere_in_a_tournament_s_rows_is_a_422_or_an_event_every_re
     forged["event"]["id"] = f"fuzzed-{next(_ids)}"
     forged = forge(forged, lambda document: None)
     try:
-        imported = ledger.import_event(LOCAL, forged)
+        imported = ledger.transfer.import_event(LOCAL, forged)
     except (InvalidRequest, Conflict):
         return
     event_id = imported["id"]
-    assert ledger.verify(event_id) == []
-    ledger.standings(None, event_id)
-    ledger.sessions(None, event_id)
-    ledger.players(None, event_id)
-    ledger.crosstable(None, event_id)
+    assert ledger.trail.verify(event_id) == []
+    ledger.standings.standings(None, event_id)
+    ledger.sessions.sessions(None, event_id)
+    ledger.players.players(None, event_id)
+    ledger.tournament_standings.crosstable(None, event_id)

@@ -19,7 +19,7 @@ LEDGER = {"ledger", "ledger.errors", "ledger.integrity", "ledger.records", "ledg
 
 #: room -> the rooms it may import (besides itself). ``config`` is the settings module. A room is a folder of
 #: ``wordsvc/``, or one of the sub-rooms named here: the ledger's sub-packages (``ledger`` itself is its public face,
-#: the facade and the trail; ``ledger.errors`` the one module every room of the ledger raises), the web's views apart
+#: the Ledger and the trail; ``ledger.errors`` the one module every room of the ledger raises), the web's views apart
 #: from its plumbing, and the server's one module the app may import (``server.hosting``, the server-to-app contract).
 ALLOWED: dict[str, set[str]] = {
     "i18n": set(),  # the catalogue of words people read, read with the standard library alone

@@ -63,9 +63,9 @@ def ledger(database_url: str, lexicons: Lexicons) -> Iterator[Ledger]:
 def event(ledger: Ledger, rulesets, lexicons: Lexicons) -> dict:
     """A fresh event with one table (ann, bob, cy) and its director principal."""
     lexicons.current = _lexicon("1")
-    view = ledger.create_event(LOCAL, rulesets.get("standard"), lexicons.current, "Club night", f"ev{next(_ids)}")
-    director = ledger.authenticate(view["director_token"]["token"])
-    ledger.put_game(director, view["id"], "t1", ["ann", "bob", "cy"])
+    view = ledger.events.create_event(LOCAL, rulesets.get("standard"), lexicons.current, "Club night", f"ev{next(_ids)}")
+    director = ledger.tokens.authenticate(view["director_token"]["token"])
+    ledger.games.put_game(director, view["id"], "t1", ["ann", "bob", "cy"])
     return {"id": view["id"], "director": director, "view": view}
 
 
@@ -78,7 +78,7 @@ ROUND_1 = play(("ann", ["cat"], ""), ("bob", ["do"], "g"), ("cy", [], "tea"))  #
 
 
 def referee(ledger: Ledger, event: dict, table: str | None = "t1") -> Principal:
-    return ledger.authenticate(ledger.issue_token(event["director"], event["id"], "referee", table)["token"])
+    return ledger.tokens.authenticate(ledger.tokens.issue_token(event["director"], event["id"], "referee", table)["token"])
 
 
 def test_the_migrations_make_the_schema_the_code_describes(database_url: str) -> None:
@@ -103,7 +103,7 @@ def test_sqlite_runs_in_wal_mode_with_full_sync(tmp_path) -> None:
 
 
 def test_an_event_snapshots_its_ruleset_and_lexicon(ledger: Ledger, event: dict, rulesets) -> None:
-    view = ledger.event(None, event["id"])
+    view = ledger.events.event(None, event["id"])
     standard = rulesets.get("standard")
     assert view["ruleset"]["snapshot"] == ruleset_document(standard)
     assert ruleset_document(ruleset_from_document("standard", view["ruleset"]["snapshot"])) == view["ruleset"]["snapshot"]
@@ -115,31 +115,31 @@ def test_rounds_are_scored_under_the_snapshot_not_the_yaml_on_disk(ledger: Ledge
     document = ruleset_document(rulesets.get("standard"))
     document["deck"]["c"]["value"] = 50  # the YAML on the day the event began; rulesets/ says C is 8 today
     then = ruleset_from_document("standard", document)
-    view = ledger.create_event(LOCAL, then, lexicons.current, "Snapshot", f"ev{next(_ids)}")
-    ledger.put_game(LOCAL, view["id"], "t1", ["ann", "bob", "cy"])
-    ann = ledger.submit_round(LOCAL, view["id"], "t1", 1, ROUND_1).round["result"]["players"][0]
+    view = ledger.events.create_event(LOCAL, then, lexicons.current, "Snapshot", f"ev{next(_ids)}")
+    ledger.games.put_game(LOCAL, view["id"], "t1", ["ann", "bob", "cy"])
+    ann = ledger.rounds.submit_round(LOCAL, view["id"], "t1", 1, ROUND_1).round["result"]["players"][0]
     assert rulesets.get("standard").deck.value("c") == 8
     assert ann["word_points"] == 50 + 2 + 3  # C A T under the snapshot
 
 
 def test_a_round_is_idempotent_and_a_different_play_conflicts(ledger: Ledger, event: dict) -> None:
     ref = referee(ledger, event)
-    first = ledger.submit_round(ref, event["id"], "t1", 1, ROUND_1)
+    first = ledger.rounds.submit_round(ref, event["id"], "t1", 1, ROUND_1)
     assert first.status == 201 and first.round["revision"] == 1
-    again = ledger.submit_round(ref, event["id"], "t1", 1, ROUND_1)
+    again = ledger.rounds.submit_round(ref, event["id"], "t1", 1, ROUND_1)
     assert again.status == 200 and again.round["result"] == first.round["result"]
     same_cards_other_notation = play(("ann", ["cat"], ""), ("bob", ["do"], "g"), ("cy", [], "tea"))
-    assert ledger.submit_round(ref, event["id"], "t1", 1, same_cards_other_notation).status == 200
+    assert ledger.rounds.submit_round(ref, event["id"], "t1", 1, same_cards_other_notation).status == 200
     with pytest.raises(Conflict):
-        ledger.submit_round(ref, event["id"], "t1", 1, play(("ann", ["cat"], ""), ("bob", ["dog"], ""), ("cy", [], "tea")))
-    assert ledger.round(None, event["id"], "t1", 1)["revisions"] == 1
+        ledger.rounds.submit_round(ref, event["id"], "t1", 1, play(("ann", ["cat"], ""), ("bob", ["dog"], ""), ("cy", [], "tea")))
+    assert ledger.rounds.round(None, event["id"], "t1", 1)["revisions"] == 1
 
 
 def test_the_same_play_sent_in_another_order_is_the_same_play(ledger: Ledger, rulesets, lexicons: Lexicons) -> None:
     """Players, a player's words, the unused cards and the challenges carry no order: a re-send in any order is the repeat (200)."""
-    view = ledger.create_event(LOCAL, rulesets.get("challenge"), lexicons.current, "Challenges", f"ev{next(_ids)}")
-    event = {"id": view["id"], "director": ledger.authenticate(view["director_token"]["token"])}
-    ledger.put_game(event["director"], event["id"], "t1", ["ann", "bob", "cy"])
+    view = ledger.events.create_event(LOCAL, rulesets.get("challenge"), lexicons.current, "Challenges", f"ev{next(_ids)}")
+    event = {"id": view["id"], "director": ledger.tokens.authenticate(view["director_token"]["token"])}
+    ledger.games.put_game(event["director"], event["id"], "t1", ["ann", "bob", "cy"])
     ref = referee(ledger, event)
     sent = RoundPlay(
         (
@@ -149,7 +149,7 @@ def test_the_same_play_sent_in_another_order_is_the_same_play(ledger: Ledger, ru
         ),
         challenges=(Challenge("bob", "ann", 0),),
     )
-    first = ledger.submit_round(ref, event["id"], "t1", 2, sent)
+    first = ledger.rounds.submit_round(ref, event["id"], "t1", 2, sent)
     assert first.status == 201
     shuffled = RoundPlay(
         (
@@ -159,21 +159,21 @@ def test_the_same_play_sent_in_another_order_is_the_same_play(ledger: Ledger, ru
         ),
         challenges=(Challenge("bob", "ann", 1),),
     )
-    again = ledger.submit_round(ref, event["id"], "t1", 2, shuffled)
+    again = ledger.rounds.submit_round(ref, event["id"], "t1", 2, shuffled)
     assert again.status == 200 and again.round["result"] == first.round["result"] and again.round["etag"] == first.round["etag"]
     other = RoundPlay(shuffled.players, challenges=(Challenge("bob", "ann", 0),))  # the challenge now names AT: another play
     with pytest.raises(Conflict):
-        ledger.submit_round(ref, event["id"], "t1", 2, other)
-    stored = ledger.round(None, event["id"], "t1", 2)
+        ledger.rounds.submit_round(ref, event["id"], "t1", 2, other)
+    stored = ledger.rounds.round(None, event["id"], "t1", 2)
     assert [p["name"] for p in stored["history"][0]["body"]["players"]] == ["ann", "bob", "cy"]  # seat order
 
 
 def test_if_match_star_corrects_whatever_revision_is_current(ledger: Ledger, event: dict) -> None:
-    ledger.submit_round(referee(ledger, event), event["id"], "t1", 1, ROUND_1)
+    ledger.rounds.submit_round(referee(ledger, event), event["id"], "t1", 1, ROUND_1)
     fixed = play(("ann", ["cat"], ""), ("bob", ["dog"], ""), ("cy", [], "tea"))
-    assert ledger.submit_round(event["director"], event["id"], "t1", 1, fixed, correction="bob laid DOG", if_match="*").round["revision"] == 2
+    assert ledger.rounds.submit_round(event["director"], event["id"], "t1", 1, fixed, correction="bob laid DOG", if_match="*").round["revision"] == 2
     with pytest.raises(NotFound):  # no current representation: nothing for * to match
-        ledger.submit_round(event["director"], event["id"], "t1", 2, ROUND_2, correction="none yet", if_match="*")
+        ledger.rounds.submit_round(event["director"], event["id"], "t1", 2, ROUND_2, correction="none yet", if_match="*")
 
 
 def _meanwhile(ledger: Ledger, monkeypatch: pytest.MonkeyPatch, other: Callable[[], object]) -> None:
@@ -195,72 +195,72 @@ ROUND_2 = play(("ann", ["rain"], ""), ("bob", ["eat"], "s"), ("cy", [], "tart"))
 
 def test_a_round_written_while_another_round_of_the_table_was_stored_counts_it(ledger: Ledger, event: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     ref, ev = referee(ledger, event), event["id"]
-    _meanwhile(ledger, monkeypatch, lambda: ledger.submit_round(ref, ev, "t1", 1, ROUND_1))
-    second = ledger.submit_round(ref, ev, "t1", 2, ROUND_2)
+    _meanwhile(ledger, monkeypatch, lambda: ledger.rounds.submit_round(ref, ev, "t1", 1, ROUND_1))
+    second = ledger.rounds.submit_round(ref, ev, "t1", 2, ROUND_2)
     assert second.status == 201
-    assert second.round["running_totals"] == ledger.round(None, ev, "t1", 2)["running_totals"]
-    first = ledger.round(None, ev, "t1", 1)["result"]["players"]
+    assert second.round["running_totals"] == ledger.rounds.round(None, ev, "t1", 2)["running_totals"]
+    first = ledger.rounds.round(None, ev, "t1", 1)["result"]["players"]
     assert [line["total"] for line in second.round["running_totals"]] == [a["total"] + b["total"] for a, b in zip(first, second.round["result"]["players"], strict=True)]
 
 
 def test_a_round_stored_by_another_request_meanwhile_is_answered_as_a_repeat_or_a_conflict(ledger: Ledger, event: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     ref, ev = referee(ledger, event), event["id"]
-    _meanwhile(ledger, monkeypatch, lambda: ledger.submit_round(ref, ev, "t1", 1, ROUND_1))
-    same = ledger.submit_round(ref, ev, "t1", 1, ROUND_1)
+    _meanwhile(ledger, monkeypatch, lambda: ledger.rounds.submit_round(ref, ev, "t1", 1, ROUND_1))
+    same = ledger.rounds.submit_round(ref, ev, "t1", 1, ROUND_1)
     assert same.status == 200 and same.round["revision"] == 1
-    _meanwhile(ledger, monkeypatch, lambda: ledger.submit_round(ref, ev, "t1", 2, ROUND_2))
+    _meanwhile(ledger, monkeypatch, lambda: ledger.rounds.submit_round(ref, ev, "t1", 2, ROUND_2))
     with pytest.raises(Conflict):
-        ledger.submit_round(ref, ev, "t1", 2, play(("ann", ["rain"], ""), ("bob", ["eats"], ""), ("cy", [], "tart")))
-    assert [r["revisions"] for r in ledger.game(None, ev, "t1")["rounds"]] == [1, 1]
-    assert ledger.verify(ev) == []
+        ledger.rounds.submit_round(ref, ev, "t1", 2, play(("ann", ["rain"], ""), ("bob", ["eats"], ""), ("cy", [], "tart")))
+    assert [r["revisions"] for r in ledger.games.game(None, ev, "t1")["rounds"]] == [1, 1]
+    assert ledger.trail.verify(ev) == []
 
 
 def test_a_correction_keeps_the_old_revision_and_moves_every_later_total(ledger: Ledger, event: dict) -> None:
     director, ev = event["director"], event["id"]
-    ledger.submit_round(director, ev, "t1", 1, ROUND_1)
+    ledger.rounds.submit_round(director, ev, "t1", 1, ROUND_1)
     round_2 = play(("ann", ["rain"], ""), ("bob", ["eat"], "s"), ("cy", [], "tart"))
-    ledger.submit_round(director, ev, "t1", 2, round_2)
-    before = {row["player"]: row["total"] for row in ledger.standings(None, ev)["standings"]}
-    etag = ledger.round(None, ev, "t1", 1)["etag"]
+    ledger.rounds.submit_round(director, ev, "t1", 2, round_2)
+    before = {row["player"]: row["total"] for row in ledger.standings.standings(None, ev)["standings"]}
+    etag = ledger.rounds.round(None, ev, "t1", 1)["etag"]
     corrected = play(("ann", ["cat"], ""), ("bob", ["dog"], ""), ("cy", [], "tea"))
     with pytest.raises(PreconditionRequired):
-        ledger.submit_round(director, ev, "t1", 1, corrected, "bob laid dog", None)
+        ledger.rounds.submit_round(director, ev, "t1", 1, corrected, "bob laid dog", None)
     with pytest.raises(PreconditionFailed):
-        ledger.submit_round(director, ev, "t1", 1, corrected, "bob laid dog", '"0000"')
+        ledger.rounds.submit_round(director, ev, "t1", 1, corrected, "bob laid dog", '"0000"')
     with pytest.raises(Forbidden):
-        ledger.submit_round(referee(ledger, event), ev, "t1", 1, corrected, "bob laid dog", etag)
-    done = ledger.submit_round(director, ev, "t1", 1, corrected, "bob laid dog", etag)
+        ledger.rounds.submit_round(referee(ledger, event), ev, "t1", 1, corrected, "bob laid dog", etag)
+    done = ledger.rounds.submit_round(director, ev, "t1", 1, corrected, "bob laid dog", etag)
     assert done.status == 200 and done.round["revision"] == 2 and done.round["etag"] != etag
-    history = ledger.round(None, ev, "t1", 1)["history"]
+    history = ledger.rounds.round(None, ev, "t1", 1)["history"]
     assert [h["revision"] for h in history] == [1, 2] and history[1]["reason"] == "bob laid dog"
-    after = {row["player"]: row["total"] for row in ledger.standings(None, ev)["standings"]}
-    bob_gain = ledger.round(None, ev, "t1", 1)["result"]["players"][1]["total"] - history[0]["result"]["players"][1]["total"]
+    after = {row["player"]: row["total"] for row in ledger.standings.standings(None, ev)["standings"]}
+    bob_gain = ledger.rounds.round(None, ev, "t1", 1)["result"]["players"][1]["total"] - history[0]["result"]["players"][1]["total"]
     assert bob_gain != 0 and after["bob"] == before["bob"] + bob_gain
-    assert ledger.round(None, ev, "t1", 2)["running_totals"][1]["total"] == after["bob"]  # round 2's running total follows
+    assert ledger.rounds.round(None, ev, "t1", 2)["running_totals"][1]["total"] == after["bob"]  # round 2's running total follows
     with pytest.raises(PreconditionFailed):  # the old ETag is stale now
-        ledger.submit_round(director, ev, "t1", 1, ROUND_1, "back", etag)
+        ledger.rounds.submit_round(director, ev, "t1", 1, ROUND_1, "back", etag)
     with pytest.raises(InvalidRequest, match="changes nothing"):
-        ledger.submit_round(director, ev, "t1", 1, corrected, "again", done.round["etag"])
-    assert ledger.verify(ev) == []
+        ledger.rounds.submit_round(director, ev, "t1", 1, corrected, "again", done.round["etag"])
+    assert ledger.trail.verify(ev) == []
 
 
 def test_a_round_the_table_cannot_have_played_lists_every_problem(ledger: Ledger, event: dict) -> None:
     bad = play(("ann", ["cat"], "e"), ("zed", ["dog"], ""), ("cy", [], "zzzz"))
     with pytest.raises(InvalidRequest) as err:
-        ledger.submit_round(event["director"], event["id"], "t1", 1, bad)
+        ledger.rounds.submit_round(event["director"], event["id"], "t1", 1, bad)
     problems = err.value.problems
     assert "holds 4 card(s); round 1 deals 3" in problems["players.0"][0]
     assert "not seated at table t1" in problems["players.1.name"][0]
     assert any("bob is seated" in m for m in problems["players"]) and any("Z cards in play" in m for m in problems["players"])
-    assert ledger.game(None, event["id"], "t1")["rounds"] == []
+    assert ledger.games.game(None, event["id"], "t1")["rounds"] == []
 
 
 def test_standings_rank_ties_together(ledger: Ledger, event: dict) -> None:
     ev = event["id"]
-    ledger.put_game(event["director"], ev, "t2", ["dee", "eve"])
-    ledger.submit_round(event["director"], ev, "t1", 1, play(("ann", ["cat"], ""), ("bob", ["cat"], ""), ("cy", [], "tea")))
-    ledger.submit_round(event["director"], ev, "t2", 1, play(("dee", ["tea"], ""), ("eve", [], "dog")))
-    rows = ledger.standings(None, ev)["standings"]
+    ledger.games.put_game(event["director"], ev, "t2", ["dee", "eve"])
+    ledger.rounds.submit_round(event["director"], ev, "t1", 1, play(("ann", ["cat"], ""), ("bob", ["cat"], ""), ("cy", [], "tea")))
+    ledger.rounds.submit_round(event["director"], ev, "t2", 1, play(("dee", ["tea"], ""), ("eve", [], "dog")))
+    rows = ledger.standings.standings(None, ev)["standings"]
     ranks = {(r["player"], r["table"]): (r["rank"], r["total"], r["rounds"]) for r in rows}
     assert [r["total"] for r in rows] == sorted((r["total"] for r in rows), reverse=True)
     assert ranks[("dee", "t2")] == (1, 27, 1)  # tea (T 3, E 2, A 2) and, the only word at a table of two, both bonuses
@@ -270,47 +270,47 @@ def test_standings_rank_ties_together(ledger: Ledger, event: dict) -> None:
 
 def test_who_may_do_what(ledger: Ledger, event: dict, rulesets, lexicons: Lexicons) -> None:
     ev, director = event["id"], event["director"]
-    ledger.put_game(director, ev, "t2", ["dee", "eve"])
-    t2_referee, viewer = referee(ledger, event, "t2"), ledger.authenticate(ledger.issue_token(director, ev, "viewer")["token"])
-    other = ledger.create_event(LOCAL, rulesets.get("standard"), lexicons.current, "Other", f"ev{next(_ids)}")
-    other_director = ledger.authenticate(other["director_token"]["token"])
+    ledger.games.put_game(director, ev, "t2", ["dee", "eve"])
+    t2_referee, viewer = referee(ledger, event, "t2"), ledger.tokens.authenticate(ledger.tokens.issue_token(director, ev, "viewer")["token"])
+    other = ledger.events.create_event(LOCAL, rulesets.get("standard"), lexicons.current, "Other", f"ev{next(_ids)}")
+    other_director = ledger.tokens.authenticate(other["director_token"]["token"])
     with pytest.raises(Unauthorized):
-        ledger.submit_round(None, ev, "t1", 1, ROUND_1)
+        ledger.rounds.submit_round(None, ev, "t1", 1, ROUND_1)
     for actor in (t2_referee, viewer, other_director):
         with pytest.raises(Forbidden):
-            ledger.submit_round(actor, ev, "t1", 1, ROUND_1)
+            ledger.rounds.submit_round(actor, ev, "t1", 1, ROUND_1)
     for actor in (director, viewer, t2_referee):
         with pytest.raises(Forbidden):
-            ledger.create_event(actor, rulesets.get("standard"), lexicons.current, "Mine")
+            ledger.events.create_event(actor, rulesets.get("standard"), lexicons.current, "Mine")
     with pytest.raises(Forbidden):
-        ledger.issue_token(t2_referee, ev, "referee")
+        ledger.tokens.issue_token(t2_referee, ev, "referee")
     with pytest.raises(Forbidden):
-        ledger.export(viewer, ev)
-    assert ledger.submit_round(referee(ledger, event, None), ev, "t1", 1, ROUND_1).status == 201  # an any-table referee
+        ledger.transfer.export(viewer, ev)
+    assert ledger.rounds.submit_round(referee(ledger, event, None), ev, "t1", 1, ROUND_1).status == 201  # an any-table referee
 
 
 def test_private_events_need_a_token_of_the_event(ledger: Ledger, rulesets, lexicons: Lexicons) -> None:
-    view = ledger.create_event(LOCAL, rulesets.get("standard"), lexicons.current, "Closed", f"ev{next(_ids)}", private=True)
-    ev, director = view["id"], ledger.authenticate(view["director_token"]["token"])
-    viewer = ledger.authenticate(ledger.issue_token(director, ev, "viewer")["token"])
+    view = ledger.events.create_event(LOCAL, rulesets.get("standard"), lexicons.current, "Closed", f"ev{next(_ids)}", private=True)
+    ev, director = view["id"], ledger.tokens.authenticate(view["director_token"]["token"])
+    viewer = ledger.tokens.authenticate(ledger.tokens.issue_token(director, ev, "viewer")["token"])
     with pytest.raises(Unauthorized):
-        ledger.standings(None, ev)
-    other = ledger.create_event(LOCAL, rulesets.get("standard"), lexicons.current, "Other", f"ev{next(_ids)}")
+        ledger.standings.standings(None, ev)
+    other = ledger.events.create_event(LOCAL, rulesets.get("standard"), lexicons.current, "Other", f"ev{next(_ids)}")
     with pytest.raises(Forbidden):
-        ledger.game(ledger.authenticate(other["director_token"]["token"]), ev, "t1")
-    assert ledger.standings(viewer, ev)["standings"] == []
+        ledger.games.game(ledger.tokens.authenticate(other["director_token"]["token"]), ev, "t1")
+    assert ledger.standings.standings(viewer, ev)["standings"] == []
 
 
 def test_tokens_are_stored_as_hashes_and_die_when_revoked(ledger: Ledger, event: dict) -> None:
-    issued = ledger.issue_token(event["director"], event["id"], "referee", "t1")
+    issued = ledger.tokens.issue_token(event["director"], event["id"], "referee", "t1")
     with ledger.engine.connect() as conn:
         stored = conn.execute(select(tokens).where(tokens.c.id == issued["id"])).one()
     assert issued["token"] not in canonical(list(stored)) and len(issued["token"]) >= 43
-    assert ledger.authenticate(issued["token"]).role == "referee"
-    ledger.revoke_token(event["director"], event["id"], issued["id"])
+    assert ledger.tokens.authenticate(issued["token"]).role == "referee"
+    ledger.tokens.revoke_token(event["director"], event["id"], issued["id"])
     for token in (issued["token"], issued["token"][:-1] + "A", "wsv_00000000_" + "A" * 43, "not a token"):
         with pytest.raises(Unauthorized) as err:
-            ledger.authenticate(token)
+            ledger.tokens.authenticate(token)
         assert err.value.detail == "The bearer token is not valid."  # one answer, whether the id exists or not
 
 
@@ -318,66 +318,66 @@ def test_a_changed_lexicon_blocks_submissions_until_a_director_accepts_it(ledger
     ev = event["id"]
     lexicons.current = _lexicon("2")
     with pytest.raises(Conflict) as err:
-        ledger.submit_round(event["director"], ev, "t1", 1, ROUND_1)
+        ledger.rounds.submit_round(event["director"], ev, "t1", 1, ROUND_1)
     assert err.value.problems["lexicon"] == [f"event: {canonical(_lexicon('1').info.stamp())}", f"loaded: {canonical(_lexicon('2').info.stamp())}"]
     with pytest.raises(Conflict):
-        ledger.judge(event["director"], ev, "t1", 1, ["cat"])
+        ledger.rulings.judge(event["director"], ev, "t1", 1, ["cat"])
     with pytest.raises(Forbidden):
-        ledger.accept_lexicon(referee(ledger, event), ev)
-    assert ledger.accept_lexicon(event["director"], ev)["lexicon"]["version"] == "2"
-    assert ledger.submit_round(event["director"], ev, "t1", 1, ROUND_1).status == 201
-    actions = [e["action"] for e in ledger.audit_entries(None, ev)["entries"]]
-    assert "lexicon.accepted" in actions and ledger.verify(ev) == []
+        ledger.events.accept_lexicon(referee(ledger, event), ev)
+    assert ledger.events.accept_lexicon(event["director"], ev)["lexicon"]["version"] == "2"
+    assert ledger.rounds.submit_round(event["director"], ev, "t1", 1, ROUND_1).status == 201
+    actions = [e["action"] for e in ledger.trail.audit_entries(None, ev)["entries"]]
+    assert "lexicon.accepted" in actions and ledger.trail.verify(ev) == []
 
 
 def test_a_closed_event_keeps_its_lexicon(ledger: Ledger, event: dict, lexicons: Lexicons) -> None:
     ev = event["id"]
-    ledger.close_event(event["director"], ev)
-    assert ledger.accept_lexicon(event["director"], ev)["lexicon"]["version"] == "1"  # the same lexicon: nothing to accept, no 409
+    ledger.events.close_event(event["director"], ev)
+    assert ledger.events.accept_lexicon(event["director"], ev)["lexicon"]["version"] == "1"  # the same lexicon: nothing to accept, no 409
     lexicons.current = _lexicon("2")
     with pytest.raises(Conflict) as err:
-        ledger.accept_lexicon(event["director"], ev)
+        ledger.events.accept_lexicon(event["director"], ev)
     assert err.value.problems == {"event": ["closed"]}
-    assert ledger.event(None, ev)["lexicon"]["version"] == "1"
-    assert [e["action"] for e in ledger.audit_entries(None, ev)["entries"]][-1] == "event.closed"
+    assert ledger.events.event(None, ev)["lexicon"]["version"] == "1"
+    assert [e["action"] for e in ledger.trail.audit_entries(None, ev)["entries"]][-1] == "event.closed"
 
 
 def test_judge_rulings_are_recorded_and_never_say_which_word_failed(ledger: Ledger, event: dict) -> None:
-    ruling = ledger.judge(referee(ledger, event), event["id"], "t1", 2, ["cat", "xyzzy"])
+    ruling = ledger.rulings.judge(referee(ledger, event), event["id"], "t1", 2, ["cat", "xyzzy"])
     assert ruling["acceptable"] is False and ruling["count"] == 2
     assert "xyzzy" not in canonical(ruling)
-    entry = ledger.audit_entries(None, event["id"])["entries"][-1]
+    entry = ledger.trail.audit_entries(None, event["id"])["entries"][-1]
     assert entry["action"] == "judge.ruling" and entry["payload"]["words"] == ["cat", "xyzzy"] and entry["seq"] == ruling["audit_seq"]
     with pytest.raises(InvalidRequest):
-        ledger.judge(event["director"], event["id"], "t9", 99, ["cat"])
+        ledger.rulings.judge(event["director"], event["id"], "t9", 99, ["cat"])
 
 
 def test_export_then_import_rebuilds_the_event(ledger: Ledger, event: dict, database_url: str, lexicons: Lexicons, tmp_path) -> None:
     ev = event["id"]
-    ledger.submit_round(event["director"], ev, "t1", 1, ROUND_1)
-    document = ledger.export(event["director"], ev)
+    ledger.rounds.submit_round(event["director"], ev, "t1", 1, ROUND_1)
+    document = ledger.transfer.export(event["director"], ev)
     assert "secret" not in canonical(document) and "wsv_" not in canonical(document)
     elsewhere = Ledger.open(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}", lexicons)
     third = Ledger.open(f"sqlite:///{tmp_path / 'third.sqlite3'}", lexicons)
     with pytest.raises(Forbidden):
-        elsewhere.import_event(event["director"], document)
-    imported = elsewhere.import_event(LOCAL, document)
+        elsewhere.transfer.import_event(event["director"], document)
+    imported = elsewhere.transfer.import_event(LOCAL, document)
     assert imported["director_token"]["token"].startswith("wsv_")
-    here, there = ledger.standings(None, ev), elsewhere.standings(None, ev)
+    here, there = ledger.standings.standings(None, ev), elsewhere.standings.standings(None, ev)
     assert there["standings"] == here["standings"]
     assert there["checkpoint"]["tree_size"] > here["checkpoint"]["tree_size"]  # the import's own entries extend the same log
-    assert elsewhere.round(None, ev, "t1", 1)["result"] == ledger.round(None, ev, "t1", 1)["result"]
-    assert elsewhere.verify(ev) == []
+    assert elsewhere.rounds.round(None, ev, "t1", 1)["result"] == ledger.rounds.round(None, ev, "t1", 1)["result"]
+    assert elsewhere.trail.verify(ev) == []
     with pytest.raises(Conflict):
-        elsewhere.import_event(LOCAL, document)
+        elsewhere.transfer.import_event(LOCAL, document)
     document["revisions"][0]["result"]["players"][0]["total"] += 1
     with pytest.raises(InvalidRequest, match="no write of the API") as refused:  # a total its play does not score
-        third.import_event(LOCAL, document)
+        third.transfer.import_event(LOCAL, document)
     assert sorted(refused.value.problems) == ["revisions.0.result", "revisions.0.totals"]
     document["revisions"][0]["result"]["players"][0]["total"] -= 1
     document["revisions"][0]["reason"] = "edited"  # within what a write allows, but not what the chain says
     with pytest.raises(InvalidRequest, match="does not verify"):
-        third.import_event(LOCAL, document)
+        third.transfer.import_event(LOCAL, document)
     elsewhere.close()
     third.close()
 
@@ -393,12 +393,12 @@ def test_a_backup_taken_while_rounds_are_stored_is_a_ledger_that_verifies(ledger
     ev, director = event["id"], event["director"]
     tables = [f"b{k}" for k in range(40)]
     for table in tables:
-        ledger.put_game(director, ev, table, ["ann", "bob", "cy"])
+        ledger.games.put_game(director, ev, table, ["ann", "bob", "cy"])
     stored: list[str] = []
 
     def store() -> None:
         for table in tables:
-            ledger.submit_round(director, ev, table, 1, ROUND_1)
+            ledger.rounds.submit_round(director, ev, table, 1, ROUND_1)
             stored.append(table)
 
     writer = threading.Thread(target=store)
@@ -413,8 +413,8 @@ def test_a_backup_taken_while_rounds_are_stored_is_a_ledger_that_verifies(ledger
         backup(database_url, copy)
     copied = Ledger.open(f"sqlite:///{copy}", lexicons)
     try:
-        assert copied.verify(ev) == []
-        kept, now = copied.export(LOCAL, ev), ledger.export(LOCAL, ev)
+        assert copied.trail.verify(ev) == []
+        kept, now = copied.transfer.export(LOCAL, ev), ledger.transfer.export(LOCAL, ev)
         assert kept["audit"] == now["audit"][: len(kept["audit"])]  # what was committed when the copy began, and nothing half-written
         assert all(revision in now["revisions"] for revision in kept["revisions"])
         submitted = [entry for entry in kept["audit"] if entry["action"] == "round.submitted"]
@@ -477,41 +477,41 @@ def _tamper(ledger: Ledger, change: Callable) -> None:
     ],
 )
 def test_verify_names_the_first_sign_of_tampering(ledger: Ledger, event: dict, what: str, change: Callable, named: str) -> None:
-    ledger.submit_round(referee(ledger, event), event["id"], "t1", 1, ROUND_1)
-    assert ledger.verify(event["id"]) == []
+    ledger.rounds.submit_round(referee(ledger, event), event["id"], "t1", 1, ROUND_1)
+    assert ledger.trail.verify(event["id"]) == []
     _tamper(ledger, change(event["id"]))
-    problems = ledger.verify(event["id"])
+    problems = ledger.trail.verify(event["id"])
     assert problems and named in problems[0], (what, problems)
 
 
 def test_verify_holds_the_admin_tokens_to_the_house_chain(ledger: Ledger) -> None:
     """An admin token made or dropped in the table, not through the ledger, makes ``wordsvc audit verify`` fail."""
-    tid, _ = ledger.create_admin_token("head referee")
-    assert ledger.verify_house() == []
+    tid, _ = ledger.tokens.create_admin_token("head referee")
+    assert ledger.trail.verify_house() == []
     forged = {"id": "f0f0f0f0", "secret_sha256": "0" * 64, "role": "admin", "event_id": None, "table_id": None, "label": None, "created_at": "2026-01-01T00:00:00Z"}
     _tamper(ledger, lambda c: c.execute(tokens.insert().values(forged)))
     try:
-        assert "token f0f0f0f0: no audit entry issued it" in ledger.verify_house()
+        assert "token f0f0f0f0: no audit entry issued it" in ledger.trail.verify_house()
     finally:
         _tamper(ledger, lambda c: c.execute(delete(tokens).where(tokens.c.id == "f0f0f0f0")))
     with ledger.engine.connect() as conn:
         row = conn.execute(select(tokens).where(tokens.c.id == tid)).one()
     _tamper(ledger, lambda c: c.execute(delete(tokens).where(tokens.c.id == tid)))
     try:
-        assert any(problem.startswith(f"token {tid}: issued in audit entry") for problem in ledger.verify_house())
+        assert any(problem.startswith(f"token {tid}: issued in audit entry") for problem in ledger.trail.verify_house())
     finally:
         _tamper(ledger, lambda c: c.execute(tokens.insert().values(row._asdict())))
-    assert ledger.verify_house() == []
+    assert ledger.trail.verify_house() == []
 
 
 def test_unknown_things_are_not_found(ledger: Ledger, event: dict) -> None:
     with pytest.raises(NotFound):
-        ledger.event(None, "nope")
+        ledger.events.event(None, "nope")
     with pytest.raises(NotFound):
-        ledger.game(None, event["id"], "t9")
+        ledger.games.game(None, event["id"], "t9")
     with pytest.raises(NotFound):
-        ledger.round(None, event["id"], "t1", 5)
+        ledger.rounds.round(None, event["id"], "t1", 5)
     with pytest.raises(NotFound):
-        ledger.submit_round(event["director"], event["id"], "t9", 1, ROUND_1)
+        ledger.rounds.submit_round(event["director"], event["id"], "t9", 1, ROUND_1)
     with pytest.raises(NotFound):  # nothing to correct yet
-        ledger.submit_round(event["director"], event["id"], "t1", 1, ROUND_1, "why", '"x"')
+        ledger.rounds.submit_round(event["director"], event["id"], "t1", 1, ROUND_1, "why", '"x"')

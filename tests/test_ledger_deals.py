@@ -44,10 +44,10 @@ def ledger(database_url: str) -> Iterator[Ledger]:
 
 
 def _event(ledger: Ledger, rulesets, tables: dict[str, list[str]], duplicate: bool = False) -> tuple[str, object]:
-    view = ledger.create_event(LOCAL, rulesets.get("standard"), LEXICON, "Seeded night", f"sd{next(_ids)}", deals="seeded", duplicate=duplicate)
-    director = ledger.authenticate(view["director_token"]["token"])
+    view = ledger.events.create_event(LOCAL, rulesets.get("standard"), LEXICON, "Seeded night", f"sd{next(_ids)}", deals="seeded", duplicate=duplicate)
+    director = ledger.tokens.authenticate(view["director_token"]["token"])
     for table, players in tables.items():
-        ledger.put_game(director, view["id"], table, players)
+        ledger.games.put_game(director, view["id"], table, players)
     return view["id"], director
 
 
@@ -63,48 +63,48 @@ def _play_of(dealt_seats: list[dict], lay: int = 0) -> RoundPlay:
 
 def test_a_seeded_event_commits_deals_each_round_when_due_and_reveals_on_close(ledger: Ledger, rulesets, tmp_path: Path) -> None:
     event, director = _event(ledger, rulesets, {"t1": ["ann", "bob", "cy"], "t2": ["dee", "eve"]})
-    shown = ledger.event(None, event)
+    shown = ledger.events.event(None, event)
     commitment = shown["deals"]["commitment"]
     assert shown["deals"] == {"mode": "seeded", "duplicate": False, "commitment": commitment, "seed": None} and len(commitment) == 64
-    referee = ledger.authenticate(ledger.issue_token(director, event, "referee", "t1")["token"])
-    first = ledger.round_deal(referee, event, "t1", 1)
+    referee = ledger.tokens.authenticate(ledger.tokens.issue_token(director, event, "referee", "t1")["token"])
+    first = ledger.deals.round_deal(referee, event, "t1", 1)
     assert first["deal_id"] is None and [len(s["hand"]) for s in first["seats"]] == [3, 3, 3] and first["dealer"] == 0
     with pytest.raises(Forbidden):  # round 2 only once round 1 is stored
-        ledger.round_deal(referee, event, "t1", 2)
+        ledger.deals.round_deal(referee, event, "t1", 2)
     with pytest.raises(Forbidden):  # another table's referee, a viewer, nobody
-        ledger.round_deal(ledger.authenticate(ledger.issue_token(director, event, "referee", "t2")["token"]), event, "t1", 1)
+        ledger.deals.round_deal(ledger.tokens.authenticate(ledger.tokens.issue_token(director, event, "referee", "t2")["token"]), event, "t1", 1)
     with pytest.raises(Forbidden):
-        ledger.round_deal(ledger.authenticate(ledger.issue_token(director, event, "viewer")["token"]), event, "t1", 1)
-    ahead = ledger.round_deal(director, event, "t1", 5)  # a director may ask sooner
-    stored = ledger.submit_round(referee, event, "t1", 1, _play_of(first["seats"]))
+        ledger.deals.round_deal(ledger.tokens.authenticate(ledger.tokens.issue_token(director, event, "viewer")["token"]), event, "t1", 1)
+    ahead = ledger.deals.round_deal(director, event, "t1", 5)  # a director may ask sooner
+    stored = ledger.rounds.submit_round(referee, event, "t1", 1, _play_of(first["seats"]))
     assert stored.round["deal_digest"] == first["digest"]
-    second = ledger.round_deal(referee, event, "t1", 2)
+    second = ledger.deals.round_deal(referee, event, "t1", 2)
     assert second["dealer"] == 1 and second["digest"] != first["digest"]
-    ledger.submit_round(referee, event, "t1", 2, _play_of(second["seats"]))
-    t2 = ledger.round_deal(director, event, "t2", 1)
-    ledger.submit_round(director, event, "t2", 1, _play_of(t2["seats"]))
+    ledger.rounds.submit_round(referee, event, "t1", 2, _play_of(second["seats"]))
+    t2 = ledger.deals.round_deal(director, event, "t2", 1)
+    ledger.rounds.submit_round(director, event, "t2", 1, _play_of(t2["seats"]))
 
-    before = canonical([ledger.event(None, event), ledger.game(None, event, "t1"), ledger.audit_entries(None, event), ledger.export(director, event), first, ahead])
+    before = canonical([ledger.events.event(None, event), ledger.games.game(None, event, "t1"), ledger.trail.audit_entries(None, event), ledger.transfer.export(director, event), first, ahead])
     seed = _secret(ledger, event)
     for secret in (seed, table_seed(seed, "t1"), table_seed(seed, "t2")):
         assert secret not in before  # nothing a player can see before the reveal computes a future deal
 
-    closed = ledger.close_event(director, event)
+    closed = ledger.events.close_event(director, event)
     assert closed["status"] == "closed" and closed["deals"]["seed"] == seed and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
     with pytest.raises(Conflict):
-        ledger.submit_round(director, event, "t1", 3, _play_of(ledger.round_deal(None, event, "t1", 3)["seats"]))
-    public = ledger.round_deal(None, event, "t1", 5)  # after the reveal anyone may look, with the deal id
+        ledger.rounds.submit_round(director, event, "t1", 3, _play_of(ledger.deals.round_deal(None, event, "t1", 3)["seats"]))
+    public = ledger.deals.round_deal(None, event, "t1", 5)  # after the reveal anyone may look, with the deal id
     independent = deal(rulesets.get("standard"), 3, 5, table_seed(seed, "t1"))
     assert public["deal_id"] == independent.id and public["digest"] == ahead["digest"] == independent.digest()
     assert [s["hand"] for s in public["seats"]] == [[f.upper() for f in h] for h in independent.hands]
 
     export = tmp_path / "event.json"
-    export.write_text(json.dumps(ledger.export(director, event)))
+    export.write_text(json.dumps(ledger.transfer.export(director, event)))
     done = _wordsvc("deal", "verify", str(export))
     assert done.returncode == 0 and "ok: 3 deal(s)" in done.stdout, done.stdout + done.stderr
     with ledger.engine.begin() as conn:  # a stored deal swapped for another
         conn.execute(update(revisions).where(revisions.c.event_id == event, revisions.c.game_id == "t2").values(deal_digest="0" * 64))
-    export.write_text(json.dumps(ledger.export(director, event)))
+    export.write_text(json.dumps(ledger.transfer.export(director, event)))
     done = _wordsvc("deal", "verify", str(export))
     assert done.returncode == 1 and "revision 1 of game t2 round 1: its deal differs from audit entry" in done.stdout, done.stdout
 
@@ -122,13 +122,13 @@ def _wordsvc(*args: str) -> subprocess.CompletedProcess[str]:
 def test_an_open_event_cannot_be_verified_yet_and_unseeded_events_have_no_deals(ledger: Ledger, rulesets, tmp_path: Path) -> None:
     event, director = _event(ledger, rulesets, {"t1": ["ann", "bob"]})
     export = tmp_path / "open.json"
-    export.write_text(json.dumps(ledger.export(director, event)))
+    export.write_text(json.dumps(ledger.transfer.export(director, event)))
     done = _wordsvc("deal", "verify", str(export))
     assert done.returncode == 1 and "not revealed yet" in done.stdout
-    plain = ledger.create_event(LOCAL, rulesets.get("standard"), LEXICON, "Plain", f"pl{next(_ids)}")
-    ledger.put_game(LOCAL, plain["id"], "t1", ["ann", "bob"])
+    plain = ledger.events.create_event(LOCAL, rulesets.get("standard"), LEXICON, "Plain", f"pl{next(_ids)}")
+    ledger.games.put_game(LOCAL, plain["id"], "t1", ["ann", "bob"])
     with pytest.raises(NotFound):
-        ledger.round_deal(LOCAL, plain["id"], "t1", 1)
+        ledger.deals.round_deal(LOCAL, plain["id"], "t1", 1)
 
 
 def independent_matchpoints(scores: dict[tuple[str, str], list[int]], seats: dict[tuple[str, str], int]) -> dict[tuple[str, str], int]:
@@ -147,33 +147,33 @@ def test_a_duplicate_event_of_four_tables_deals_every_table_alike_and_ranks_by_m
     tables = {f"t{i}": [f"p{i}a", f"p{i}b", f"p{i}c"] for i in range(1, 5)}
     event, director = _event(ledger, rulesets, tables, duplicate=True)
     with pytest.raises(InvalidRequest, match="seats 3 players"):
-        ledger.put_game(director, event, "t5", ["x", "y"])
+        ledger.games.put_game(director, event, "t5", ["x", "y"])
     scores: dict[tuple[str, str], list[int]] = {(t, p): [] for t, ps in tables.items() for p in ps}
     for number in (1, 2, 3):
-        deals = {t: ledger.round_deal(director, event, t, number) for t in tables}
+        deals = {t: ledger.deals.round_deal(director, event, t, number) for t in tables}
         assert len({canonical([s["hand"] for s in d["seats"]]) for d in deals.values()}) == 1  # seat for seat the same cards
         for i, table in enumerate(tables):
             lay = (i + number) % 3 + 1  # tables play the same cards differently
-            result = ledger.submit_round(director, event, table, number, _play_of(deals[table]["seats"], lay)).round["result"]
+            result = ledger.rounds.submit_round(director, event, table, number, _play_of(deals[table]["seats"], lay)).round["result"]
             for player in result["players"]:
                 scores[(table, player["name"])].append(player["total"])
     seats = {(t, p): ps.index(p) for t, ps in tables.items() for p in ps}
     want = independent_matchpoints(scores, seats)
-    standings = ledger.standings(None, event)
+    standings = ledger.standings.standings(None, event)
     got = {(line["table"], line["player"]): line["matchpoints"] for line in standings["duplicate"]}
     assert got == want and any(want.values())
     assert [line["matchpoints"] for line in standings["duplicate"]] == sorted(want.values(), reverse=True)
     assert all(line["rounds"] == 3 for line in standings["duplicate"])
     assert {(line["table"], line["player"]): line["total"] for line in standings["standings"]} == {k: sum(v) for k, v in scores.items()}
-    assert ledger.verify(event) == []
+    assert ledger.trail.verify(event) == []
 
 
 def test_an_open_seeded_event_imported_elsewhere_keeps_its_secret_and_cannot_deal(ledger: Ledger, rulesets, tmp_path: Path) -> None:
     event, director = _event(ledger, rulesets, {"t1": ["ann", "bob"]})
-    document = ledger.export(director, event)
+    document = ledger.transfer.export(director, event)
     assert document["event"]["deal_seed"] is None
     elsewhere = Ledger.open(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}", lambda lang: LEXICON)
-    elsewhere.import_event(LOCAL, document)
+    elsewhere.transfer.import_event(LOCAL, document)
     with pytest.raises(Conflict, match="without its seed"):
-        elsewhere.round_deal(LOCAL, event, "t1", 1)
+        elsewhere.deals.round_deal(LOCAL, event, "t1", 1)
     elsewhere.close()

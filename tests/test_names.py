@@ -45,15 +45,15 @@ def test_a_table_whose_names_look_alike_is_refused_naming_both(tmp_path):
     lexicon = MemoryLexicon({"cat": [()]}, LexiconInfo(id="en-US", lang="en-US", version="1", sha256="1" * 64, fold_diacritics=True))
     ledger = Ledger.open(f"sqlite:///{tmp_path / 'l.db'}", lambda lang: lexicon)
     try:
-        ledger.create_event(LOCAL, load_rulesets().get("standard"), lexicon, "Names", "names")
+        ledger.events.create_event(LOCAL, load_rulesets().get("standard"), lexicon, "Names", "names")
         with pytest.raises(InvalidRequest) as refused:
-            ledger.put_game(LOCAL, "names", "t1", ["Ann", "Bob", "\u0410nn"])
+            ledger.games.put_game(LOCAL, "names", "t1", ["Ann", "Bob", "\u0410nn"])
         problems = refused.value.problems
         assert list(problems) == ["players.2"] and any("'Ann' (seat 0)" in m for m in problems["players.2"])
         assert any("mixes scripts" in m for m in problems["players.2"])
         with pytest.raises(InvalidRequest) as refused:
-            ledger.put_game(LOCAL, "names", "t2", ["Bill", "BiII"])
+            ledger.games.put_game(LOCAL, "names", "t2", ["Bill", "BiII"])
         assert list(refused.value.problems) == ["players.1"]
-        assert ledger.put_game(LOCAL, "names", "t3", ["Jón", "Jon", "Þóra"])[0]
+        assert ledger.games.put_game(LOCAL, "names", "t3", ["Jón", "Jon", "Þóra"])[0]
     finally:
         ledger.close()

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from marshmallow import Schema, ValidationError, fields
 
-from wordsvc.web.openapi import DOCUMENT_QUERIES, LEDGER_QUERIES, QUERY_SCHEMAS, TOURNAMENT_QUERIES
+from wordsvc.web.openapi import query_schemas
 
-QUERIES = {**QUERY_SCHEMAS, **LEDGER_QUERIES, **TOURNAMENT_QUERIES, **DOCUMENT_QUERIES}
+QUERIES = query_schemas()
 INTEGER_FIELDS = [
     (path, schema, field.data_key or name)
     for path, schema in QUERIES.items()

@@ -56,14 +56,14 @@ def ledger(database_url: str):
 @pytest.fixture
 def event(ledger: Ledger) -> tuple[str, object]:
     """A fresh event with table t1 (ann, bob): its id and its director."""
-    created = ledger.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "Receipts", f"rc{next(_ids)}")
-    director = ledger.authenticate(created["director_token"]["token"])
-    ledger.put_game(director, created["id"], "t1", ["ann", "bob"])
+    created = ledger.events.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "Receipts", f"rc{next(_ids)}")
+    director = ledger.tokens.authenticate(created["director_token"]["token"])
+    ledger.games.put_game(director, created["id"], "t1", ["ann", "bob"])
     return created["id"], director
 
 
 def log_root(ledger: Ledger, event_id: str, size: int | None = None) -> str:
-    entries = ledger.log(event_id)
+    entries = ledger.trail.log(event_id)
     return tree_root([e["hash"] for e in entries[: size or len(entries)]])
 
 
@@ -73,14 +73,14 @@ def log_root(ledger: Ledger, event_id: str, size: int | None = None) -> str:
 def test_each_write_answers_the_receipt_of_its_entry_in_the_tree_right_after_it(ledger: Ledger, event) -> None:
     event_id, director = event
     answers = [
-        ledger.issue_token(director, event_id, "referee", "t1"),
-        ledger.submit_round(director, event_id, "t1", 1, play(1)).round,
-        ledger.judge(director, event_id, "t1", 1, ["cat"]),
-        ledger.accept_lexicon(director, event_id),
+        ledger.tokens.issue_token(director, event_id, "referee", "t1"),
+        ledger.rounds.submit_round(director, event_id, "t1", 1, play(1)).round,
+        ledger.rulings.judge(director, event_id, "t1", 1, ["cat"]),
+        ledger.events.accept_lexicon(director, event_id),
     ]
-    revoked = ledger.revoke_token(director, event_id, answers[0]["id"])
-    closed = ledger.close_event(director, event_id)
-    entries = ledger.log(event_id)
+    revoked = ledger.tokens.revoke_token(director, event_id, answers[0]["id"])
+    closed = ledger.events.close_event(director, event_id)
+    entries = ledger.trail.log(event_id)
     for answer in [*answers[:3], revoked, closed]:
         receipt = answer["receipt"]
         entry = entries[receipt["seq"] - 1]
@@ -99,29 +99,29 @@ def test_each_write_answers_the_receipt_of_its_entry_in_the_tree_right_after_it(
 
 def test_a_repeat_answers_the_receipt_of_the_entry_that_made_what_it_answers(ledger: Ledger, event) -> None:
     event_id, director = event
-    first = ledger.submit_round(director, event_id, "t1", 1, play(1)).round["receipt"]
-    ledger.submit_round(director, event_id, "t1", 2, play(2))
-    again = ledger.submit_round(director, event_id, "t1", 1, play(1))
+    first = ledger.rounds.submit_round(director, event_id, "t1", 1, play(1)).round["receipt"]
+    ledger.rounds.submit_round(director, event_id, "t1", 2, play(2))
+    again = ledger.rounds.submit_round(director, event_id, "t1", 1, play(1))
     assert again.status == 200
     receipt = again.round["receipt"]
     assert (receipt["seq"], receipt["entry_hash"]) == (first["seq"], first["entry_hash"])
-    assert receipt["tree_size"] == len(ledger.log(event_id)) and receipt["root"] == log_root(ledger, event_id)
-    created, seated = ledger.put_game(director, event_id, "t1", ["ann", "bob"])
-    assert not created and ledger.log(event_id)[seated["receipt"]["seq"] - 1]["action"] == "game.created"
+    assert receipt["tree_size"] == len(ledger.trail.log(event_id)) and receipt["root"] == log_root(ledger, event_id)
+    created, seated = ledger.games.put_game(director, event_id, "t1", ["ann", "bob"])
+    assert not created and ledger.trail.log(event_id)[seated["receipt"]["seq"] - 1]["action"] == "game.created"
     # GET of a table and of a round: each stored round with its receipt, all in the tree as it is now
-    game = ledger.game(None, event_id, "t1")
+    game = ledger.games.game(None, event_id, "t1")
     assert [r["receipt"]["seq"] for r in game["rounds"]] == [first["seq"], first["seq"] + 1]
-    assert ledger.round(None, event_id, "t1", 1)["receipt"]["entry_hash"] == first["entry_hash"]
+    assert ledger.rounds.round(None, event_id, "t1", 1)["receipt"]["entry_hash"] == first["entry_hash"]
 
 
 def test_a_correction_s_receipt_is_of_the_new_revision(ledger: Ledger, event) -> None:
     event_id, director = event
-    stored = ledger.submit_round(director, event_id, "t1", 1, play(1)).round
+    stored = ledger.rounds.submit_round(director, event_id, "t1", 1, play(1)).round
     corrected = RoundPlay((PlayerPlay("ann", (tuple("eat"),)), PlayerPlay("bob", (), tuple("ttt"))))
-    fixed = ledger.submit_round(director, event_id, "t1", 1, corrected, correction="ann laid EAT", if_match=stored["etag"]).round
+    fixed = ledger.rounds.submit_round(director, event_id, "t1", 1, corrected, correction="ann laid EAT", if_match=stored["etag"]).round
     assert fixed["receipt"]["seq"] == stored["receipt"]["seq"] + 1
-    assert ledger.log(event_id)[fixed["receipt"]["seq"] - 1]["action"] == "round.corrected"
-    assert ledger.round(None, event_id, "t1", 1)["receipt"]["seq"] == fixed["receipt"]["seq"]
+    assert ledger.trail.log(event_id)[fixed["receipt"]["seq"] - 1]["action"] == "round.corrected"
+    assert ledger.rounds.round(None, event_id, "t1", 1)["receipt"]["seq"] == fixed["receipt"]["seq"]
 
 
 # --- the kept head is a cache, never trusted ---------------------------------------------------------------
@@ -133,8 +133,8 @@ def test_two_processes_writing_in_turn_each_answer_the_true_root(ledger: Ledger,
     try:
         for number in range(1, 6):
             writer = ledger if number % 2 else other
-            receipt = writer.submit_round(director, event_id, "t1", number, play(number)).round["receipt"]
-            assert receipt["root"] == log_root(ledger, event_id, receipt["tree_size"]) and receipt["tree_size"] == len(ledger.log(event_id))
+            receipt = writer.rounds.submit_round(director, event_id, "t1", number, play(number)).round["receipt"]
+            assert receipt["root"] == log_root(ledger, event_id, receipt["tree_size"]) and receipt["tree_size"] == len(ledger.trail.log(event_id))
     finally:
         other.close()
 
@@ -143,42 +143,42 @@ def test_a_write_undone_after_its_entry_leaves_no_trace_in_the_next_receipt(ledg
     event_id, director = event
 
     def append_then_fail(conn):
-        ledger._append(conn, event_id, LOCAL, "judge.ruling", {"undone": True})
+        ledger.store.append(conn, event_id, LOCAL, "judge.ruling", {"undone": True})
         raise RuntimeError("undone after the append")
 
     with pytest.raises(RuntimeError):
         ledger.writer.run(event_id, append_then_fail)
-    receipt = ledger.submit_round(director, event_id, "t1", 1, play(1)).round["receipt"]
-    assert receipt["root"] == log_root(ledger, event_id) and receipt["tree_size"] == len(ledger.log(event_id))
+    receipt = ledger.rounds.submit_round(director, event_id, "t1", 1, play(1)).round["receipt"]
+    assert receipt["root"] == log_root(ledger, event_id) and receipt["tree_size"] == len(ledger.trail.log(event_id))
 
 
 def test_a_log_cut_back_under_the_running_service_is_rebuilt_not_believed(ledger: Ledger, event) -> None:
     event_id, director = event
-    ledger.submit_round(director, event_id, "t1", 1, play(1))
-    before = ledger.checkpoint(None, event_id)
+    ledger.rounds.submit_round(director, event_id, "t1", 1, play(1))
+    before = ledger.trail.checkpoint(None, event_id)
     with ledger.engine.begin() as conn:  # the newest entry deleted under the service (its row stays: the chain alone shows nothing)
         conn.execute(delete(audit).where(audit.c.chain == event_id, audit.c.seq == before["tree_size"]))
-    after = ledger.checkpoint(None, event_id)
+    after = ledger.trail.checkpoint(None, event_id)
     assert after["tree_size"] == before["tree_size"] - 1 and after["root"] == log_root(ledger, event_id)
-    assert check(before, event_id, ledger.log(event_id))[0].startswith(f"the log holds {after['tree_size']} entries, fewer than the {before['tree_size']}")
+    assert check(before, event_id, ledger.trail.log(event_id))[0].startswith(f"the log holds {after['tree_size']} entries, fewer than the {before['tree_size']}")
 
 
 def test_a_chain_with_a_gap_has_no_tree_and_takes_no_write(ledger: Ledger, event, database_url: str) -> None:
     event_id, director = event
-    before = ledger.checkpoint(None, event_id)
+    before = ledger.trail.checkpoint(None, event_id)
     with ledger.engine.begin() as conn:  # an entry deleted from the middle: audit verify names it; the service will not build on it
         conn.execute(delete(audit).where(audit.c.chain == event_id, audit.c.seq == 2))
     # the process that holds the tree checks only the newest entry: it goes on signing the tree it holds, which the edited log fails
-    assert ledger.checkpoint(None, event_id)["root"] == before["root"]
-    assert "found where entry 2 belongs" in check(before, event_id, ledger.log(event_id))[0]
+    assert ledger.trail.checkpoint(None, event_id)["root"] == before["root"]
+    assert "found where entry 2 belongs" in check(before, event_id, ledger.trail.log(event_id))[0]
     fresh = Ledger.open(database_url, lambda lang: LEXICON, signer=Signer(KEY))  # another process reads the chain afresh
     try:
-        for attempt in (lambda: fresh.checkpoint(None, event_id), lambda: fresh.judge(director, event_id, "t1", 1, ["cat"])):
+        for attempt in (lambda: fresh.trail.checkpoint(None, event_id), lambda: fresh.rulings.judge(director, event_id, "t1", 1, ["cat"])):
             with pytest.raises(Conflict, match="has a gap before entry 3"):
                 attempt()
     finally:
         fresh.close()
-    assert len(ledger.log(event_id)) == 2
+    assert len(ledger.trail.log(event_id)) == 2
 
 
 # --- proofs, as a client checks them ------------------------------------------------------------------------
@@ -186,17 +186,17 @@ def test_a_chain_with_a_gap_has_no_tree_and_takes_no_write(ledger: Ledger, event
 
 def test_inclusion_and_consistency_proofs_verify_against_earlier_checkpoints(ledger: Ledger, event) -> None:
     event_id, director = event
-    early = ledger.submit_round(director, event_id, "t1", 1, play(1)).round["receipt"]
+    early = ledger.rounds.submit_round(director, event_id, "t1", 1, play(1)).round["receipt"]
     for number in range(2, 5):
-        ledger.submit_round(director, event_id, "t1", number, play(number))
-    now = ledger.checkpoint(None, event_id)
-    proof = ledger.inclusion_proof(None, event_id, early["seq"], early["tree_size"])
+        ledger.rounds.submit_round(director, event_id, "t1", number, play(number))
+    now = ledger.trail.checkpoint(None, event_id)
+    proof = ledger.trail.inclusion_proof(None, event_id, early["seq"], early["tree_size"])
     assert proof["root"] == early["root"] and proof["entry_hash"] == early["entry_hash"]
     path = [bytes.fromhex(p) for p in proof["proof"]]
     assert verify_inclusion(entry_leaf(early["entry_hash"]), early["seq"] - 1, early["tree_size"], path, bytes.fromhex(early["root"]))
-    latest = ledger.inclusion_proof(None, event_id, early["seq"])
+    latest = ledger.trail.inclusion_proof(None, event_id, early["seq"])
     assert latest["tree_size"] == now["tree_size"] and latest["root"] == now["root"]
-    grown = ledger.consistency_proof(None, event_id, early["tree_size"])
+    grown = ledger.trail.consistency_proof(None, event_id, early["tree_size"])
     assert (grown["from"], grown["to"], grown["from_root"], grown["to_root"]) == (early["tree_size"], now["tree_size"], early["root"], now["root"])
     path = [bytes.fromhex(p) for p in grown["proof"]]
     assert verify_consistency(early["tree_size"], now["tree_size"], bytes.fromhex(early["root"]), bytes.fromhex(now["root"]), path)
@@ -205,17 +205,17 @@ def test_inclusion_and_consistency_proofs_verify_against_earlier_checkpoints(led
 @pytest.mark.parametrize(
     ("ask", "field"),
     [
-        (lambda lg, ev, n: lg.inclusion_proof(None, ev, n + 1), "seq"),
-        (lambda lg, ev, n: lg.inclusion_proof(None, ev, 1, n + 1), "tree_size"),
-        (lambda lg, ev, n: lg.inclusion_proof(None, ev, 3, 2), "seq"),
-        (lambda lg, ev, n: lg.consistency_proof(None, ev, 1, n + 1), "to"),
-        (lambda lg, ev, n: lg.consistency_proof(None, ev, 3, 2), "from"),
+        (lambda lg, ev, n: lg.trail.inclusion_proof(None, ev, n + 1), "seq"),
+        (lambda lg, ev, n: lg.trail.inclusion_proof(None, ev, 1, n + 1), "tree_size"),
+        (lambda lg, ev, n: lg.trail.inclusion_proof(None, ev, 3, 2), "seq"),
+        (lambda lg, ev, n: lg.trail.consistency_proof(None, ev, 1, n + 1), "to"),
+        (lambda lg, ev, n: lg.trail.consistency_proof(None, ev, 3, 2), "from"),
     ],
 )
 def test_a_proof_past_the_log_is_a_422_naming_the_field(ledger: Ledger, event, ask, field) -> None:
     event_id, _ = event
     with pytest.raises(InvalidRequest) as raised:
-        ask(ledger, event_id, len(ledger.log(event_id)))
+        ask(ledger, event_id, len(ledger.trail.log(event_id)))
     assert list(raised.value.problems) == [field]
 
 
@@ -224,12 +224,12 @@ def test_a_proof_past_the_log_is_a_422_naming_the_field(ledger: Ledger, event, a
 
 def test_a_receipt_fails_against_a_log_cut_rewritten_or_reordered_and_holds_against_a_longer_one(ledger: Ledger, event) -> None:
     event_id, director = event
-    receipt = ledger.submit_round(director, event_id, "t1", 1, play(1)).round["receipt"]
+    receipt = ledger.rounds.submit_round(director, event_id, "t1", 1, play(1)).round["receipt"]
     keys = [KEY.public_key()]
-    log = ledger.log(event_id)
+    log = ledger.trail.log(event_id)
     assert check(receipt, event_id, log, keys) == []
-    ledger.submit_round(director, event_id, "t1", 2, play(2))
-    assert check(receipt, event_id, ledger.log(event_id), keys) == []  # a longer log extends it
+    ledger.rounds.submit_round(director, event_id, "t1", 2, play(2))
+    assert check(receipt, event_id, ledger.trail.log(event_id), keys) == []  # a longer log extends it
     assert check({"receipt": receipt}, event_id, log, keys) == []  # an answer holding it
     assert check(receipt["checkpoint"], event_id, log, keys) == []  # its checkpoint alone
 
@@ -247,7 +247,7 @@ def test_a_receipt_fails_against_a_log_cut_rewritten_or_reordered_and_holds_agai
 
 def test_a_checkpoint_s_signature_vouches_for_every_field(ledger: Ledger, event) -> None:
     event_id, _ = event
-    checkpoint = ledger.checkpoint(None, event_id)
+    checkpoint = ledger.trail.checkpoint(None, event_id)
     keys = [KEY.public_key()]
     assert checkpoint_problems(checkpoint, keys) == []
     assert checkpoint_problems(checkpoint) == []  # no key given: not checked
@@ -262,24 +262,24 @@ def test_a_checkpoint_s_signature_vouches_for_every_field(ledger: Ledger, event)
 
 def test_the_export_carries_the_signed_head_of_its_entries(ledger: Ledger, event) -> None:
     event_id, director = event
-    ledger.submit_round(director, event_id, "t1", 1, play(1))
-    document = ledger.export(director, event_id)
+    ledger.rounds.submit_round(director, event_id, "t1", 1, play(1))
+    document = ledger.transfer.export(director, event_id)
     head = document["checkpoint"]
     assert head["tree_size"] == len(document["audit"]) and head["root"] == tree_root([e["hash"] for e in document["audit"]])
     assert check(head, event_id, document["audit"], [KEY.public_key()]) == []
-    assert ledger.standings(None, event_id)["checkpoint"]["root"] == head["root"]
+    assert ledger.standings.standings(None, event_id)["checkpoint"]["root"] == head["root"]
 
 
 def test_a_revocation_undone_in_the_database_fails_a_receipt_taken_before(ledger: Ledger, event) -> None:
     event_id, director = event
-    issued = ledger.issue_token(director, event_id, "viewer")
-    receipt = ledger.revoke_token(director, event_id, issued["id"])["receipt"]
+    issued = ledger.tokens.issue_token(director, event_id, "viewer")
+    receipt = ledger.tokens.revoke_token(director, event_id, issued["id"])["receipt"]
     with ledger.engine.begin() as conn:  # the revocation and its entry gone, as if it never happened
         conn.execute(update(tokens).where(tokens.c.id == issued["id"]).values(revoked_at=None))
         conn.execute(delete(audit).where(audit.c.chain == event_id, audit.c.seq == receipt["seq"]))
-    assert ledger.verify(event_id) == []  # the chain and the rows agree: the chain alone cannot tell
-    assert ledger.authenticate(issued["token"]).token == issued["id"]
-    assert f"entry {receipt['seq']} was deleted" in check(receipt, event_id, ledger.log(event_id))[0]
+    assert ledger.trail.verify(event_id) == []  # the chain and the rows agree: the chain alone cannot tell
+    assert ledger.tokens.authenticate(issued["token"]).token == issued["id"]
+    assert f"entry {receipt['seq']} was deleted" in check(receipt, event_id, ledger.trail.log(event_id))[0]
 
 
 # --- keys ---------------------------------------------------------------------------------------------------

@@ -32,11 +32,11 @@ def ledger(database_url: str) -> Iterator[Ledger]:
 
 def seated_event(ledger: Ledger) -> tuple[str, Any, dict[str, Any]]:
     """An event of four checked-in players seated by a random session at two tables of two."""
-    view = ledger.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "Club night", f"seats{next(_ids)}")
-    director = ledger.authenticate(view["director_token"]["token"])
+    view = ledger.events.create_event(LOCAL, load_rulesets().get("standard"), LEXICON, "Club night", f"seats{next(_ids)}")
+    director = ledger.tokens.authenticate(view["director_token"]["token"])
     for i in range(1, 5):
-        ledger.register_player(director, view["id"], f"p{i}", f"Player {i}", checked_in=True)
-    _, session = ledger.create_session(director, view["id"], {"method": "random", "size": {"target": 2}})
+        ledger.players.register(director, view["id"], f"p{i}", f"Player {i}", checked_in=True)
+    _, session = ledger.sessions.create(director, view["id"], {"method": "random", "size": {"target": 2}})
     return view["id"], director, session
 
 
@@ -65,28 +65,28 @@ def test_a_reseat_committed_between_a_rounds_read_and_its_write_refuses_the_roun
     tables = [[seat["player"] for seat in table["seats"]] for table in session["tables"]]
     names = [seat["name"] for seat in session["tables"][0]["seats"]]
     if reseat == "swap":
-        reseat_after_the_read(ledger, monkeypatch, lambda: ledger.swap(director, event_id, 1, tables[0][0], tables[1][0]))
+        reseat_after_the_read(ledger, monkeypatch, lambda: ledger.sessions.swap(director, event_id, 1, tables[0][0], tables[1][0]))
     else:
 
         def redraw_until_the_table_moves() -> None:  # a redraw may seat the table as it was (four players, two tables): draw again
             for _ in range(32):
-                ledger.redraw(director, event_id, 1)
-                if ledger.game(director, event_id, "s1-t1")["players"] != names:
+                ledger.sessions.redraw(director, event_id, 1)
+                if ledger.games.game(director, event_id, "s1-t1")["players"] != names:
                     return
             raise AssertionError("32 redraws left table s1-t1 as it was")
 
         reseat_after_the_read(ledger, monkeypatch, redraw_until_the_table_moves)
     with pytest.raises(Conflict) as refused:
-        ledger.submit_round(director, event_id, "s1-t1", 1, first_round(names))
+        ledger.rounds.submit_round(director, event_id, "s1-t1", 1, first_round(names))
     assert refused.value.problems == {"game": ["reseated"]}
     monkeypatch.undo()
-    seated_now = ledger.game(director, event_id, "s1-t1")["players"]
+    seated_now = ledger.games.game(director, event_id, "s1-t1")["players"]
     assert seated_now != names
-    assert ledger.session(director, event_id, 1)["started"] is False  # nothing was stored: the seating may still change
-    stored = ledger.submit_round(director, event_id, "s1-t1", 1, first_round(seated_now))  # the slip read again against the new seats
+    assert ledger.sessions.session(director, event_id, 1)["started"] is False  # nothing was stored: the seating may still change
+    stored = ledger.rounds.submit_round(director, event_id, "s1-t1", 1, first_round(seated_now))  # the slip read again against the new seats
     assert stored.status == 201
-    assert ledger.verify(event_id) == []
-    exported = ledger.export(director, event_id)
+    assert ledger.trail.verify(event_id) == []
+    exported = ledger.transfer.export(director, event_id)
     games = {game["id"]: game for game in exported["games"]}
     assert games["s1-t1"]["players"] == seated_now
 
@@ -96,5 +96,5 @@ def test_a_round_read_before_no_reseat_is_stored_as_before(ledger: Ledger, monke
     event_id, director, session = seated_event(ledger)
     names = [seat["name"] for seat in session["tables"][0]["seats"]]
     other = [seat["name"] for seat in session["tables"][1]["seats"]]
-    reseat_after_the_read(ledger, monkeypatch, lambda: ledger.submit_round(director, event_id, "s1-t2", 1, first_round(other)))
-    assert ledger.submit_round(director, event_id, "s1-t1", 1, first_round(names)).status == 201
+    reseat_after_the_read(ledger, monkeypatch, lambda: ledger.rounds.submit_round(director, event_id, "s1-t2", 1, first_round(other)))
+    assert ledger.rounds.submit_round(director, event_id, "s1-t1", 1, first_round(names)).status == 201

@@ -33,7 +33,7 @@ def director(client: Any) -> str:
     from wordsvc.web.views.ledger_access import ledger
 
     with client.application.app_context():
-        admin = str(ledger().create_admin_token("tests")[1])
+        admin = str(ledger().tokens.create_admin_token("tests")[1])
     created = client.post("/events", json={"name": "Fields", "id": "fields"}, headers={"Authorization": f"Bearer {admin}"})
     token = str(created.get_json()["director_token"]["token"])
     for player in ("p1", "p2", "p3", "p4"):

@@ -42,39 +42,39 @@ def three_to_four():
 
 def run_event(ledger: Ledger, ruleset) -> dict[str, Any]:
     snapshot = format_document(known_formats()["table-points"])
-    view = ledger.create_event(LOCAL, ruleset, LEXICON, "Every method", f"recompute{next(_ids)}", tournament_format=snapshot)
-    event_id, director = view["id"], ledger.authenticate(view["director_token"]["token"])
+    view = ledger.events.create_event(LOCAL, ruleset, LEXICON, "Every method", f"recompute{next(_ids)}", tournament_format=snapshot)
+    event_id, director = view["id"], ledger.tokens.authenticate(view["director_token"]["token"])
     for i in range(1, 12):
-        ledger.register_player(director, event_id, f"p{i:02d}", f"Player {i}", checked_in=True)
-    ledger.register_player(director, event_id, "p12", "Player 12", checked_in=False)  # enters late
-    ledger.register_player(director, event_id, "p13", "Player 13", checked_in=False)  # never comes
+        ledger.players.register(director, event_id, f"p{i:02d}", f"Player {i}", checked_in=True)
+    ledger.players.register(director, event_id, "p12", "Player 12", checked_in=False)  # enters late
+    ledger.players.register(director, event_id, "p13", "Player 13", checked_in=False)  # never comes
 
     def seat(number: int, body: dict) -> dict:
-        return ledger.create_session(director, event_id, {**body, "number": number})[1]
+        return ledger.sessions.create(director, event_id, {**body, "number": number})[1]
 
-    ledger.publish_schedule(director, event_id, 5, {"target": 4})
+    ledger.sessions.publish_schedule(director, event_id, 5, {"target": 4})
     play(ledger, director, event_id, seat(1, {"method": "schedule"}))
-    ledger.withdraw(director, event_id, "p03")
-    ledger.check_in(director, event_id, "p12")
+    ledger.players.withdraw(director, event_id, "p03")
+    ledger.players.check_in(director, event_id, "p12")
     second = seat(2, {"method": "random", "size": {"target": 3}})
     play(ledger, director, event_id, second, range(1))
     third = seat(3, {"method": "swiss", "unfinished": "allow"})
     first, other = third["tables"][0]["seats"][0]["player"], third["tables"][1]["seats"][0]["player"]
-    ledger.swap(director, event_id, 3, first, other)
+    ledger.sessions.swap(director, event_id, 3, first, other)
     play(ledger, director, event_id, second, range(1, len(second["tables"])))  # session 2 finished after session 3 was seated
-    third = ledger.redraw(director, event_id, 3)  # Swiss again, on the standings as they now are
+    third = ledger.sessions.redraw(director, event_id, 3)  # Swiss again, on the standings as they now are
     play(ledger, director, event_id, third)
     for player in ("p05", "p07", "p09"):
-        ledger.withdraw(director, event_id, player)
+        ledger.players.withdraw(director, event_id, player)
     play(ledger, director, event_id, seat(4, {"method": "schedule"}))  # 8 players: the plan's 3 tables cannot stay
     play(ledger, director, event_id, seat(5, {"method": "standings", "size": {"target": 4, "remainder": "larger"}}), range(1))
     sixth = seat(6, {"method": "random", "unfinished": "allow"})
-    ledger.redraw(director, event_id, 6)
-    sixth = ledger.redraw(director, event_id, 6)
+    ledger.sessions.redraw(director, event_id, 6)
+    sixth = ledger.sessions.redraw(director, event_id, 6)
     play(ledger, director, event_id, sixth)
     seat(7, {"method": "manual", "unfinished": "allow", "tables": [["p12", "p01", "p02", "p04"], ["p11", "p10", "p08", "p06"]]})
-    ledger.close_event(director, event_id)
-    return ledger.export(director, event_id)
+    ledger.events.close_event(director, event_id)
+    return ledger.transfer.export(director, event_id)
 
 
 def recompute(document: dict[str, Any]) -> list[tuple[int, str, list[list[str]], list[list[str]]]]:

@@ -32,81 +32,81 @@ def one_round():
 
 
 def new_event(ledger: Ledger, ruleset, checked_in: list[str], registered: list[str] = ()) -> tuple[str, object]:
-    view = ledger.create_event(LOCAL, ruleset, LEXICON, "Club night", f"entrants{next(_ids)}")
-    director = ledger.authenticate(view["director_token"]["token"])
+    view = ledger.events.create_event(LOCAL, ruleset, LEXICON, "Club night", f"entrants{next(_ids)}")
+    director = ledger.tokens.authenticate(view["director_token"]["token"])
     for player in checked_in:
-        ledger.register_player(director, view["id"], player, player.title(), rating_id=f"r-{view['id']}-{player}", checked_in=True)
+        ledger.players.register(director, view["id"], player, player.title(), rating_id=f"r-{view['id']}-{player}", checked_in=True)
     for player in registered:
-        ledger.register_player(director, view["id"], player, player.title(), rating_id=f"r-{view['id']}-{player}", checked_in=False)
+        ledger.players.register(director, view["id"], player, player.title(), rating_id=f"r-{view['id']}-{player}", checked_in=False)
     return view["id"], director
 
 
 def test_a_player_registered_but_never_checked_in_has_no_standings_line_nor_crosstable_column(ledger: Ledger, one_round) -> None:
     event_id, director = new_event(ledger, one_round, ["ann", "bob", "cy", "dee"], registered=["noshow"])
-    _, session = ledger.create_session(director, event_id, {"method": "random", "number": 1})
+    _, session = ledger.sessions.create(director, event_id, {"method": "random", "number": 1})
     play(ledger, director, event_id, session)
-    lines = ledger.standings(director, event_id)["overall"]["lines"]
+    lines = ledger.standings.standings(director, event_id)["overall"]["lines"]
     assert sorted(line["player"] for line in lines) == ["ann", "bob", "cy", "dee"]
-    assert "noshow" not in ledger.crosstable(director, event_id)["players"]
+    assert "noshow" not in ledger.tournament_standings.crosstable(director, event_id)["players"]
 
 
 def test_a_tournament_whose_players_have_not_checked_in_yet_has_empty_overall_standings(ledger: Ledger, one_round) -> None:
     event_id, director = new_event(ledger, one_round, [], registered=["ann", "bob"])
-    overall = ledger.standings(director, event_id)["overall"]
+    overall = ledger.standings.standings(director, event_id)["overall"]
     assert overall["lines"] == [] and overall["through"] == 0
 
 
 def test_a_late_entry_and_a_withdrawn_player_keep_their_lines(ledger: Ledger, one_round) -> None:
     event_id, director = new_event(ledger, one_round, ["ann", "bob", "cy", "dee"], registered=["late"])
-    _, session = ledger.create_session(director, event_id, {"method": "random", "number": 1})
+    _, session = ledger.sessions.create(director, event_id, {"method": "random", "number": 1})
     play(ledger, director, event_id, session)
-    ledger.check_in(director, event_id, "late")
-    ledger.withdraw(director, event_id, "dee")
-    lines = {line["player"]: line for line in ledger.standings(director, event_id)["overall"]["lines"]}
+    ledger.players.check_in(director, event_id, "late")
+    ledger.players.withdraw(director, event_id, "dee")
+    lines = {line["player"]: line for line in ledger.standings.standings(director, event_id)["overall"]["lines"]}
     assert set(lines) == {"ann", "bob", "cy", "dee", "late"}
     assert lines["late"]["played"] == 0 and lines["late"]["missed"] == 1 and lines["dee"]["played"] == 1
-    assert "late" in ledger.crosstable(director, event_id)["players"]
+    assert "late" in ledger.tournament_standings.crosstable(director, event_id)["players"]
 
 
 def test_the_crosstable_lists_its_players_in_the_order_of_the_overall_standings(ledger: Ledger, one_round) -> None:
     players = ["ann", "bob", "cy", "dee", "eve", "fay"]
     event_id, director = new_event(ledger, one_round, players)
     for number in (1, 2):
-        _, session = ledger.create_session(director, event_id, {"method": "random", "number": number})
+        _, session = ledger.sessions.create(director, event_id, {"method": "random", "number": number})
         play(ledger, director, event_id, session)
-    ranked = [line["player"] for line in ledger.standings(director, event_id)["overall"]["lines"]]
+    ranked = [line["player"] for line in ledger.standings.standings(director, event_id)["overall"]["lines"]]
     assert ranked != sorted(ranked)  # the case tells the two orders apart
-    assert ledger.crosstable(director, event_id)["players"] == ranked
+    assert ledger.tournament_standings.crosstable(director, event_id)["players"] == ranked
 
 
 def test_late_entries_join_a_followed_schedule_in_id_order(ledger: Ledger, one_round) -> None:
     """Twelve players on a schedule of tables of 4; two withdraw and two enter late, 'zoe' registered before 'amy': amy is seated first."""
     players = [f"p{i:02d}" for i in range(1, 13)]
     event_id, director = new_event(ledger, one_round, players, registered=["zoe", "amy"])
-    ledger.publish_schedule(director, event_id, 2, {"target": 4})
-    _, first = ledger.create_session(director, event_id, {"method": "schedule", "number": 1})
+    ledger.sessions.publish_schedule(director, event_id, 2, {"target": 4})
+    _, first = ledger.sessions.create(director, event_id, {"method": "schedule", "number": 1})
     play(ledger, director, event_id, first)
-    planned = ledger.schedule(director, event_id)["schedule"][1]
+    planned = ledger.sessions.schedule(director, event_id)["schedule"][1]
     gone = [planned[0][0], planned[1][0]]  # one player from each of two tables: those two have room, the third is full
     for player in gone:
-        ledger.withdraw(director, event_id, player)
-    ledger.check_in(director, event_id, "zoe")
-    ledger.check_in(director, event_id, "amy")
-    _, second = ledger.create_session(director, event_id, {"method": "schedule", "number": 2})
+        ledger.players.withdraw(director, event_id, player)
+    ledger.players.check_in(director, event_id, "zoe")
+    ledger.players.check_in(director, event_id, "amy")
+    _, second = ledger.sessions.create(director, event_id, {"method": "schedule", "number": 2})
     seated = [{seat["player"] for seat in table["seats"]} for table in second["tables"]]
     assert "amy" in seated[0] and "zoe" in seated[1]  # each joins the first table with room: amy first
 
 
 def test_only_complete_games_are_rated(ledger: Ledger, one_round) -> None:
     event_id, director = new_event(ledger, one_round, ["ann", "bob", "cy", "dee", "eve", "fay"])
-    _, session = ledger.create_session(director, event_id, {"method": "random", "number": 1, "size": {"target": 3}})
+    _, session = ledger.sessions.create(director, event_id, {"method": "random", "number": 1, "size": {"target": 3}})
     play(ledger, director, event_id, session, tables=range(1))  # table 1 complete, table 2 never played
-    ledger.close_event(director, event_id)
+    ledger.events.close_event(director, event_id)
     complete = {seat["player"] for seat in session["tables"][0]["seats"]}
     for player in ["ann", "bob", "cy", "dee", "eve", "fay"]:
         rating_id = f"r-{event_id}-{player}"
         if player in complete:
-            assert ledger.rating(rating_id)["games"] == 1
+            assert ledger.ratings.rating(rating_id)["games"] == 1
         else:
             with pytest.raises(NotFound):
-                ledger.rating(rating_id)
+                ledger.ratings.rating(rating_id)

@@ -44,7 +44,7 @@ def play(ledger: Ledger, director: Any, event_id: str, session: dict[str, Any], 
     """Store the one round of the session's tables (all, or those of ``tables``, 0 first)."""
     for index, table in enumerate(session["tables"]):
         if tables is None or index in tables:
-            ledger.submit_round(director, event_id, table["game"], 1, seat_play([seat["name"] for seat in table["seats"]]))
+            ledger.rounds.submit_round(director, event_id, table["game"], 1, seat_play([seat["name"] for seat in table["seats"]]))
 
 
 def tables_of(session: dict[str, Any]) -> list[list[str]]:

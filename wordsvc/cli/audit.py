@@ -93,16 +93,16 @@ def _verify_ledger(ledger: Ledger, events: list[str], receipts: list[tuple[str, 
     signing = {key_id(key): key for key in keys} if keys else ledger.receipts.signer.trusted
     failed = False
     named = [checkpoint["event"] for _, document in receipts if (checkpoint := checkpoint_of(document)[1]) and isinstance(checkpoint.get("event"), str)]
-    for event in events or list(dict.fromkeys(named)) or ledger.event_ids():
-        failed = _report(f"event {event}", ledger.check(event, signing)) or failed
+    for event in events or list(dict.fromkeys(named)) or ledger.events.event_ids():
+        failed = _report(f"event {event}", ledger.trail.check(event, signing)) or failed
     for path, document in receipts:
         event = events[0] if len(events) == 1 else (checkpoint_of(document)[1] or {}).get("event")
-        if not isinstance(event, str) or event not in ledger.event_ids():
+        if not isinstance(event, str) or event not in ledger.events.event_ids():
             failed = True
             print(f"receipt {path}: FAILED: its event {event!r} is not in the ledger (the whole event was deleted, or name it)")
             continue
-        failed = _report_receipt(path, document, event, ledger.log(event), keys) or failed
-    problems = ledger.verify_house(signing)  # the admin tokens' chain vouches for who may act on every event: checked with any event named too
+        failed = _report_receipt(path, document, event, ledger.trail.log(event), keys) or failed
+    problems = ledger.trail.verify_house(signing)  # the admin tokens' chain vouches for who may act on every event: checked with any event named too
     failed = failed or bool(problems)
     print(f"admin tokens: FAILED: {problems[0]}" if problems else "admin tokens: ok")
     return 1 if failed else 0
@@ -176,8 +176,8 @@ def _audit_accept(args: argparse.Namespace) -> int:
         if not args.all:
             return 0 if _accept_one(ledger, HOUSE if args.house else args.event, args.upto) else 1
         failed = False
-        for chain in [*ledger.event_ids(), HOUSE]:
-            entries = ledger.log(chain)
+        for chain in [*ledger.events.event_ids(), HOUSE]:
+            entries = ledger.trail.log(chain)
             if entries:
                 failed = not _accept_one(ledger, chain, len(entries)) or failed
         return 1 if failed else 0
@@ -189,7 +189,7 @@ def _accept_one(ledger: Ledger, chain: str, upto: int) -> bool:
     """Accept one chain at ``upto`` entries and say what happened; whether it did not fail."""
     name = "admin tokens" if chain == HOUSE else f"event {chain}"
     try:
-        done = ledger.accept(chain, upto)
+        done = ledger.trail.accept(chain, upto)
     except LedgerError as err:
         print(f"{name}: FAILED: {one_line(err)}")
         return False

@@ -111,21 +111,21 @@ def _event_create(args: argparse.Namespace) -> int:
     body = EventBody().load({k: v for k, v in given.items() if v is not None})
     service = Service.from_settings()
     ruleset, lexicon = service.resolve(body["ruleset"], body["lang"])
-    print_json(open_ledger(service).create_event(LOCAL, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"]))
+    print_json(open_ledger(service).events.create_event(LOCAL, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"]))
     return 0
 
 
 def _event_show(args: argparse.Namespace) -> int:
     ledger = open_ledger()
-    out = ledger.event(LOCAL, args.event)
+    out = ledger.events.event(LOCAL, args.event)
     if args.standings:
-        out["standings"] = ledger.standings(LOCAL, args.event)["standings"]
+        out["standings"] = ledger.standings.standings(LOCAL, args.event)["standings"]
     print_json(out)
     return 0
 
 
 def _event_export(args: argparse.Namespace) -> int:
-    text = json.dumps(open_ledger().export(LOCAL, args.event), ensure_ascii=False, indent=2) + "\n"
+    text = json.dumps(open_ledger().transfer.export(LOCAL, args.event), ensure_ascii=False, indent=2) + "\n"
     if args.output == "-":
         sys.stdout.write(text)
     else:
@@ -136,7 +136,7 @@ def _event_export(args: argparse.Namespace) -> int:
 
 def _event_import(args: argparse.Namespace) -> int:
     document = read_json(args.file)
-    print_json(open_ledger().import_event(LOCAL, document))
+    print_json(open_ledger().transfer.import_event(LOCAL, document))
     return 0
 
 
@@ -145,23 +145,23 @@ def _token_create(args: argparse.Namespace) -> int:
     if args.admin:
         if args.event or args.role or args.table:
             raise CliError("an admin token belongs to no event: leave out --event, --role and --table")
-        tid, token = ledger.create_admin_token(args.label)
+        tid, token = ledger.tokens.create_admin_token(args.label)
         print_json({"id": tid, "role": "admin", "token": token})
         return 0
     if not args.event or not args.role:
         raise CliError("give --admin, or --event and --role")
     body = TokenBody().load({k: v for k, v in {"role": args.role, "table": args.table, "label": args.label}.items() if v is not None})
-    print_json(ledger.issue_token(LOCAL, args.event, body["role"], body["table"], body["label"]))
+    print_json(ledger.tokens.issue_token(LOCAL, args.event, body["role"], body["table"], body["label"]))
     return 0
 
 
 def _token_revoke(args: argparse.Namespace) -> int:
     ledger = open_ledger()
-    event = ledger.token_event(args.id)
+    event = ledger.tokens.token_event(args.id)
     if event is None:
-        ledger.revoke_admin_token(args.id)
+        ledger.tokens.revoke_admin_token(args.id)
     else:
-        ledger.revoke_token(LOCAL, event, args.id)
+        ledger.tokens.revoke_token(LOCAL, event, args.id)
     print(f"token {args.id} revoked", file=sys.stderr)
     return 0
 

@@ -1,7 +1,7 @@
 """The referee ledger: events, tables and rounds that persist, with corrections, standings and an audit chain.
 
 Storage and rules only, no HTTP: :class:`Ledger` is used by the web layer
-(``wordsvc/web/views/events.py``) and the command line (``wordsvc/cli/ledger.py``).
+(``wordsvc/web/views/``: events, games, trail, tokens, tournaments) and the command line (``wordsvc/cli/ledger.py``).
 The package is in rooms (docs/architecture.md, "The ledger's rooms"): the
 private plumbing (``_db``), ``integrity``, ``records``, ``tournaments`` and
 ``transfer``. This module is its public face: what callers outside the ledger

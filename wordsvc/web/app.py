@@ -3,8 +3,10 @@
 Importing this module loads nothing; :func:`create_app` loads the rulesets
 and opens the compiled lexicons (memory-mapped, milliseconds). Request ids,
 CORS, the body limit and the one error handler live here; each resource's
-views live in a module of their own (validate, rounds, best_meld, words,
-catalogue, lexicons, deals, solitaire, events, stream, analysis, pages, qr, health, metrics, reference).
+views live in a module of their own in ``web/views/``, and the factory
+registers every blueprint of :data:`~wordsvc.web.views.BLUEPRINTS` (each
+route from its endpoint's declaration) and hands the reference views the
+OpenAPI document derived from the same declarations.
 """
 
 from __future__ import annotations
@@ -29,41 +31,18 @@ from ..ledger import LedgerError
 from ..schemas.common import cap_errors, iter_errors
 from ..service import Service
 from ..service.memory import MIB, MemoryGovernor
-from . import metrics
+from . import metrics, openapi
 from .admission import Admission
 from .encoding import JSONProvider
 from .locale import negotiate
 from .problems import problem
 from .requests import BadBody
-from .views import (
-    analysis,
-    best_meld,
-    catalogue,
-    deals,
-    documents,
-    events,
-    health,
-    lexicons,
-    pages,
-    qr,
-    ratings,
-    reference,
-    rounds,
-    solitaire,
-    stream,
-    tournaments,
-    validate,
-    words,
-)
+from .views import BLUEPRINTS, reference
 
-__all__ = ["create_app"]
+__all__ = ["BLUEPRINTS", "create_app"]
 
 log = logging.getLogger("wordsvc")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-
-#: Every resource's blueprint, in the order their routes are registered.
-BLUEPRINTS = (validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, deals.bp, solitaire.bp, events.bp, stream.bp, tournaments.bp, documents.bp, ratings.bp, analysis.bp, pages.bp, qr.bp, health.bp, metrics.bp, reference.bp)
-
 
 class AsciiInt(IntegerConverter):
     """Werkzeug's ``int`` with ASCII digits only (its ``\\d`` takes any script's digits, and ``int()`` reads them)."""
@@ -80,6 +59,7 @@ def create_app(settings: Settings | None = None, service: Service | None = None)
     app.extensions["wordsvc"] = service or Service.from_settings(settings)
     app.extensions["wordsvc.settings"] = settings
     app.extensions["wordsvc.admission"] = Admission(settings.heavy_concurrency)
+    app.extensions["wordsvc.reference"] = reference.Reference(openapi.spec, openapi.docs_html)
     app.url_map.converters["int"] = AsciiInt  # before any route: /rounds/２ (a full-width digit) is no round 2
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)

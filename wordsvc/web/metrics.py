@@ -15,14 +15,15 @@ import os
 import time
 from collections.abc import Callable
 
-from flask import Blueprint, Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, g, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest, multiprocess
 
+from .endpoints import TEXT, Endpoint, Resource
 from .requests import service
 
 __all__ = ["bp", "count_out_of_descriptors", "count_safety_limit", "install", "observe_commit"]
 
-bp = Blueprint("metrics", __name__)
+bp = Resource("metrics", __name__)
 
 REQUESTS = Counter("wordsvc_requests", "Requests answered, by endpoint (the route), method and status.", ["endpoint", "method", "status"])
 LATENCY = Histogram(
@@ -109,7 +110,18 @@ def install(app: Flask, cache_sizes: Callable[[], dict[str, tuple[int, int]]] | 
             IN_FLIGHT.dec()
 
 
-@bp.get("/metrics")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/metrics",
+        operation_id="getMetrics",
+        tag="service",
+        summary="Prometheus metrics",
+        description="Requests by endpoint and status, latency histograms, in-flight and shed requests, cache sizes, lexicon stamps; "
+        "Prometheus text exposition format, for all workers.",
+        answers={200: TEXT},
+    )
+)
 def metrics() -> Response:
     for lexicon in service().languages.lexicons.values():
         stamp = lexicon.info.stamp()

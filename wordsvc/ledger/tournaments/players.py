@@ -38,7 +38,7 @@ class Players:
         self.store = store
 
     def register(
-        self, actor: Principal | None, event_id: str, player_id: str, name: str, club: str | None, rating_id: str | None, checked_in: bool
+        self, actor: Principal | None, event_id: str, player_id: str, name: str, club: str | None = None, rating_id: str | None = None, checked_in: bool = False
     ) -> tuple[bool, dict[str, Any]]:
         """Register a player; ``(created, player)``. The same body again is a no-op; another is a 409."""
         self.store.event_row(event_id)

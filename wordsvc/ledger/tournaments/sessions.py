@@ -147,7 +147,7 @@ class Sessions:
 
         return self._reseat(actor, event_id, number, change)
 
-    def publish_schedule(self, actor: Principal | None, event_id: str, count: int, size: dict[str, Any] | None) -> tuple[bool, dict[str, Any]]:
+    def publish_schedule(self, actor: Principal | None, event_id: str, count: int, size: dict[str, Any] | None = None) -> tuple[bool, dict[str, Any]]:
         """Publish the whole schedule for the checked-in players, before the first session; the same request again is ``(False, schedule)``."""
         event = self.store.event_row(event_id)
         actor = require_director(actor, event_id)

@@ -3,6 +3,6 @@
 :mod:`.export` writes an event as one document and stores an imported one;
 :mod:`.imports` checks an import row by row before anything is written, and
 :mod:`.tournament_imports` its tournament rows as the writes that made them.
-It imports the records, integrity and plumbing rooms; only the facade and
+It imports the records, integrity and plumbing rooms; only the Ledger and
 the trail import it.
 """

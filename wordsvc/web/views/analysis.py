@@ -21,25 +21,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, jsonify
+from flask import Response, current_app, g, jsonify
 
 from ...core import problem_codes as codes
 from ...core.solver.solver import Solver
 from ...data.anagram_index import AnagramIndexError
 from ...ledger import Forbidden, NotFound, Principal, Unauthorized, play_from_document
-from ...schemas.analysis import RoundRequest, load_round_request
+from ...schemas.analysis import EventRoundAnalysisOut, RoundAnalysisOut, RoundRequest, load_round_request
 from ...service.analysis import SnapshotSolvers, analyse_round
 from ..admission import heavy
+from ..endpoints import PUBLIC, Endpoint, Resource
+from ..parameters import EVENT, GAME, ROUND
 from ..problems import problem
 from ..requests import read_json
 from .best_meld import solvers
-from .events import EventId
 from .ledger_access import ledger, principal
 
 __all__ = ["bp", "snapshot_solvers"]
 
-bp = Blueprint("analysis", __name__)
-bp.record_once(lambda state: state.app.url_map.converters.setdefault("event", EventId))  # before the routes below are added
+bp = Resource("analysis", __name__)
 
 ROUND_REQUEST = RoundRequest()
 
@@ -53,23 +53,52 @@ def snapshot_solvers() -> SnapshotSolvers:
     return found  # type: ignore[no-any-return]
 
 
-@bp.post("/analyse-round")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/analyse-round",
+        operation_id="analyseRound",
+        tag="scoring",
+        summary="Analyse a round",
+        description="For each player, in order: the cards they ended with (their words' cards, then their unused cards), `played` (what they scored from them: "
+        "the round's word_points - unused_points, before bonuses, the floor and challenge penalties), `best` (the exact solver's best play of exactly "
+        "those cards, no discard), `missed` (best - played; 0 when an unchallenged invalid word scored more) and `could_go_out` (the best play lays "
+        "every card). The body of /score-round; a heavy request.",
+        body=RoundRequest,
+        answers={200: RoundAnalysisOut},
+        errors=(400, 404, 413, 415, 422, 503),
+    )
+)
 @heavy(lane="long")
 def analyse() -> Response:
     body = load_round_request(read_json(), ROUND_REQUEST)
     return jsonify(analyse_round(body["play"], solvers().get(body["ruleset"], body["lang"])).to_dict())
 
 
-@bp.get("/events/<event:event>/games/<game>/rounds/<int:number>/analysis")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}/games/{game}/rounds/{round}/analysis",
+        operation_id="analyseStoredRound",
+        tag="ledger",
+        summary="Analyse a stored round",
+        description="The /analyse-round answer for the round's current revision (with event, game, revision), under the event's ruleset snapshot and lexicon; "
+     "played is rescored from the stored play under that lexicon. 409 while the loaded lexicon is not the event's. A heavy request.",
+        parameters=[EVENT, GAME, ROUND],
+        answers={200: EventRoundAnalysisOut},
+        errors=(401, 403, 404, 409, 503),
+        access=PUBLIC,
+    )
+)
 @heavy(lane="long")
-def stored_round(event: str, game: str, number: int) -> Response:
+def stored_round(event: str, game: str, round: int) -> Response:
     actor = principal()
-    stored = ledger().round(actor, event, game, number)
-    ruleset, lexicon = ledger().scoring_context(actor, event)
+    stored = ledger().rounds.round(actor, event, game, round)
+    ruleset, lexicon = ledger().events.scoring_context(actor, event)
     solver = snapshot_solvers().get(ruleset, lexicon)
-    analysis = analyse_round(play_from_document(stored["history"][-1]["body"], number), solver)
+    analysis = analyse_round(play_from_document(stored["history"][-1]["body"], round), solver)
     answer = {"event": event, "game": game, "revision": stored["revision"], **analysis.to_dict()}
-    dealt = _dealt(actor, event, game, number)
+    dealt = _dealt(actor, event, game, round)
     if dealt is not None:
         answer["dealt"] = [
             {"name": seat["player"], "cards": seat["hand"], **_best(solver, tuple(face.lower() for face in seat["hand"]))} for seat in dealt["seats"]
@@ -80,7 +109,7 @@ def stored_round(event: str, game: str, number: int) -> Response:
 def _dealt(actor: Principal | None, event: str, game: str, number: int) -> dict[str, Any] | None:
     """The round's deal in a seeded event, to whoever may see it (its table's referee and the director before the reveal, readers after)."""
     try:
-        return ledger().round_deal(actor, event, game, number)
+        return ledger().deals.round_deal(actor, event, game, number)
     except (NotFound, Forbidden, Unauthorized):
         return None
 

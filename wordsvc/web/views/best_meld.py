@@ -8,19 +8,20 @@ own there first. A lexicon without an anagram index answers 503.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, g, jsonify
+from flask import Response, current_app, g, jsonify
 
 from ...core import problem_codes as codes
 from ...data.anagram_index import AnagramIndexError
-from ...schemas.best_meld import BestMeldRequest
+from ...schemas.best_meld import BestMeldOut, BestMeldRequest
 from ...service.solvers import Solvers
 from ..admission import heavy
+from ..endpoints import Endpoint, Resource
 from ..problems import problem
 from ..requests import read_json
 
 __all__ = ["bp", "solvers"]
 
-bp = Blueprint("best_meld", __name__)
+bp = Resource("best_meld", __name__)
 BEST_MELD_BODY = BestMeldRequest()  # one for every request: a schema made per request is a cycle of fields left to the GC
 
 
@@ -32,7 +33,20 @@ def solvers() -> Solvers:
     return found  # type: ignore[no-any-return]
 
 
-@bp.post("/best-meld")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/best-meld",
+        operation_id="bestMeld",
+        tag="scoring",
+        summary="Best play for a hand",
+        description="The exact best arrangement of a hand into words (points of words minus unused cards), with the discard chosen when the hand "
+    "has drawn; `top` next-best plays, the best longest-word and most-words plays; `face_up` advice on taking the discard pile's card.",
+        body=BestMeldRequest,
+        answers={200: BestMeldOut},
+        errors=(400, 404, 413, 415, 422, 503),
+    )
+)
 @heavy
 def best_meld() -> Response:
     body = BEST_MELD_BODY.load(read_json())

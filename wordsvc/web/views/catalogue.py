@@ -4,28 +4,62 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+from flask import Response, jsonify
 
 from ...core.ruleset import Ruleset
 from ...data.rulesets import ruleset_document
+from ..endpoints import Endpoint, Resource
+from ..openapi_schemas import LANGUAGE_LIST, RULESET, RULESET_LIST
 from ..requests import service
 
 __all__ = ["bp", "ruleset_detail", "ruleset_summary"]
 
-bp = Blueprint("catalogue", __name__)
+bp = Resource("catalogue", __name__)
 
 
-@bp.get("/rulesets")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/rulesets",
+        operation_id="listRulesets",
+        tag="catalogue",
+        summary="List rulesets",
+        description="Id, name, description, language and parent of every ruleset.",
+        answers={200: RULESET_LIST},
+    )
+)
 def list_rulesets() -> Response:
     return jsonify({"rulesets": [ruleset_summary(r) for r in service().rulesets]})
 
 
-@bp.get("/rulesets/<ruleset_id>")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/rulesets/{ruleset_id}",
+        operation_id="getRuleset",
+        tag="catalogue",
+        summary="Show a ruleset",
+        description="The fully resolved ruleset, deck included.",
+        parameters=[{"name": "ruleset_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+        answers={200: RULESET},
+        errors=(404,),
+    )
+)
 def show_ruleset(ruleset_id: str) -> Response:
     return jsonify(ruleset_detail(service().ruleset(ruleset_id)))
 
 
-@bp.get("/languages")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/languages",
+        operation_id="listLanguages",
+        tag="catalogue",
+        summary="List lexicons",
+        description="Every loaded lexicon: id, tags, version, sha256, entries, source, licence, attribution, and the ruleset it is played with.",
+        answers={200: LANGUAGE_LIST},
+    )
+)
 def list_languages() -> Response:
     svc = service()
     out = []

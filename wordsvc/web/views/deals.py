@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+from flask import Response, jsonify
 
 from ...core import problem_codes as codes
 from ...core.deal import Deal, DealError, deal, new_seed
 from ...core.errors import InvalidRequest
-from ...schemas.deals import DealQuery
+from ...schemas.deals import DealOut, DealQuery
+from ..endpoints import Endpoint, Resource, query
 from ..requests import query_args, service
 
 __all__ = ["bp", "deal_view"]
 
-bp = Blueprint("deals", __name__)
+bp = Resource("deals", __name__)
 DEAL_QUERY = DealQuery()
 
 
@@ -36,7 +37,22 @@ def deal_view(dealt: Deal, ruleset_id: str, deck_size: int) -> dict[str, Any]:
     }
 
 
-@bp.get("/deal")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/deal",
+        operation_id="dealRound",
+        tag="deals",
+        summary="Deal a round from a seed",
+        description="The round's hands (seat order; the dealer passes left each round), face-up card and draw pile, dealt by the q1 specification "
+        "(docs/deals.md) that any language can reproduce: SHA-256 counter stream, rejection sampling, Fisher-Yates. "
+        "Too many players for the deck, a round the ruleset does not have or a malformed seed: 422 naming the field.",
+        parameters=[query("ruleset", "Ruleset id (default `standard`): its deck and hand sizes."), query("players", "Seats."), query("round", "Round, 1 first."), query("seed", "64 hex digits; random when left out.")],
+        query=DealQuery,
+        answers={200: DealOut},
+        errors=(400, 404, 422),
+    )
+)
 def get_deal() -> Response:
     query = DEAL_QUERY.load(query_args())
     ruleset = service().ruleset(query["ruleset"])

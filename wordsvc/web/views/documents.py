@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from flask import Blueprint, Response, request
+from flask import Response, request
 
 from ...core import documents as docs
 from ...core import problem_codes as codes
@@ -21,12 +21,14 @@ from ...ledger import NotFound, require_director
 from ...schemas.tournaments import DocumentQuery
 from ...service.pdf import render_pdf
 from ..admission import heavy
+from ..endpoints import PDF, PUBLIC, Endpoint, Resource
+from ..parameters import EVENT, KIND
 from ..requests import query_args
 from .ledger_access import ledger, principal
 
 __all__ = ["bp", "console_link"]
 
-bp = Blueprint("documents", __name__)
+bp = Resource("documents", __name__)
 
 DOCUMENT_QUERY = DocumentQuery()
 #: Audit entries read per call while gathering an event's whole log (the API's own page limit).
@@ -38,7 +40,27 @@ def console_link(event: str, table: str) -> str:
     return f"{request.host_url}console#event={quote(event, safe='')}&table={quote(table, safe='')}"
 
 
-@bp.get("/events/<event:event>/documents/<kind>")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}/documents/{kind}",
+        operation_id="getDocument",
+        tag="documents",
+        summary="A printable document (PDF)",
+        description="A print-ready PDF in the event's language (its lexicon's): `seating` (the wall sheet and a slip per table) and `scorecards` (a page per "
+     "table: players in seat order, a row per round with its hand size, a QR code that opens the console at that table, without a token) of "
+     "`session` (default: the latest; an event without sessions prints its tables' scorecards); `standings`, `crosstable` (a grid of who met "
+     "whom up to 16 players, a row per game beyond), `results` (the overall standings after the last session with each player's games); "
+     "`audit` (who changed what; a director token). Every word in the event's language; any field the API accepts lays out. The read rules of "
+     "the JSON each comes from: a private event needs a token. `Content-Disposition: inline; filename=\"<event>-<kind>.pdf\"`. "
+     "Documents have a lane of their own: 503 with `Retry-After` when it is full.",
+        parameters=[EVENT, KIND],
+        query=DocumentQuery,
+        answers={200: PDF},
+        errors=(400, 401, 403, 404, 422, 503),
+        access=PUBLIC,
+    )
+)
 @heavy(lane="documents")  # a long event's PDFs take up to seconds of a thread: a lane of their own, so they never hold an analysis's slot
 def document(event: str, kind: str) -> Response:
     if kind not in docs.DOCUMENT_KINDS:
@@ -55,7 +77,7 @@ def _build(kind: str, event_id: str, session: int | None) -> docs.Document:
     store, actor = ledger(), principal()
     if kind == "audit":
         require_director(actor, event_id, "read the audit summary")
-    event = store.event(actor, event_id)
+    event = store.events.event(actor, event_id)
     printed = datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
     if kind in ("seating", "scorecards"):
         seated = _session(event_id, session)
@@ -66,12 +88,12 @@ def _build(kind: str, event_id: str, session: int | None) -> docs.Document:
         tables = seated["tables"] if seated is not None else event["games"]
         return docs.scorecards_document(event, tables, lambda table: console_link(event_id, table), printed, seated["number"] if seated else None)
     if kind == "standings":
-        return docs.standings_document(event, store.standings(actor, event_id), printed)
+        return docs.standings_document(event, store.standings.standings(actor, event_id), printed)
     if kind == "crosstable":
-        return docs.crosstable_document(event, store.crosstable(actor, event_id), store.players(actor, event_id), printed)
+        return docs.crosstable_document(event, store.tournament_standings.crosstable(actor, event_id), store.players.players(actor, event_id), printed)
     if kind == "results":
-        standings = store.standings(actor, event_id)
-        crosstable = store.crosstable(actor, event_id) if "overall" in standings else None
+        standings = store.standings.standings(actor, event_id)
+        crosstable = store.tournament_standings.crosstable(actor, event_id) if "overall" in standings else None
         return docs.results_document(event, standings, crosstable, printed)
     return docs.audit_document(event, _audit(event_id), printed)
 
@@ -79,15 +101,15 @@ def _build(kind: str, event_id: str, session: int | None) -> docs.Document:
 def _session(event_id: str, number: int | None) -> dict[str, Any] | None:
     """Session ``number`` (404 when there is none such), or the latest, or None for an event without sessions."""
     if number is not None:
-        return ledger().session(principal(), event_id, number)
-    seated = ledger().sessions(principal(), event_id)["sessions"]
+        return ledger().sessions.session(principal(), event_id, number)
+    seated = ledger().sessions.sessions(principal(), event_id)["sessions"]
     return seated[-1] if seated else None
 
 
 def _audit(event_id: str) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = []
     while True:
-        page = ledger().audit_entries(principal(), event_id, entries[-1]["seq"] if entries else 0, AUDIT_PAGE)["entries"]
+        page = ledger().trail.audit_entries(principal(), event_id, entries[-1]["seq"] if entries else 0, AUDIT_PAGE)["entries"]
         entries += page
         if len(page) < AUDIT_PAGE:
             return entries

@@ -1,8 +1,11 @@
-"""The ledger over HTTP: ``/events``, their tables, rounds, standings, tokens, judge rulings and audit (docs/ledger.md).
+"""Ledger events over HTTP: creating, importing, reading, closing and exporting an event, its standings, lexicon and judge rulings (docs/ledger.md).
+
+Its tables and rounds are in :mod:`.games`, its audit trail in :mod:`.trail`,
+tokens in :mod:`.tokens`.
 
 Every view reads its bearer token (``Authorization: Bearer wsv_...``) and
 hands the :class:`~wordsvc.ledger.Principal` to the ledger, which decides
-what the role may do; this module only maps HTTP onto it: paths, bodies,
+what the role may do; these modules only map HTTP onto it: paths, bodies,
 ``ETag`` and ``If-Match``, CSV for standings. A write's token is checked
 before its body is read, so a request without one is a 401 whatever it
 sends, and one with the wrong role a 403.
@@ -14,45 +17,33 @@ import csv
 import io
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
-from werkzeug.routing import BaseConverter
+from flask import Response, current_app, jsonify, request
 
 from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
-from ...core.ids import RESERVED_IDS
 from ...data.formats import format_document, known_formats
-from ...ledger import canonical, require_admin, require_director, require_referee
+from ...ledger import canonical, require_admin, require_director
 from ...schemas.events import (
-    AuditQuery,
-    ConsistencyQuery,
     EventBody,
-    GameBody,
+    EventOut,
+    ExportOut,
     ImportBody,
     JudgeBody,
-    ProofQuery,
-    RoundSubmission,
+    JudgeRulingOut,
+    StandingsOut,
     StandingsQuery,
-    TokenBody,
-    load_round_submission,
 )
+from ..endpoints import PUBLIC, TOKEN, Endpoint, Resource
+from ..parameters import EVENT
 from ..requests import query_args, read_json, service
-from .ledger_access import ledger, principal, writer
+from .ledger_access import created_response, ledger, principal, writer
 
 __all__ = ["bp", "ledger"]
 
-bp = Blueprint("events", __name__)
+bp = Resource("events", __name__)
 
 
-class EventId(BaseConverter):
-    """An event's path segment: anything but a reserved word (``/events/import`` is the import, never an event)."""
-
-    regex = "(?!(?:" + "|".join(sorted(RESERVED_IDS)) + ")$)[^/]+"
-
-
-bp.record_once(lambda state: state.app.url_map.converters.setdefault("event", EventId))  # before the routes below are added
-
-EVENT_BODY, GAME_BODY, ROUND_BODY, TOKEN_BODY, JUDGE_BODY = EventBody(), GameBody(), RoundSubmission(), TokenBody(), JudgeBody()
-AUDIT_QUERY, STANDINGS_QUERY, IMPORT_BODY, PROOF_QUERY, CONSISTENCY_QUERY = AuditQuery(), StandingsQuery(), ImportBody(), ProofQuery(), ConsistencyQuery()
+EVENT_BODY, JUDGE_BODY, IMPORT_BODY, STANDINGS_QUERY = EventBody(), JudgeBody(), ImportBody(), StandingsQuery()
 #: The header of the CSV standings that carries the event's checkpoint (its canonical JSON), leaving the CSV itself as it was.
 CHECKPOINT_HEADER = "Wordsvc-Checkpoint"
 
@@ -67,109 +58,114 @@ def tournament_format(format_id: str | None) -> dict[str, Any] | None:
     return format_document(known[format_id])
 
 
-def _created(body: dict[str, Any], location: str) -> Response:
-    response = jsonify(body)
-    response.status_code = 201
-    response.headers["Location"] = location
-    return response
-
-
-@bp.get("/whoami")
-def whoami() -> Response:
-    actor = writer()
-    return jsonify({"id": actor.token, "role": actor.role, "event": actor.event, "table": actor.table})
-
-
-@bp.post("/events")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events",
+        operation_id="createEvent",
+        tag="ledger",
+        summary="Create an event",
+        description="Admin token. Snapshots the ruleset and the lexicon stamp; the answer carries the event's director token, once.",
+        body=EventBody,
+        answers={201: EventOut},
+        errors=(400, 401, 403, 404, 409, 413, 415, 422),
+        access=TOKEN,
+        roles=("admin",),
+    )
+)
 def create_event() -> Response:
     actor = require_admin(writer())
     body = EVENT_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
     chosen = tournament_format(body["format"])
-    event = ledger().create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"], chosen)
-    return _created(event, f"/events/{event['id']}")
+    event = ledger().events.create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"], chosen)
+    return created_response(event, f"/events/{event['id']}")
 
 
-@bp.post("/events/import")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/import",
+        operation_id="importEvent",
+        tag="ledger",
+        summary="Import an event",
+        description="Admin token. An export document; refused (422) unless its audit chain and rows verify, its own checkpoint "
+     "(when present) is the head of exactly its entries and every round scores as stored; 409 if the id is taken. The answer carries a new director token. "
+     "Limits: the body at most WORDSVC_MAX_IMPORT_BODY bytes (16 MiB unless the server sets more; 413 past it) and each list at most 100,000 rows (422). "
+     "A larger event moves with `wordsvc event export EVENT -o FILE` and `wordsvc event import FILE` on a machine that reaches the receiving "
+     "database (the same checks, no body limit; docs/ledger.md, \"Moving an event\").",
+        body=ImportBody,
+        answers={201: EventOut},
+        errors=(400, 401, 403, 409, 413, 415, 422),
+        access=TOKEN,
+        roles=("admin",),
+    )
+)
 def import_event() -> Response:
     actor = require_admin(writer())
     request.max_content_length = max(current_app.extensions["wordsvc.settings"].max_import_body, current_app.config["MAX_CONTENT_LENGTH"])
     document = IMPORT_BODY.load(read_json())
-    event = ledger().import_event(actor, document)
-    return _created(event, f"/events/{event['id']}")
+    event = ledger().transfer.import_event(actor, document)
+    return created_response(event, f"/events/{event['id']}")
 
 
-@bp.get("/events/<event:event>")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}",
+        operation_id="getEvent",
+        tag="ledger",
+        summary="An event",
+        description="Its ruleset snapshot, lexicon stamp, status and tables.",
+        parameters=[EVENT],
+        answers={200: EventOut},
+        errors=(401, 403, 404),
+        access=PUBLIC,
+    )
+)
 def show_event(event: str) -> Response:
-    return jsonify(ledger().event(principal(), event))
+    return jsonify(ledger().events.event(principal(), event))
 
 
-@bp.put("/events/<event:event>/games/<game>")
-def put_game(event: str, game: str) -> Response:
-    actor = require_director(writer(), event)
-    body = GAME_BODY.load(read_json())
-    created, view = ledger().put_game(actor, event, game, body["players"])
-    return _created(view, f"/events/{event}/games/{game}") if created else jsonify(view)
-
-
-@bp.get("/events/<event:event>/games/<game>")
-def show_game(event: str, game: str) -> Response:
-    return jsonify(ledger().game(principal(), event, game))
-
-
-@bp.put("/events/<event:event>/games/<game>/rounds/<int:number>")
-def put_round(event: str, game: str, number: int) -> Response:
-    actor = require_referee(writer(), event, game)  # a correction also needs a director: the ledger checks that once it has read the body
-    body = _round_body(number)
-    submitted = ledger().submit_round(actor, event, game, number, body["play"], body["correction"], request.headers.get("If-Match"))
-    response = jsonify(submitted.round)
-    response.status_code = submitted.status
-    response.headers["ETag"] = submitted.round["etag"]
-    if submitted.status == 201:
-        response.headers["Location"] = f"/events/{event}/games/{game}/rounds/{number}"
-    return response
-
-
-@bp.post("/events/<event:event>/games/<game>/rounds/<int:number>/preview")
-def preview_round(event: str, game: str, number: int) -> Response:
-    actor = require_referee(writer(), event, game)
-    body = _round_body(number)
-    if body["correction"] is not None:
-        raise InvalidRequest("A preview stores nothing, so it has nothing to correct: leave correction out.", {"correction": ["not part of a preview"]}, code=codes.NOT_CORRECTABLE)
-    return jsonify(ledger().preview_round(actor, event, game, number, body["play"]))
-
-
-def _round_body(number: int) -> dict[str, Any]:
-    """A submission's body (``play``, ``correction``) for round ``number``: a round named in the body must be the path's."""
-    body = load_round_submission(read_json(), ROUND_BODY)
-    named = body["play"].round
-    if named is not None and named != number:
-        raise InvalidRequest(f"The body says round {named}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]}, code=codes.ROUND_OUT_OF_RANGE)
-    return body
-
-
-@bp.get("/events/<event:event>/games/<game>/rounds/<int:number>")
-def show_round(event: str, game: str, number: int) -> Response:
-    view = ledger().round(principal(), event, game, number)
-    response = jsonify(view)
-    response.headers["ETag"] = view["etag"]
-    return response
-
-
-@bp.get("/events/<event:event>/games/<game>/rounds/<int:number>/deal")
-def round_deal(event: str, game: str, number: int) -> Response:
-    return jsonify(ledger().round_deal(principal(), event, game, number))
-
-
-@bp.post("/events/<event:event>/close")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/close",
+        operation_id="closeEvent",
+        tag="ledger",
+        summary="Close an event",
+        description="Director token. The event is final: no more rounds, tables, judge rulings or lexicon changes (409); a seeded event's seed is revealed (audited).",
+        parameters=[EVENT],
+        answers={200: EventOut},
+        errors=(401, 403, 404, 409),
+        access=TOKEN,
+        roles=("director",),
+    )
+)
 def close_event(event: str) -> Response:
-    return jsonify(ledger().close_event(require_director(writer(), event, "close the event"), event))
+    return jsonify(ledger().events.close_event(require_director(writer(), event, "close the event"), event))
 
 
-@bp.get("/events/<event:event>/standings")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}/standings",
+        operation_id="getStandings",
+        tag="ledger",
+        summary="Standings",
+        description="Rank, player, table, rounds played, total; equal totals share a rank. CSV with Accept: text/csv or format=csv (a name that would start a spreadsheet formula, with = + - or @, gets a leading apostrophe there).",
+        parameters=[EVENT],
+        query=StandingsQuery,
+        answers={200: StandingsOut},
+        errors=(400, 401, 403, 404, 409, 422),
+        access=PUBLIC,
+        csv="rank,player,table,rounds,total (a tournament: the overall ranking's columns)",
+        headers={CHECKPOINT_HEADER: {"description": "With text/csv: the event's checkpoint (as in the JSON standings), canonical JSON.", "schema": {"type": "string"}}},
+    )
+)
 def standings(event: str) -> Response:
     query = STANDINGS_QUERY.load(query_args())
-    table = ledger().standings(principal(), event, query["session"])
+    table = ledger().standings.standings(principal(), event, query["session"])
     wants_csv = query["format"] == "csv" or (query["format"] is None and request.accept_mimetypes.best_match(["application/json", "text/csv"]) == "text/csv")
     if not wants_csv:
         return jsonify(table)
@@ -205,60 +201,62 @@ def spreadsheet_text(text: str) -> str:
 _FORMULA_STARTS = frozenset("=+-@")  # a name holds no tab or carriage return (control characters are refused)
 
 
-@bp.get("/events/<event:event>/export")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}/export",
+        operation_id="exportEvent",
+        tag="ledger",
+        summary="Export an event",
+        description="Director token. Everything needed to rebuild the event elsewhere (no token secrets).",
+        parameters=[EVENT],
+        answers={200: ExportOut},
+        errors=(401, 403, 404, 409),
+        access=TOKEN,
+        roles=("director",),
+    )
+)
 def export_event(event: str) -> Response:
-    return jsonify(ledger().export(principal(), event))
+    return jsonify(ledger().transfer.export(principal(), event))
 
 
-@bp.post("/events/<event:event>/judge")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/judge",
+        operation_id="recordJudgeRuling",
+        tag="ledger",
+        summary="A recorded judge ruling",
+        description="Referee or director token. Acceptable or not, the count and the lexicon, never which word; recorded in the audit.",
+        parameters=[EVENT],
+        body=JudgeBody,
+        answers={200: JudgeRulingOut},
+        errors=(400, 401, 403, 404, 409, 413, 415, 422),
+        access=TOKEN,
+        roles=("referee", "director"),
+    )
+)
 def judge_play(event: str) -> Response:
     actor = writer()
     body = JUDGE_BODY.load(read_json())
-    return jsonify(ledger().judge(actor, event, body["table"], body["round"], body["words"]))
+    return jsonify(ledger().rulings.judge(actor, event, body["table"], body["round"], body["words"]))
 
 
-@bp.get("/events/<event:event>/audit")
-def audit_log(event: str) -> Response:
-    query = AUDIT_QUERY.load(query_args())
-    return jsonify(ledger().audit_entries(principal(), event, query["after"], query["limit"]))
-
-
-@bp.get("/events/<event:event>/checkpoint")
-def checkpoint(event: str) -> Response:
-    return jsonify(ledger().checkpoint(principal(), event))
-
-
-@bp.get("/events/<event:event>/proof")
-def inclusion_proof(event: str) -> Response:
-    query = PROOF_QUERY.load(query_args())
-    return jsonify(ledger().inclusion_proof(principal(), event, query["seq"], query["tree_size"]))
-
-
-@bp.get("/events/<event:event>/consistency")
-def consistency_proof(event: str) -> Response:
-    query = CONSISTENCY_QUERY.load(query_args())
-    return jsonify(ledger().consistency_proof(principal(), event, query["first"], query["second"]))
-
-
-@bp.post("/events/<event:event>/lexicon")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/lexicon",
+        operation_id="acceptLexicon",
+        tag="ledger",
+        summary="Accept the loaded lexicon",
+        description="Director token. Moves the event to the lexicon the service has loaded now (audited); 409 if the event is closed.",
+        parameters=[EVENT],
+        answers={200: EventOut},
+        errors=(401, 403, 404, 409),
+        access=TOKEN,
+        roles=("director",),
+    )
+)
 def accept_lexicon(event: str) -> Response:
     actor = writer()
-    return jsonify(ledger().accept_lexicon(actor, event))
-
-
-@bp.post("/events/<event:event>/tokens")
-def issue_token(event: str) -> Response:
-    actor = require_director(writer(), event)
-    body = TOKEN_BODY.load(read_json())
-    issued = ledger().issue_token(actor, event, body["role"], body["table"], body["label"])
-    return _created(issued, f"/events/{event}/tokens/{issued['id']}")
-
-
-@bp.get("/events/<event:event>/tokens")
-def list_tokens(event: str) -> Response:
-    return jsonify({"tokens": ledger().list_tokens(principal(), event)})
-
-
-@bp.delete("/events/<event:event>/tokens/<token_id>")
-def revoke_token(event: str, token_id: str) -> Response:
-    return jsonify(ledger().revoke_token(writer(), event, token_id))
+    return jsonify(ledger().events.accept_lexicon(actor, event))

@@ -9,24 +9,47 @@ the others under ``building``.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, g, jsonify, request
+from flask import Response, g, jsonify, request
 
 from ...core import problem_codes as codes
 from ...server.hosting import hosting_of
+from ..endpoints import Endpoint, Resource
+from ..openapi_schemas import HEALTH, READY
 from ..problems import problem
 from ..requests import service
 
 __all__ = ["bp"]
 
-bp = Blueprint("health", __name__)
+bp = Resource("health", __name__)
 
 
-@bp.get("/health")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/health",
+        operation_id="getHealth",
+        tag="service",
+        summary="Process is up",
+        description="Constant answer; also the bare endpoint of the HTTP benchmark.",
+        answers={200: HEALTH},
+    )
+)
 def health() -> Response:
     return jsonify({"status": "ok"})
 
 
-@bp.get("/ready")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/ready",
+        operation_id="getReady",
+        tag="service",
+        summary="Ready for traffic",
+        description="200 once a lexicon is loaded (languages still building are listed under `building`); 503 while none is, and from SIGTERM on.",
+        answers={200: READY},
+        errors=(503,),
+    )
+)
 def ready() -> Response:
     hosting = hosting_of(request.environ)
     if hosting is not None and hosting.draining():

@@ -4,15 +4,17 @@
 its memory budget, the commit metric and the key that signs), so no view
 opens its own; :func:`principal` reads the bearer token, and :func:`writer`
 is the principal of a write, required before the body is read, so a write
-without a token is a 401 whatever its body says.
+without a token is a 401 whatever its body says; :func:`created_response` is a
+write's 201.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from typing import Any
 
-from flask import current_app, request
+from flask import Response, current_app, jsonify, request
 
 from ...core import problem_codes as codes
 from ...ledger import Ledger, Principal, Unauthorized
@@ -20,7 +22,7 @@ from ...ledger.integrity.checkpoints import Signer
 from ..metrics import observe_commit
 from ..requests import service
 
-__all__ = ["ledger", "principal", "writer"]
+__all__ = ["created_response", "ledger", "principal", "writer"]
 
 _OPENING = threading.Lock()
 log = logging.getLogger(__name__)
@@ -49,7 +51,7 @@ def principal() -> Principal | None:
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("Send the token as Authorization: Bearer wsv_...", {"authorization": ["not a bearer token"]}, code=codes.TOKEN_INVALID)
-    return ledger().authenticate(token.strip())
+    return ledger().tokens.authenticate(token.strip())
 
 
 def writer() -> Principal:
@@ -58,3 +60,11 @@ def writer() -> Principal:
     if actor is None:
         raise Unauthorized("Writes to the ledger need a bearer token: Authorization: Bearer wsv_...", {"authorization": ["missing"]}, code=codes.TOKEN_MISSING)
     return actor
+
+
+def created_response(body: dict[str, Any], location: str) -> Response:
+    """A 201 with ``body`` and the new resource's ``Location``."""
+    response = jsonify(body)
+    response.status_code = 201
+    response.headers["Location"] = location
+    return response

@@ -8,16 +8,17 @@ next page of it comes from the cache) and dumps one page of each side (:meth:`~w
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Response, current_app, jsonify
 
 from ...data.lexicon_diff import DiffCache, resolve_sides
-from ...schemas.lexicons import DIFF_QUERY
+from ...schemas.lexicons import DIFF_QUERY, MAX_DIFF_LIMIT, DiffQuery, LexiconDiffOut
 from ..admission import heavy
+from ..endpoints import Endpoint, Resource, query
 from ..requests import query_args, service
 
 __all__ = ["bp", "diffs"]
 
-bp = Blueprint("lexicons", __name__)
+bp = Resource("lexicons", __name__)
 
 
 def diffs() -> DiffCache:
@@ -28,7 +29,30 @@ def diffs() -> DiffCache:
     return found  # type: ignore[no-any-return]
 
 
-@bp.get("/lexicons/diff")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/lexicons/diff",
+        operation_id="diffLexicons",
+        tag="words",
+        summary="What changed between two lexicons",
+        description="The forms `to` has and `from` has not (`added`) and the reverse (`removed`), each counted and listed in code-point order, "
+        f"a page of at most {MAX_DIFF_LIMIT} of each side from `offset`; with `ruleset`, only the forms it accepts as words, so a form "
+        "newly banned by class shows as removed. An analyser lexicon (`et`) cannot list its forms: 422 naming the side. "
+        "A first diff of two large lexicons takes up to about 2 s (a heavy request); its further pages are answered from a cache.",
+        parameters=[
+            query("from", "The lexicon before (id or tag, `GET /languages`)."),
+            query("to", "The lexicon after."),
+            query("ruleset", "Compare only the forms this ruleset accepts (default: every form)."),
+            query("limit", f"Forms listed of each side, 0 to {MAX_DIFF_LIMIT} (default 100; 0: counts only)."),
+            query("offset", "Forms of each side to skip (default 0)."),
+            query("locale", "Language of messages (`en`, `et`, `is`); else Accept-Language."),
+        ],
+        query=DiffQuery,
+        answers={200: LexiconDiffOut},
+        errors=(400, 404, 422, 503),
+    )
+)
 @heavy(lane="long")
 def diff() -> Response:
     q = DIFF_QUERY.load(query_args())

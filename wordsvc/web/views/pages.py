@@ -16,11 +16,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, send_from_directory
+from flask import Response, current_app, g, send_from_directory
 
 from ...core import problem_codes as codes
 from ...data.languages import LANGUAGES
 from ...i18n import CATALOG, LANGUAGE_TAGS, LOCALE_NAMES, LOCALES, PAGE_PLURALS
+from ..endpoints import ASSET, HTML, Endpoint, Resource
+from ..parameters import EVENT
 from ..problems import problem
 
 __all__ = ["ASSETS", "PAGES", "STATIC", "bp", "page_strings", "render_page"]
@@ -64,7 +66,7 @@ DOUBLE_EXAMPLES = {tag: list(lang.double_examples) for lang in LANGUAGES for tag
 DISPLAY_PAGE_SECONDS = 10
 POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-bp = Blueprint("pages", __name__)
+bp = Resource("pages", __name__)
 
 
 def page_strings(page: str) -> dict[str, dict[str, str | dict[str, str]]]:
@@ -133,23 +135,67 @@ def _page(page: str) -> Response:
     return response
 
 
-@bp.get("/console")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/console",
+        operation_id="getConsolePage",
+        tag="pages",
+        summary="The referee console",
+        description="An HTML page (docs/pages.md): sign in with a token, enter rounds from the slip, corrections, standings.",
+        answers={200: HTML},
+    )
+)
 def console() -> Response:
     return _page("console")
 
 
-@bp.get("/judge")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/judge",
+        operation_id="getJudgePage",
+        tag="pages",
+        summary="The judge kiosk",
+        description="An HTML page (docs/pages.md): a challenge's words judged acceptable or not, never which word; recorded in the event's audit.",
+        answers={200: HTML},
+    )
+)
 def judge() -> Response:
     return _page("judge")
 
 
-@bp.get("/events/<event:event>/display")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}/display",
+        operation_id="getDisplayPage",
+        tag="pages",
+        summary="The event display",
+        description="An HTML page (docs/pages.md): the event's tables, standings and changes for a projector; a private event's token in the link's fragment.",
+        parameters=[EVENT],
+        answers={200: HTML},
+        documented=False,  # a page, not part of the API: it was never in the document, and the document stays as it was
+    )
+)
 def display(event: str) -> Response:
     """The event's projector view: the page reads the event itself (a private one with the token of its link's fragment)."""
     return _page("display")
 
 
-@bp.get("/assets/<name>")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/assets/{name}",
+        operation_id="getAsset",
+        tag="pages",
+        summary="The pages' assets",
+        description="common.js, console.js, dashboard.js, judge.js, pages.css: served as committed, with ETag.",
+        parameters=[{"name": "name", "in": "path", "required": True, "description": "The asset's file name.", "schema": {"type": "string", "enum": list(ASSETS)}}],
+        answers={200: ASSET},
+        errors=(404,),
+    )
+)
 def asset(name: str) -> Response:
     if name not in ASSETS:
         return problem(404, f"No asset {name!r}; the pages' assets are {', '.join(ASSETS)}.", {"name": ["not an asset of the pages"]}, g.locale, code=codes.ASSET_NOT_FOUND)

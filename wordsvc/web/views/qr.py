@@ -12,14 +12,15 @@ from __future__ import annotations
 import io
 
 import segno
-from flask import Blueprint, Response
+from flask import Response
 
 from ...schemas.qr import QrBody
+from ..endpoints import SVG, Endpoint, Resource
 from ..requests import read_json
 
 __all__ = ["bp", "qr_svg"]
 
-bp = Blueprint("qr", __name__)
+bp = Resource("qr", __name__)
 
 QR_BODY = QrBody()
 #: The quiet zone a reader needs around the code: 4 modules (ISO/IEC 18004).
@@ -34,7 +35,20 @@ def qr_svg(text: str) -> str:
     return out.getvalue().decode("ascii")
 
 
-@bp.post("/qr")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/qr",
+        operation_id="makeQrCode",
+        tag="pages",
+        summary="A QR code",
+        description="The text as a QR code, SVG (made by segno; 4 modules of quiet zone, no size: a viewBox), for the console's sign-in links (docs/pages.md). "
+        "No token; nothing is stored, the body is never logged, and the answer is Cache-Control: no-store.",
+        body=QrBody,
+        answers={200: SVG},
+        errors=(400, 413, 415, 422),
+    )
+)
 def make_qr() -> Response:
     body = QR_BODY.load(read_json())
     response = Response(qr_svg(body["text"]), mimetype="image/svg+xml")

@@ -2,27 +2,52 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, g, jsonify
+from flask import Response, g, jsonify
 
-from ...schemas.rounds import GameRequest, RoundRequest, load_round_request
+from ...schemas.rounds import GameRequest, GameResultOut, RoundRequest, RoundResultOut, load_round_request
 from ..admission import heavy
+from ..endpoints import Endpoint, Resource
 from ..requests import read_json, service
 
 __all__ = ["bp"]
 
-bp = Blueprint("rounds", __name__)
+bp = Resource("rounds", __name__)
 
 ROUND_REQUEST, GAME_REQUEST = RoundRequest(), GameRequest()
 
 
-@bp.post("/score-round")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/score-round",
+        operation_id="scoreRound",
+        tag="scoring",
+        summary="Score a round",
+        description="Each player's words, unused cards, challenges, bonuses and total.",
+        body=RoundRequest,
+        answers={200: RoundResultOut},
+        errors=(400, 404, 413, 415, 422),
+    )
+)
 def score_round() -> Response:
     body = load_round_request(read_json(), ROUND_REQUEST)
     result = service().score_round(body["play"], body["ruleset"], body["lang"])
     return jsonify(result.to_dict(g.locale))
 
 
-@bp.post("/score-game")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/score-game",
+        operation_id="scoreGame",
+        tag="scoring",
+        summary="Score a game",
+        description="Each round's result, running totals and the winner(s).",
+        body=GameRequest,
+        answers={200: GameResultOut},
+        errors=(400, 404, 413, 415, 422),
+    )
+)
 @heavy
 def score_game() -> Response:
     body = GAME_REQUEST.load(read_json())

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+from flask import Response, jsonify
 
 from ...core import problem_codes as codes
 from ...core.deal import new_seed
@@ -20,14 +20,15 @@ from ...core.errors import InvalidRequest, Problems
 from ...core.ruleset import Ruleset
 from ...core.solitaire import Layout, SolitaireError, deal_layout, solve
 from ...core.verdict import judge_cards
-from ...schemas.solitaire import DealLayoutQuery, MoveBody, SolveBody
+from ...schemas.solitaire import DealLayoutQuery, DealtLayoutOut, MoveBody, MoveOut, SolutionOut, SolveBody
 from ..admission import heavy
+from ..endpoints import Endpoint, Resource, query
 from ..requests import query_args, read_json, service
 from .words import searcher
 
 __all__ = ["bp"]
 
-bp = Blueprint("solitaire", __name__)
+bp = Resource("solitaire", __name__)
 DEAL_QUERY, MOVE_BODY, SOLVE_BODY = DealLayoutQuery(), MoveBody(), SolveBody()
 
 
@@ -49,7 +50,20 @@ def _refused(err: SolitaireError) -> InvalidRequest:
     return InvalidRequest(f"That move is not allowed: {err}.", {err.field: [str(err)]}, code=codes.INVALID_PLAY)
 
 
-@bp.get("/solitaire/deal")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/solitaire/deal",
+        operation_id="dealSolitaire",
+        tag="solitaire",
+        summary="Deal a solitaire layout",
+        description="8 piles of 6 (5 face down, the top face up; `piles` and `depth` for other sizes) from the q1 shuffle of a seed (docs/deals.md, section 9).",
+        parameters=[query("ruleset", "Ruleset id (default `standard`): its deck."), query("seed", "64 hex digits; random when left out."), query("piles", "Piles (default 8)."), query("depth", "Cards a pile (default 6).")],
+        query=DealLayoutQuery,
+        answers={200: DealtLayoutOut},
+        errors=(400, 404, 422),
+    )
+)
 def deal() -> Response:
     q = DEAL_QUERY.load(query_args())
     ruleset = service().ruleset(q["ruleset"])
@@ -61,7 +75,20 @@ def deal() -> Response:
     return jsonify({"ruleset": ruleset.id, "seed": seed, "layout": layout_view(layout)})
 
 
-@bp.post("/solitaire/move")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/solitaire/move",
+        operation_id="playSolitaireMove",
+        tag="solitaire",
+        summary="Play a solitaire move",
+        description="A word (the piles whose face-up top cards make it, in the word's order): valid or not with the verdict's reason, and the layout after it "
+        "(the card under each used one turned up; unchanged when the word is refused). Or a rebuild: the top card of pile `from` onto the empty pile `to`.",
+        body=MoveBody,
+        answers={200: MoveOut},
+        errors=(400, 404, 413, 415, 422),
+    )
+)
 def move() -> Response:
     body = MOVE_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
@@ -95,7 +122,20 @@ def move() -> Response:
     )
 
 
-@bp.post("/solitaire/solve")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/solitaire/solve",
+        operation_id="solveSolitaire",
+        tag="solitaire",
+        summary="Solve a solitaire layout",
+        description="Whether the layout can be cleared and a way to do it, else the most cards some sequence of moves lays; exact within `budget_ms`, "
+        "`truncated` past it (the full 48 cards usually are). A heavy request.",
+        body=SolveBody,
+        answers={200: SolutionOut},
+        errors=(400, 404, 413, 415, 422, 503),
+    )
+)
 @heavy(lane="long")
 def solve_layout() -> Response:
     body = SOLVE_BODY.load(read_json())

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from flask import Blueprint, Response, current_app, request
+from flask import Response, current_app, request
 from marshmallow import ValidationError
 
 from ...core import problem_codes as codes
@@ -36,12 +36,15 @@ from ...ledger.records.feed import Changes
 from ...schemas.events import MAX_SEQ
 from ...schemas.stream import StreamQuery
 from ...server.hosting import hosting_of
+from ..endpoints import PUBLIC, Endpoint, Resource
+from ..openapi_schemas import EVENT_STREAM
+from ..parameters import EVENT, LAST_EVENT_ID
 from ..requests import query_args
 from .ledger_access import ledger, principal
 
 __all__ = ["RETRY_MS", "bp", "encode"]
 
-bp = Blueprint("stream", __name__)
+bp = Resource("stream", __name__)
 STREAM_QUERY = StreamQuery()
 #: The reconnection delay the stream asks of its clients (SSE ``retry``), in milliseconds.
 RETRY_MS = 2000
@@ -59,7 +62,25 @@ def encode(changes: Changes) -> tuple[list[tuple[int, bytes]], int, bool, frozen
     return [(seq, message(seq, kind, data)) for seq, kind, data in changes.messages], changes.cursor, changes.more, changes.revoked
 
 
-@bp.get("/events/<event:event>/stream")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}/stream",
+        operation_id="getEventStream",
+        tag="ledger",
+        summary="The event's changes, pushed (Server-Sent Events)",
+        description="A held `text/event-stream`: `ready` first (its id the newest audit entry), then a typed message for every change a viewer may see "
+     "(`round.stored`, `round.corrected`, `table.seated`, `session.started`, `session.reseated`, `player.registered`, "
+     "`player.checked_in`, `player.withdrawn`, `ruling.given`, `event.closed`), each with its audit entry's seq as its id, and a "
+     "`: keep-alive` comment every 15 s. Reconnect with `Last-Event-ID` (or `?after=`) to get what was missed, once. A private event needs "
+     "a token of the event. 503 with `Retry-After` when the worker holds as many streams as it takes (docs/streams.md).",
+        parameters=[EVENT, LAST_EVENT_ID],
+        query=StreamQuery,
+        answers={200: EVENT_STREAM},
+        errors=(400, 401, 403, 404, 422, 503),
+        access=PUBLIC,
+    )
+)
 def stream(event: str) -> Response:
     """The start of the stream (``retry``, ``ready``); the server sends the rest, history first, a page at a time.
 
@@ -70,19 +91,19 @@ def stream(event: str) -> Response:
     after = _last_event_id(request.headers.get("Last-Event-ID"), query["after"])
     book = ledger()
     actor = principal()
-    head = book.stream_head(actor, event)
+    head = book.feed.head(actor, event)
     cursor = head if after is None or after > head else after  # an id past the newest entry is from no history of this event
     parts = [b"retry: %d\n\n" % RETRY_MS, message(cursor, "ready", {"event": event, "head": head})]
     hosting = hosting_of(request.environ)
     if hosting is None or hosting.changed is None:  # a server that cannot hold it: the start and a page of history; the client reconnects for the rest
         if cursor < head:
-            parts += [data for _, data in encode(book.stream_read(event, cursor))[0]]
+            parts += [data for _, data in encode(book.feed.read(event, cursor))[0]]
     else:
         if request.method == "GET":
             _watch(hosting.changed)
 
         def fetch(past: int, keys: frozenset[str]) -> tuple[list[tuple[int, bytes]], int, bool, frozenset[str]]:
-            return encode(book.stream_read(event, past, keys))
+            return encode(book.feed.read(event, past, keys))
 
         hosting.hold(event, cursor, fetch, None if actor is None else actor.token)
     return Response(b"".join(parts), 200, _HEADERS, mimetype="text/event-stream")

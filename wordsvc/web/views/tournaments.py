@@ -10,18 +10,34 @@ import csv
 import io
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Response, jsonify, request
 
 from ...core.standings.crosstable import CROSSTABLE_COLUMNS, crosstable_rows
 from ...ledger import canonical, require_director
-from ...schemas.tournaments import CsvQuery, PlayerBody, RatedBody, ScheduleBody, SessionBody, SwapBody
+from ...schemas.tournaments import (
+    CrosstableOut,
+    CsvQuery,
+    EventPlayerListOut,
+    EventPlayerOut,
+    PlayerBody,
+    RatedBody,
+    RatedOut,
+    ScheduleBody,
+    ScheduleOut,
+    SessionBody,
+    SessionListOut,
+    SessionOut,
+    SwapBody,
+)
+from ..endpoints import PUBLIC, TOKEN, Endpoint, Resource
+from ..parameters import EVENT, PLAYER, SESSION
 from ..requests import query_args, read_json
 from .events import CHECKPOINT_HEADER, spreadsheet_text
 from .ledger_access import ledger, principal, writer
 
 __all__ = ["bp", "csv_response", "wants_csv"]
 
-bp = Blueprint("tournaments", __name__)
+bp = Resource("tournaments", __name__)
 
 PLAYER_BODY, SESSION_BODY, SWAP_BODY, SCHEDULE_BODY, RATED_BODY, CSV_QUERY = PlayerBody(), SessionBody(), SwapBody(), ScheduleBody(), RatedBody(), CsvQuery()
 
@@ -57,89 +73,276 @@ def csv_response(rows: list[list[Any]], filename: str, checkpoint: dict[str, Any
 # --- players ------------------------------------------------------------------------------------------
 
 
-@bp.put("/events/<event:event>/players/<player>")
+@bp.declare(
+    Endpoint(
+        method="put",
+        path="/events/{event}/players/{player}",
+        operation_id="registerPlayer",
+        tag="tournaments",
+        summary="Register a player",
+        description="Director token. The id, display name, club and rating id; 201 the first time, 200 for the same body again, 409 for another. Registered after "
+     "the first session, a player enters from the next session (a late entry). Names as for tables: no duplicates or look-alikes.",
+        parameters=[EVENT, PLAYER],
+        body=PlayerBody,
+        answers={201: EventPlayerOut, 200: EventPlayerOut},
+        errors=(400, 401, 403, 404, 409, 413, 415, 422),
+        access=TOKEN,
+        roles=("director",),
+    )
+)
 def put_player(event: str, player: str) -> Response:
     actor = require_director(writer(), event)
     body = PLAYER_BODY.load(read_json())
-    created, view = ledger().register_player(actor, event, player, body["name"], body["club"], body["rating_id"], body["checked_in"])
+    created, view = ledger().players.register(actor, event, player, body["name"], body["club"], body["rating_id"], body["checked_in"])
     return _answer(created, view, f"/events/{event}/players/{player}")
 
 
-@bp.get("/events/<event:event>/players")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}/players",
+        operation_id="listPlayers",
+        tag="tournaments",
+        summary="The event's players",
+        description="Every registered player, checked in or not, withdrawn or not.",
+        parameters=[EVENT],
+        answers={200: EventPlayerListOut},
+        errors=(401, 403, 404),
+        access=PUBLIC,
+    )
+)
 def list_players(event: str) -> Response:
-    return jsonify(ledger().players(principal(), event))
+    return jsonify(ledger().players.players(principal(), event))
 
 
-@bp.post("/events/<event:event>/players/<player>/check-in")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/players/{player}/check-in",
+        operation_id="checkInPlayer",
+        tag="tournaments",
+        summary="Check a player in",
+        description="Director token. Audited; again is a 200 with the first receipt.",
+        parameters=[EVENT, PLAYER],
+        answers={200: EventPlayerOut},
+        errors=(401, 403, 404, 409),
+        access=TOKEN,
+        roles=("director",),
+    )
+)
 def check_in(event: str, player: str) -> Response:
-    return jsonify(ledger().check_in(require_director(writer(), event), event, player))
+    return jsonify(ledger().players.check_in(require_director(writer(), event), event, player))
 
 
-@bp.post("/events/<event:event>/players/<player>/withdraw")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/players/{player}/withdraw",
+        operation_id="withdrawPlayer",
+        tag="tournaments",
+        summary="Withdraw a player",
+        description="Director token. From the next session on: past games stay in the standings. Audited; again is a 200.",
+        parameters=[EVENT, PLAYER],
+        answers={200: EventPlayerOut},
+        errors=(401, 403, 404, 409),
+        access=TOKEN,
+        roles=("director",),
+    )
+)
 def withdraw(event: str, player: str) -> Response:
-    return jsonify(ledger().withdraw(require_director(writer(), event), event, player))
+    return jsonify(ledger().players.withdraw(require_director(writer(), event), event, player))
 
 
 # --- sessions -----------------------------------------------------------------------------------------
 
 
-@bp.post("/events/<event:event>/sessions")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/sessions",
+        operation_id="createSession",
+        tag="tournaments",
+        summary="Seat the next session",
+        description="Director token. Seats every active player at tables within the ruleset's range by the method asked (docs/seating.md). 409 while the "
+     "session before has tables with rounds missing, unless `unfinished: allow`. `number` names the session: a retry of the same request is a 200, never a second session.",
+        parameters=[EVENT],
+        body=SessionBody,
+        answers={201: SessionOut, 200: SessionOut},
+        errors=(400, 401, 403, 404, 409, 413, 415, 422),
+        access=TOKEN,
+        roles=("director",),
+    )
+)
 def create_session(event: str) -> Response:
     actor = require_director(writer(), event)
     body = SESSION_BODY.load(read_json())
-    created, view = ledger().create_session(actor, event, body)
+    created, view = ledger().sessions.create(actor, event, body)
     return _answer(created, view, f"/events/{event}/sessions/{view['number']}")
 
 
-@bp.get("/events/<event:event>/sessions")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}/sessions",
+        operation_id="listSessions",
+        tag="tournaments",
+        summary="The event's sessions",
+        description="Each session's tables, seats and repeat meetings.",
+        parameters=[EVENT],
+        answers={200: SessionListOut},
+        errors=(401, 403, 404),
+        access=PUBLIC,
+    )
+)
 def list_sessions(event: str) -> Response:
-    return jsonify(ledger().sessions(principal(), event))
+    return jsonify(ledger().sessions.sessions(principal(), event))
 
 
-@bp.get("/events/<event:event>/sessions/<int:number>")
-def show_session(event: str, number: int) -> Response:
-    return jsonify(ledger().session(principal(), event, number))
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}/sessions/{session}",
+        operation_id="getSession",
+        tag="tournaments",
+        summary="A session",
+        description="Its tables in seat order, whether it started and whether it is complete.",
+        parameters=[EVENT, SESSION],
+        answers={200: SessionOut},
+        errors=(401, 403, 404),
+        access=PUBLIC,
+    )
+)
+def show_session(event: str, session: int) -> Response:
+    return jsonify(ledger().sessions.session(principal(), event, session))
 
 
-@bp.post("/events/<event:event>/sessions/<int:number>/swap")
-def swap(event: str, number: int) -> Response:
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/sessions/{session}/swap",
+        operation_id="swapPlayers",
+        tag="tournaments",
+        summary="Swap two players",
+        description="Director token. The two exchange seats; 409 once a round of the session is stored.",
+        parameters=[EVENT, SESSION],
+        body=SwapBody,
+        answers={200: SessionOut},
+        errors=(400, 401, 403, 404, 409, 413, 415, 422),
+        access=TOKEN,
+        roles=("director",),
+    )
+)
+def swap(event: str, session: int) -> Response:
     actor = require_director(writer(), event)
     first, second = SWAP_BODY.load(read_json())["players"]
-    return jsonify(ledger().swap(actor, event, number, first, second))
+    return jsonify(ledger().sessions.swap(actor, event, session, first, second))
 
 
-@bp.post("/events/<event:event>/sessions/<int:number>/redraw")
-def redraw(event: str, number: int) -> Response:
-    return jsonify(ledger().redraw(require_director(writer(), event), event, number))
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/sessions/{session}/redraw",
+        operation_id="redrawSession",
+        tag="tournaments",
+        summary="Draw a session again",
+        description="Director token. The same method and sizes again, a new draw for random; 409 once a round of the session is stored.",
+        parameters=[EVENT, SESSION],
+        answers={200: SessionOut},
+        errors=(401, 403, 404, 409, 422),
+        access=TOKEN,
+        roles=("director",),
+    )
+)
+def redraw(event: str, session: int) -> Response:
+    return jsonify(ledger().sessions.redraw(require_director(writer(), event), event, session))
 
 
-@bp.post("/events/<event:event>/schedule")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/schedule",
+        operation_id="publishSchedule",
+        tag="tournaments",
+        summary="Publish a schedule",
+        description="Director token. The whole schedule for the checked-in players over `sessions` sessions, every pair meeting as evenly as possible; "
+     "before the first session; the same request again is a 200.",
+        parameters=[EVENT],
+        body=ScheduleBody,
+        answers={201: ScheduleOut, 200: ScheduleOut},
+        errors=(400, 401, 403, 404, 409, 413, 415, 422),
+        access=TOKEN,
+        roles=("director",),
+    )
+)
 def publish_schedule(event: str) -> Response:
     actor = require_director(writer(), event)
     body = SCHEDULE_BODY.load(read_json())
-    created, view = ledger().publish_schedule(actor, event, body["sessions"], body["size"])
+    created, view = ledger().sessions.publish_schedule(actor, event, body["sessions"], body["size"])
     return _answer(created, view, f"/events/{event}/schedule")
 
 
-@bp.get("/events/<event:event>/schedule")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}/schedule",
+        operation_id="getSchedule",
+        tag="tournaments",
+        summary="The published schedule",
+        description="404 when none is published.",
+        parameters=[EVENT],
+        answers={200: ScheduleOut},
+        errors=(401, 403, 404),
+        access=PUBLIC,
+    )
+)
 def show_schedule(event: str) -> Response:
-    return jsonify(ledger().schedule(principal(), event))
+    return jsonify(ledger().sessions.schedule(principal(), event))
 
 
-@bp.post("/events/<event:event>/rated")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/rated",
+        operation_id="setRated",
+        tag="tournaments",
+        summary="Rate an event or not",
+        description="Director token. `rated: false` leaves the event out of the ratings (audited, with a reason).",
+        parameters=[EVENT],
+        body=RatedBody,
+        answers={200: RatedOut},
+        errors=(400, 401, 403, 404, 409, 413, 415, 422),
+        access=TOKEN,
+        roles=("director",),
+    )
+)
 def set_rated(event: str) -> Response:
     actor = require_director(writer(), event)
     body = RATED_BODY.load(read_json())
-    return jsonify(ledger().set_rated(actor, event, body["rated"], body["reason"]))
+    return jsonify(ledger().ratings.set_rated(actor, event, body["rated"], body["reason"]))
 
 
 # --- standings across sessions ------------------------------------------------------------------------
 
 
-@bp.get("/events/<event:event>/crosstable")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/events/{event}/crosstable",
+        operation_id="getCrosstable",
+        tag="tournaments",
+        summary="The crosstable",
+        description="Who met whom, at which table, with what result. CSV with Accept: text/csv or format=csv.",
+        parameters=[EVENT],
+        query=CsvQuery,
+        answers={200: CrosstableOut},
+        errors=(400, 401, 403, 404, 409, 422),
+        access=PUBLIC,
+        csv="player,opponent,session,table,score,opponent_score,result",
+    )
+)
 def crosstable(event: str) -> Response:
     query = CSV_QUERY.load(query_args())
-    view = ledger().crosstable(principal(), event)
+    view = ledger().tournament_standings.crosstable(principal(), event)
     if not wants_csv(query["format"]):
         return jsonify(view)
     rows: list[list[Any]] = [list(CROSSTABLE_COLUMNS), *([row[key] for key in CROSSTABLE_COLUMNS] for row in crosstable_rows(view))]

@@ -2,22 +2,38 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, g, jsonify
+from flask import Response, g, jsonify
 
 from ...core.text import normalize
-from ...schemas.validate import ValidateBody, ValidateQuery, load_validate_query
+from ...schemas.validate import ValidateBody, ValidateQuery, VerdictOut, load_validate_query
+from ..endpoints import Endpoint, Resource, query
+from ..openapi_schemas import VERDICTS_OR_JUDGE
+from ..parameters import COMMON_QUERY
 from ..requests import in_pool, query_args, read_json, service
 from .words import suggestions
 
 __all__ = ["bp"]
 
-bp = Blueprint("validate", __name__)
+bp = Resource("validate", __name__)
 
 # Schemas are stateless once built; building one per request costs more than judging the word.
 VALIDATE_QUERY, VALIDATE_BODY = ValidateQuery(), ValidateBody()
 
 
-@bp.get("/validate")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/validate",
+        operation_id="validateWord",
+        tag="words",
+        summary="Judge one word",
+        description="The verdict on a word: plain letters (every way to lay it) or compact cards such as `(qu)iz`; a refused word also gets `suggestions`.",
+        parameters=[query("word", "The word."), *COMMON_QUERY, query("suggest", "`false`: no suggestions for a refused word.")],
+        query=ValidateQuery,
+        answers={200: VerdictOut},
+        errors=(400, 404, 422),
+    )
+)
 def validate_word() -> Response:
     query = load_validate_query(query_args(), VALIDATE_QUERY)
     ruleset, lexicon = service().resolve(query["ruleset"], query["lang"])
@@ -31,7 +47,19 @@ def validate_word() -> Response:
     return jsonify(out)
 
 
-@bp.post("/validate")
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/validate",
+        operation_id="validateWords",
+        tag="words",
+        summary="Judge many words",
+        description="Verdicts in request order and whether all are valid; with `judge: true`, only whether the whole play is acceptable.",
+        body=ValidateBody,
+        answers={200: VERDICTS_OR_JUDGE},
+        errors=(400, 404, 413, 415, 422),
+    )
+)
 def validate_words() -> Response:
     body = VALIDATE_BODY.load(read_json())
     verdicts = service().verdicts(body["words"], body["ruleset"], body["lang"])

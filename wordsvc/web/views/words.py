@@ -2,9 +2,8 @@
 
 Each view loads its query with a schema of :mod:`wordsvc.schemas.words`, calls
 :class:`~wordsvc.data.wordsearch.WordSearch` and dumps the result. The
-schemas document the endpoints (:data:`OPENAPI_SCHEMAS`,
-:data:`OPENAPI_ENDPOINTS` are in the shape :mod:`wordsvc.web.openapi` lists
-its own). :func:`suggestions` is what a ``/validate`` verdict calls for a
+schemas document the endpoints, each declared on its view.
+:func:`suggestions` is what a ``/validate`` verdict calls for a
 refused word.
 """
 
@@ -13,15 +12,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, jsonify
-from marshmallow import Schema
+from flask import Response, current_app, g, jsonify
 
 from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...core.lexicon import Lexicon
 from ...core.ruleset import Ruleset
 from ...core.verdict import judge
-from ...core.wordsearch.queries import MAX_PATTERN_CHARS, CursorError, WordQuery, decode_cursor, encode_cursor
+from ...core.wordsearch.queries import CursorError, WordQuery, decode_cursor, encode_cursor
 from ...data.anagram_index import AnagramIndexes
 from ...data.wordsearch import Budgets, SearchUnavailable, WordSearch
 from ...schemas.words import (
@@ -29,26 +27,26 @@ from ...schemas.words import (
     BUDGET_DESCRIPTION,
     BUDGET_MS_DESCRIPTION,
     CLASS_NAMES,
-    MAX_BUDGET,
-    MAX_BUDGET_MS,
-    MAX_LIMIT,
     MAX_SUGGESTIONS,
     PATTERN_GRAMMAR,
-    PATTERN_SHAPE,
     SUGGEST_QUERY,
     WORDS_QUERY,
     AnagramsOut,
-    SuggestionOut,
+    AnagramsQuery,
     SuggestOut,
+    SuggestQuery,
     WordsOut,
+    WordsQuery,
 )
 from ..admission import heavy
+from ..endpoints import Endpoint, Resource, query
+from ..parameters import COMMON_QUERY
 from ..problems import problem
 from ..requests import query_args, service
 
-__all__ = ["OPENAPI_ENDPOINTS", "OPENAPI_SCHEMAS", "bp", "searcher", "suggestions"]
+__all__ = ["bp", "searcher", "suggestions"]
 
-bp = Blueprint("words", __name__)
+bp = Resource("words", __name__)
 
 
 def searcher() -> WordSearch:
@@ -73,10 +71,42 @@ def suggestions(word: str, ruleset: Ruleset, lexicon: Lexicon, limit: int = MAX_
     return [s.to_dict() for s in result.suggestions]
 
 
+def _budget(default: int) -> list[dict[str, Any]]:
+    """The work budget's query parameters, with the endpoint's default budget in their prose."""
+    return [
+        query("budget", f"{BUDGET_DESCRIPTION} Default {default:,}."),
+        query("budget_ms", BUDGET_MS_DESCRIPTION, deprecated=True),
+    ]
+
+
 # ---------------------------------------------------------------- views
 
 
-@bp.get("/words")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/words",
+        operation_id="findWords",
+        tag="words",
+        summary="Words matching a pattern",
+        description="Playable forms matching the pattern (unless `classes` asks for forms of given classes), each with its best points; "
+        "by commonness, then alphabet; paged with `next_cursor`. A query that spends its work budget returns what it found "
+        "with `truncated: true`.",
+        parameters=[
+            query("pattern", PATTERN_GRAMMAR),
+            query("min_len", "Fewest letters."),
+            query("max_len", "Most letters."),
+            query("classes", f"Comma-separated classes: {', '.join(CLASS_NAMES)}."),
+            query("limit", "Words per page, at most 500 (default 50)."),
+            query("cursor", "`next_cursor` of the previous page, unchanged."),
+            *_budget(Budgets.words),
+            *COMMON_QUERY,
+        ],
+        query=WordsQuery,
+        answers={200: WordsOut},
+        errors=(400, 404, 422, 503),
+    )
+)
 @heavy
 def words() -> Response:
     q = WORDS_QUERY.load(query_args())
@@ -104,7 +134,26 @@ def words() -> Response:
     )
 
 
-@bp.get("/anagrams")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/anagrams",
+        operation_id="findAnagrams",
+        tag="words",
+        summary="Words these cards lay",
+        description="Every valid word that can be laid from the cards (double-letter cards as cards: `(qu)izt` lays QUIZ as QU-I-Z), "
+        "with the cards used and points, best first; `all=true`: from any of the cards, else from every one.",
+        parameters=[
+            query("cards", "`(qu)izt` or `QU,I,Z,T`; at most 20 cards."),
+            query("all", "Any subset of the cards (default false: every card)."),
+            *_budget(Budgets.anagrams),
+            *COMMON_QUERY,
+        ],
+        query=AnagramsQuery,
+        answers={200: AnagramsOut},
+        errors=(400, 404, 422, 503),
+    )
+)
 @heavy
 def anagrams() -> Response:
     q = ANAGRAMS_QUERY.load(query_args())
@@ -124,7 +173,20 @@ def anagrams() -> Response:
     )
 
 
-@bp.get("/suggest")
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/suggest",
+        operation_id="suggestWords",
+        tag="words",
+        summary="Playable words close to a word",
+        description="Up to 10 playable words one edit away, then two, by distance, commonness and alphabet.",
+        parameters=[query("word", "The word."), query("limit", "At most 10 (default 10)."), *_budget(Budgets.suggest), *COMMON_QUERY],
+        query=SuggestQuery,
+        answers={200: SuggestOut},
+        errors=(400, 404, 422),
+    )
+)
 @heavy
 def suggest() -> Response:
     q = SUGGEST_QUERY.load(query_args())
@@ -149,86 +211,3 @@ def suggest() -> Response:
 @bp.errorhandler(SearchUnavailable)
 def _unavailable(err: SearchUnavailable) -> Response:
     return problem(503, str(err), {}, getattr(g, "locale", "en"), code=codes.INDEX_MISSING)
-
-
-# ---------------------------------------------------------------- OpenAPI
-
-
-def _q(name: str, description: str, required: bool = False, schema: dict[str, Any] | None = None, deprecated: bool = False) -> dict[str, Any]:
-    found = {"name": name, "in": "query", "required": required, "description": description, "schema": schema or {"type": "string"}}
-    if deprecated:
-        found["deprecated"] = True
-    return found
-
-
-def _budget(default: int) -> list[dict[str, Any]]:
-    return [
-        _q("budget", f"{BUDGET_DESCRIPTION} Default {default:,}.", schema={"type": "integer", "minimum": 1, "maximum": MAX_BUDGET}),
-        _q("budget_ms", BUDGET_MS_DESCRIPTION, schema={"type": "integer", "minimum": 1, "maximum": MAX_BUDGET_MS}, deprecated=True),
-    ]
-
-
-_COMMON = [
-    _q("ruleset", "Ruleset id; default: the ruleset `lang`'s lexicon is played with (`deutsch` for `de`), else `standard`."),
-    _q("lang", "BCP 47 language tag of the lexicon (default: the ruleset's language); alone, it also picks its own ruleset and deck."),
-    _q("locale", "Language of messages (`en`, `et`, `is`); else Accept-Language."),
-]
-
-#: (name, schema) pairs for ``api.components.schema``.
-OPENAPI_SCHEMAS: list[tuple[str, type[Schema]]] = [
-    ("Words", WordsOut),
-    ("Anagrams", AnagramsOut),
-    ("Suggest", SuggestOut),
-    ("Suggestion", SuggestionOut),
-]
-
-#: Entries in the shape of :data:`wordsvc.web.openapi.ENDPOINTS`.
-OPENAPI_ENDPOINTS: list[tuple[str, str, str, str, list[dict[str, Any]], str | None, str | None, tuple[int, ...]]] = [
-    (
-        "get",
-        "/words",
-        "Words matching a pattern",
-        "Playable forms matching the pattern (unless `classes` asks for forms of given classes), each with its best points; "
-        "by commonness, then alphabet; paged with `next_cursor`. A query that spends its work budget returns what it found "
-        "with `truncated: true`.",
-        [
-            _q("pattern", PATTERN_GRAMMAR, True, {"type": "string", "maxLength": MAX_PATTERN_CHARS, "pattern": PATTERN_SHAPE}),
-            _q("min_len", "Fewest letters.", schema={"type": "integer", "minimum": 1}),
-            _q("max_len", "Most letters.", schema={"type": "integer", "minimum": 1}),
-            _q("classes", f"Comma-separated classes: {', '.join(CLASS_NAMES)}."),
-            _q("limit", "Words per page, at most 500 (default 50).", schema={"type": "integer", "minimum": 1, "maximum": MAX_LIMIT}),
-            _q("cursor", "`next_cursor` of the previous page, unchanged."),
-            *_budget(Budgets.words),
-            *_COMMON,
-        ],
-        None,
-        "Words",
-        (400, 404, 422, 503),
-    ),
-    (
-        "get",
-        "/anagrams",
-        "Words these cards lay",
-        "Every valid word that can be laid from the cards (double-letter cards as cards: `(qu)izt` lays QUIZ as QU-I-Z), "
-        "with the cards used and points, best first; `all=true`: from any of the cards, else from every one.",
-        [
-            _q("cards", "`(qu)izt` or `QU,I,Z,T`; at most 20 cards.", True),
-            _q("all", "Any subset of the cards (default false: every card).", schema={"type": "boolean"}),
-            *_budget(Budgets.anagrams),
-            *_COMMON,
-        ],
-        None,
-        "Anagrams",
-        (400, 404, 422, 503),
-    ),
-    (
-        "get",
-        "/suggest",
-        "Playable words close to a word",
-        "Up to 10 playable words one edit away, then two, by distance, commonness and alphabet.",
-        [_q("word", "The word.", True), _q("limit", "At most 10 (default 10).", schema={"type": "integer", "minimum": 1, "maximum": 10}), *_budget(Budgets.suggest), *_COMMON],
-        None,
-        "Suggest",
-        (400, 404, 422),
-    ),
-]
