@@ -125,6 +125,7 @@ HOSTILE: dict[str, Callable[[dict[str, Any]], None]] = {
     "a snapshot with no rounds": _set(("event", "ruleset", "rounds"), []),
     "a snapshot that is no ruleset": _set(("event", "ruleset"), {"name": 1}),
     "private as text": _set(("event", "private"), "yes"),
+    "rated as a list": _set(("event", "rated"), [None]),
     "an admin token": _set(("tokens", 0, "role"), "admin"),
     "a token for no table": _set(("tokens", 0, "table"), "t9"),
 }

@@ -144,7 +144,7 @@ def _event(event: dict[str, Any], problems: Problems) -> Ruleset | None:
     if not is_id(event.get("id")):
         problems.add("event.id", "must be 1 to 64 lowercase letters, digits, - or _")
     _text(problems, "event.name", event.get("name"), _EVENT_NAME)
-    for key in ("private", "duplicate"):
+    for key in ("private", "duplicate", "rated"):  # private always; duplicate and rated when the export has them
         if key in event or key == "private":
             if not isinstance(event.get(key), bool):
                 problems.add(f"event.{key}", "must be true or false")
