@@ -37,9 +37,9 @@ from ..core import problem_codes as codes
 from ..core.problem_codes import REGISTRY, CodedMessage
 from .endpoints import Endpoint
 
-__all__ = ["BODY_CODES", "TRANSPORT_CODES", "endpoint_codes", "schema_codes"]
+__all__ = ["BODY_CODES", "CARDS", "RESOLVE", "SCORING", "TRANSPORT_CODES", "endpoint_codes", "schema_codes"]
 
-#: What any request can be answered before or around its view: the server's own refusals (a malformed request or framing,
+#: What any request can be answered before or around its view (and the two codes of an answer's own shape): the server's own refusals (a malformed request or framing,
 #: TLS on the plain port, a timeout, headers too large, connections or descriptors exhausted, shutting down), a query string
 #: that is not UTF-8 or names a parameter twice, a method the path does not take, a bug, and every 503 of the admission.
 TRANSPORT_CODES = (
@@ -57,9 +57,26 @@ TRANSPORT_CODES = (
     codes.OUT_OF_DESCRIPTORS,
     codes.TOO_MANY_CONNECTIONS,
     codes.ERRORS_NOT_LISTED,
+    codes.INVALID_FIELDS,
 )
 #: What any endpoint that reads a JSON body can answer about the body itself (:func:`wordsvc.web.requests.json_body`).
 BODY_CODES = (codes.MALFORMED_JSON, codes.INVALID_UTF8, codes.UNSUPPORTED_MEDIA_TYPE, codes.BODY_TOO_LARGE, codes.GIVEN_TWICE)
+
+#: The domain codes of naming a ruleset and a language (:meth:`wordsvc.service.Service.resolve`), for the views to name.
+RESOLVE = (codes.UNKNOWN_RULESET, codes.UNKNOWN_LANGUAGE, codes.INVALID_RULESET)
+#: The domain codes of reading cards against a deck: notation, a card the deck lacks, more copies than it holds.
+CARDS = (codes.INVALID_CARDS, codes.UNBALANCED_PARENTHESIS, codes.UNKNOWN_CARD, codes.TOO_MANY_COPIES)
+#: The domain codes of scoring a round (:mod:`wordsvc.core.scoring`), beside :data:`CARDS`.
+SCORING = (
+    codes.PLAYER_COUNT,
+    codes.ROUND_OUT_OF_RANGE,
+    codes.HAND_SIZE,
+    codes.EMPTY_WORD,
+    codes.DUPLICATE_NAME,
+    codes.ONE_GOES_OUT,
+    codes.INVALID_CHALLENGE,
+    codes.INVALID_BONUS_CHOICE,
+)
 
 #: marshmallow's validators -> their code (as :mod:`wordsvc.schemas.common` gives their messages).
 _VALIDATORS = (

@@ -30,6 +30,7 @@ from ...ledger import Forbidden, NotFound, Principal, Unauthorized, play_from_do
 from ...schemas.analysis import EventRoundAnalysisOut, RoundAnalysisOut, RoundRequest, load_round_request
 from ...service.analysis import SnapshotSolvers, analyse_round
 from ..admission import heavy
+from ..endpoint_codes import CARDS, RESOLVE, SCORING
 from ..endpoints import PUBLIC, Endpoint, Resource
 from ..parameters import EVENT, GAME, ROUND
 from ..problems import problem
@@ -67,6 +68,7 @@ def snapshot_solvers() -> SnapshotSolvers:
         body=RoundRequest,
         answers={200: RoundAnalysisOut},
         errors=(400, 404, 413, 415, 422, 503),
+        problems=(*RESOLVE, *CARDS, *SCORING, codes.NO_WORD_LIST, codes.INDEX_MISSING),
     )
 )
 @heavy(lane="long")
