@@ -222,7 +222,7 @@ def render() -> str:
         "status that this endpoint can answer: the transport's (a malformed request, a timeout, a method not allowed, the 503s),",
         "its body's (malformed JSON, too large, not JSON), those its query and body schemas give (derived from the schemas'",
         "fields and validators), and its domain codes, named on its declaration (`Endpoint(problems=...)` in `wordsvc/web/views/`).",
-        "An endpoint that names no domain codes yet lists every code the registry gives each status. The black-box tests hold",
+        "Every documented endpoint names its domain codes (a test checks it). The black-box tests hold",
         "every error answer, and every answer of the schemathesis run, to the list of its operation and status.",
         "",
         "- `type` is a URI per HTTP status (`/docs#problem-not-found`): the kind of problem, as RFC 9457 means it, stable",
