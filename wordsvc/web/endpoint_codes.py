@@ -6,8 +6,9 @@ client switches over a short, true list rather than the whole registry.
 The list is the union of
 
 - the transport codes every endpoint can answer (the server's own 400, 408,
-  431 and 503, method not allowed, a bug), and those of every endpoint that
-  takes a body (malformed JSON, too large, not JSON);
+  431 and 503, method not allowed, a bug), those of every endpoint that
+  takes a body (malformed JSON, too large, not JSON), and ``endpoint_not_found``
+  for a path with parameters (a segment the route refuses matches no route);
 - the codes its query and body schemas give, found by walking the
   marshmallow schema classes: a field's type (``invalid_type``), ``required``,
   ``null`` unless the field allows it, ``unknown_field`` where unknown fields
@@ -169,6 +170,8 @@ def endpoint_codes(endpoint: Endpoint) -> frozenset[str] | None:
     if endpoint.problems is None:
         return None
     out = {*TRANSPORT_CODES, *endpoint.problems}
+    if "{" in endpoint.path:
+        out.add(codes.ENDPOINT_NOT_FOUND)  # a segment its converter refuses (`round` not digits, `event` a reserved word) routes nowhere
     if endpoint.query is not None:
         out |= schema_codes(endpoint.query) | {codes.GIVEN_TWICE}
     if endpoint.body is not None:

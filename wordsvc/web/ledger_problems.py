@@ -16,8 +16,9 @@ __all__ = ["ACCESS", "INTEGRITY", "PLAYERS", "ROUNDS", "SESSIONS", "TOKENS", "WR
 
 #: Any endpoint under ``/events/{event}``: a token missing or not valid, a role that does not allow it, no such event.
 ACCESS = (codes.TOKEN_MISSING, codes.TOKEN_INVALID, codes.ROLE_REQUIRED, codes.EVENT_NOT_FOUND)
-#: A write to an event: closed, its lexicon changed under it, or stored meanwhile by another request.
-WRITE = (*ACCESS, codes.EVENT_CLOSED, codes.LEXICON_CHANGED, codes.STORED_MEANWHILE)
+#: A write to an event: closed, its lexicon changed under it, stored meanwhile by another request, or an audit log that does not
+#: verify (the service refuses to build on it).
+WRITE = (*ACCESS, codes.EVENT_CLOSED, codes.LEXICON_CHANGED, codes.STORED_MEANWHILE, codes.LOG_UNVERIFIED)
 #: A table and its rounds (:mod:`wordsvc.ledger.records.rounds`, ``games``, ``rulings``, ``deals``).
 ROUNDS = (
     codes.TABLE_NOT_FOUND,

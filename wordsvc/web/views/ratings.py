@@ -61,7 +61,7 @@ def ratings() -> Response:
         errors=(400, 404, 422),
         access=PUBLIC,
         csv="event,closed_at,rating,mu,sigma,games",
-        problems=(codes.RATING_NOT_FOUND,),
+        problems=(codes.RATING_NOT_FOUND, codes.INVALID_ID),
     )
 )
 def rating(rating_id: str) -> Response:
