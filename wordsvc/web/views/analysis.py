@@ -32,7 +32,7 @@ from ...service.analysis import SnapshotSolvers, analyse_round
 from ..admission import heavy
 from ..endpoint_codes import CARDS, RESOLVE, SCORING
 from ..endpoints import PUBLIC, Endpoint, Resource
-from ..ledger_problems import ACCESS
+from ..ledger_problems import ACCESS, INTEGRITY
 from ..parameters import EVENT, GAME, ROUND
 from ..problems import problem
 from ..requests import read_json
@@ -91,7 +91,7 @@ def analyse() -> Response:
         answers={200: EventRoundAnalysisOut},
         errors=(401, 403, 404, 409, 503),
         access=PUBLIC,
-        problems=(*ACCESS, codes.TABLE_NOT_FOUND, codes.ROUND_NOT_FOUND, codes.LEXICON_CHANGED, codes.INDEX_MISSING),
+        problems=(*ACCESS, *INTEGRITY, codes.TABLE_NOT_FOUND, codes.ROUND_NOT_FOUND, codes.LEXICON_CHANGED, codes.INDEX_MISSING),
     )
 )
 @heavy(lane="long")

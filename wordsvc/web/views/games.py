@@ -74,7 +74,7 @@ def put_game(event: str, game: str) -> Response:
         answers={200: GameOut},
         errors=(401, 403, 404, 409),
         access=PUBLIC,
-        problems=(*ACCESS, codes.TABLE_NOT_FOUND, codes.LEXICON_CHANGED),
+        problems=(*ACCESS, *INTEGRITY, codes.TABLE_NOT_FOUND, codes.LEXICON_CHANGED),
     )
 )
 def show_game(event: str, game: str) -> Response:
