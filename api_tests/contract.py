@@ -37,6 +37,46 @@ def assert_documented_code(code: Any, status: int, where: str) -> None:
     assert status in codes[code], f"{where}: code {code!r} is documented for {sorted(codes[code])}, not {status}"
 
 
+@cache
+def _operations(origin: str) -> list[tuple[re.Pattern[str], int, str, dict[str, Any]]]:
+    """The document's operations at ``origin``: (path pattern, placeholders, method, operation), literal paths first."""
+    doc = requests.get(origin + "/openapi.json", timeout=30).json()
+    out = []
+    for template, operations in doc["paths"].items():
+        pattern = re.compile("^" + re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(template)) + "$")
+        for method, operation in operations.items():
+            out.append((pattern, template.count("{"), method, operation))
+    return sorted(out, key=lambda row: row[1])
+
+
+def listed_codes(responses: dict[str, Any], status: int) -> list[str] | None:
+    """The codes an operation's document lists for ``status`` (``x-problem-codes``); ``None`` if the status has no list."""
+    answer = responses.get(str(status))
+    return None if answer is None else answer.get("x-problem-codes")
+
+
+def assert_listed_code(code: Any, codes: list[str] | None, where: str) -> None:
+    """``code`` is one the document lists for this operation and status (when it lists any)."""
+    assert codes is None or code in codes, f"{where}: code {code!r} is not in the operation's x-problem-codes {codes}"
+
+
+def operation_codes(response: requests.Response, status: int) -> list[str] | None:
+    """The codes the service's own document lists for the operation ``response`` answers (method + path template) and ``status``.
+
+    ``None`` when no documented operation has that method and path (an
+    unknown path, a method the path does not take, a page).
+    """
+    request = response.request
+    origin = re.match(r"^\w+://[^/]+", response.url or str(request.url))
+    if origin is None or request.method is None:
+        return None
+    path = (request.path_url or "/").split("?")[0]
+    for pattern, _, method, operation in _operations(origin[0]):
+        if method == request.method.lower() and pattern.match(path):
+            return listed_codes(operation["responses"], status)
+    return None
+
+
 def media_type(response: requests.Response) -> str:
     return response.headers.get("Content-Type", "").split(";")[0].strip().lower()
 
@@ -53,6 +93,8 @@ def assert_problem(response: requests.Response, status: int) -> dict[str, Any]:
     for key in ("type", "title", "detail", "request_id"):
         assert isinstance(body[key], str) and body[key], f"{where}: {key} = {body[key]!r}"
     assert_documented_code(body["code"], status, where)
+    listed = operation_codes(response, status)
+    assert_listed_code(body["code"], listed, where)
     assert isinstance(body["errors"], dict)
     for path, entries in body["errors"].items():
         assert isinstance(path, str) and path, body["errors"]
@@ -60,6 +102,7 @@ def assert_problem(response: requests.Response, status: int) -> dict[str, Any]:
         for entry in entries:
             assert isinstance(entry, dict) and set(entry) == ENTRY_KEYS and isinstance(entry["message"], str) and entry["message"], body["errors"]
             assert_documented_code(entry["code"], status, f"{where} errors.{path}")
+            assert_listed_code(entry["code"], listed, f"{where} errors.{path}")
     assert "Traceback" not in response.text
     assert response.headers.get("X-Request-ID") == body["request_id"], (
         f"{where}: header {response.headers.get('X-Request-ID')!r} != body {body['request_id']!r}"

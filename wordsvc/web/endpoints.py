@@ -105,6 +105,11 @@ class Endpoint:
     ``csv`` the columns of a ``text/csv`` alternative of the JSON answer.
     ``documented=False`` keeps an endpoint out of the document (a page that
     is not part of the API); it is declared and routed all the same.
+    ``problems`` names the domain codes the view and what it calls can raise
+    (constants of :mod:`wordsvc.core.problem_codes`), each with a status in
+    ``errors``; the codes its schemas and transport give are derived
+    (:mod:`.endpoint_codes`). ``None``: not yet named, and the document lists
+    every registered code of each error status for it.
     """
 
     method: str
@@ -123,6 +128,7 @@ class Endpoint:
     csv: str | None = None
     headers: Mapping[str, Any] = field(default_factory=dict)
     documented: bool = True
+    problems: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.method not in ("get", "put", "post", "delete", "patch"):

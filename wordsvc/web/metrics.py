@@ -120,6 +120,7 @@ def install(app: Flask, cache_sizes: Callable[[], dict[str, tuple[int, int]]] | 
         description="Requests by endpoint and status, latency histograms, in-flight and shed requests, cache sizes, lexicon stamps; "
         "Prometheus text exposition format, for all workers.",
         answers={200: TEXT},
+        problems=(),
     )
 )
 def metrics() -> Response:

@@ -42,6 +42,7 @@ from ..schemas import words as search
 from ..schemas.deals import DealOut
 from ..schemas.lexicons import LexiconDiffOut
 from ..schemas.qr import QrBody
+from .endpoint_codes import endpoint_codes
 from .endpoints import TOKEN, Content, Endpoint, JsonSchema
 from .openapi_schemas import EXTRA_SCHEMAS, STREAM_SCHEMAS
 from .problems import PROBLEM_TYPES
@@ -67,19 +68,22 @@ ANY_OPERATION = {
 }
 
 
-def _errors(*statuses: int) -> dict[str, Any]:
-    """Each error status's answer: a Problem, with ``x-problem-codes``, the registered codes that come with that status (docs/problems.md).
+def _errors(endpoint: Endpoint) -> dict[str, Any]:
+    """Each error status's answer: a Problem, with ``x-problem-codes``, the registered codes of that status this endpoint can answer.
 
-    The list is every code the registry gives the status, so a client can
-    switch over it exhaustively; an endpoint answers some of them.
+    The codes are the endpoint's (:func:`~.endpoint_codes.endpoint_codes`),
+    in the registry's order (docs/problems.md), so a client can switch over
+    them exhaustively; an endpoint that names no domain codes yet lists every
+    code the registry gives the status.
     """
+    own = endpoint_codes(endpoint)
     return {
         str(status): {
             "description": ANY_OPERATION.get(status) or PROBLEM_TYPES[status][0].replace("-", " "),
             "content": PROBLEM,
-            "x-problem-codes": [code.code for code in REGISTRY.values() if status in code.statuses],
+            "x-problem-codes": [code.code for code in REGISTRY.values() if status in code.statuses and (own is None or code.code in own)],
         }
-        for status in statuses
+        for status in sorted({*endpoint.errors, *ANY_OPERATION})
     }
 
 #: The branch apispec gives a nullable nested schema beside its ``$ref`` (OpenAPI 3.0 has no ``type: null``): as written,
@@ -255,7 +259,7 @@ def _operation(plugin: MarshmallowPlugin, endpoint: Endpoint, names: dict[type, 
         responses[str(status)] = {"description": "Created" if status == 201 else "OK", "content": content}
         if endpoint.headers:
             responses[str(status)]["headers"] = copy.deepcopy(dict(endpoint.headers))
-    operation["responses"] = {**responses, **_errors(*sorted({*endpoint.errors, *ANY_OPERATION}))}
+    operation["responses"] = {**responses, **_errors(endpoint)}
     return operation
 
 

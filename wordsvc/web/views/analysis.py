@@ -30,7 +30,9 @@ from ...ledger import Forbidden, NotFound, Principal, Unauthorized, play_from_do
 from ...schemas.analysis import EventRoundAnalysisOut, RoundAnalysisOut, RoundRequest, load_round_request
 from ...service.analysis import SnapshotSolvers, analyse_round
 from ..admission import heavy
+from ..endpoint_codes import CARDS, RESOLVE, SCORING
 from ..endpoints import PUBLIC, Endpoint, Resource
+from ..ledger_problems import ACCESS, INTEGRITY
 from ..parameters import EVENT, GAME, ROUND
 from ..problems import problem
 from ..requests import read_json
@@ -67,6 +69,7 @@ def snapshot_solvers() -> SnapshotSolvers:
         body=RoundRequest,
         answers={200: RoundAnalysisOut},
         errors=(400, 404, 413, 415, 422, 503),
+        problems=(*RESOLVE, *CARDS, *SCORING, codes.NO_WORD_LIST, codes.INDEX_MISSING),
     )
 )
 @heavy(lane="long")
@@ -88,6 +91,7 @@ def analyse() -> Response:
         answers={200: EventRoundAnalysisOut},
         errors=(401, 403, 404, 409, 503),
         access=PUBLIC,
+        problems=(*ACCESS, *INTEGRITY, codes.TABLE_NOT_FOUND, codes.ROUND_NOT_FOUND, codes.LEXICON_CHANGED, codes.INDEX_MISSING),
     )
 )
 @heavy(lane="long")

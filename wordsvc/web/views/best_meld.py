@@ -15,6 +15,7 @@ from ...data.anagram_index import AnagramIndexError
 from ...schemas.best_meld import BestMeldOut, BestMeldRequest
 from ...service.solvers import Solvers
 from ..admission import heavy
+from ..endpoint_codes import CARDS, RESOLVE
 from ..endpoints import Endpoint, Resource
 from ..problems import problem
 from ..requests import read_json
@@ -45,6 +46,7 @@ def solvers() -> Solvers:
         body=BestMeldRequest,
         answers={200: BestMeldOut},
         errors=(400, 404, 413, 415, 422, 503),
+        problems=(*RESOLVE, *CARDS, codes.HAND_SIZE, codes.ROUND_OUT_OF_RANGE, codes.NO_WORD_LIST, codes.INDEX_MISSING),
     )
 )
 @heavy

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Response, jsonify
 
+from ...core import problem_codes as codes
 from ...core.ruleset import Ruleset
 from ...data.rulesets import ruleset_document
 from ..endpoints import Endpoint, Resource
@@ -26,6 +27,7 @@ bp = Resource("catalogue", __name__)
         summary="List rulesets",
         description="Id, name, description, language and parent of every ruleset.",
         answers={200: RULESET_LIST},
+        problems=(),
     )
 )
 def list_rulesets() -> Response:
@@ -43,6 +45,7 @@ def list_rulesets() -> Response:
         parameters=[{"name": "ruleset_id", "in": "path", "required": True, "schema": {"type": "string"}}],
         answers={200: RULESET},
         errors=(404,),
+        problems=(codes.UNKNOWN_RULESET,),
     )
 )
 def show_ruleset(ruleset_id: str) -> Response:
@@ -58,6 +61,7 @@ def show_ruleset(ruleset_id: str) -> Response:
         summary="List lexicons",
         description="Every loaded lexicon: id, tags, version, sha256, entries, source, licence, attribution, and the ruleset it is played with.",
         answers={200: LANGUAGE_LIST},
+        problems=(),
     )
 )
 def list_languages() -> Response:

@@ -10,6 +10,7 @@ from ...core import problem_codes as codes
 from ...core.deal import Deal, DealError, deal, new_seed
 from ...core.errors import InvalidRequest
 from ...schemas.deals import DealOut, DealQuery
+from ..endpoint_codes import RESOLVE
 from ..endpoints import Endpoint, Resource, query
 from ..requests import query_args, service
 
@@ -51,6 +52,7 @@ def deal_view(dealt: Deal, ruleset_id: str, deck_size: int) -> dict[str, Any]:
         query=DealQuery,
         answers={200: DealOut},
         errors=(400, 404, 422),
+        problems=(*RESOLVE, codes.PLAYER_COUNT, codes.ROUND_OUT_OF_RANGE, codes.INVALID_DEAL),
     )
 )
 def get_deal() -> Response:

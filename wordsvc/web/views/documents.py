@@ -22,6 +22,7 @@ from ...schemas.tournaments import DocumentQuery
 from ...service.pdf import render_pdf
 from ..admission import heavy
 from ..endpoints import PDF, PUBLIC, Endpoint, Resource
+from ..ledger_problems import ACCESS
 from ..parameters import EVENT, KIND
 from ..requests import query_args
 from .ledger_access import ledger, principal
@@ -59,6 +60,7 @@ def console_link(event: str, table: str) -> str:
         answers={200: PDF},
         errors=(400, 401, 403, 404, 422, 503),
         access=PUBLIC,
+        problems=(*ACCESS, codes.DOCUMENT_NOT_FOUND, codes.SESSION_NOT_FOUND, codes.STANDINGS_NOT_YET),
     )
 )
 @heavy(lane="documents")  # a long event's PDFs take up to seconds of a thread: a lane of their own, so they never hold an analysis's slot

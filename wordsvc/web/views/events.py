@@ -33,7 +33,9 @@ from ...schemas.events import (
     StandingsOut,
     StandingsQuery,
 )
+from ..endpoint_codes import CARDS, RESOLVE
 from ..endpoints import PUBLIC, TOKEN, Endpoint, Resource
+from ..ledger_problems import ACCESS, INTEGRITY, WRITE
 from ..parameters import EVENT
 from ..requests import query_args, read_json, service
 from .ledger_access import created_response, ledger, principal, writer
@@ -71,6 +73,7 @@ def tournament_format(format_id: str | None) -> dict[str, Any] | None:
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
         roles=("admin",),
+        problems=(codes.TOKEN_MISSING, codes.TOKEN_INVALID, codes.ROLE_REQUIRED, codes.INVALID_ID, codes.EVENT_EXISTS, codes.CONFLICTING_FIELDS, codes.FORMAT_NOT_FOUND, codes.INVALID_FORMAT, codes.NO_WORD_LIST, *RESOLVE),
     )
 )
 def create_event() -> Response:
@@ -99,6 +102,7 @@ def create_event() -> Response:
         errors=(400, 401, 403, 409, 413, 415, 422),
         access=TOKEN,
         roles=("admin",),
+        problems=(codes.TOKEN_MISSING, codes.TOKEN_INVALID, codes.ROLE_REQUIRED, codes.INVALID_ID, codes.EVENT_EXISTS, codes.INVALID_EXPORT, codes.EXPORT_UNVERIFIED, *INTEGRITY, *RESOLVE),
     )
 )
 def import_event() -> Response:
@@ -121,6 +125,7 @@ def import_event() -> Response:
         answers={200: EventOut},
         errors=(401, 403, 404),
         access=PUBLIC,
+        problems=(*ACCESS,),
     )
 )
 def show_event(event: str) -> Response:
@@ -140,6 +145,7 @@ def show_event(event: str) -> Response:
         errors=(401, 403, 404, 409),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE,),
     )
 )
 def close_event(event: str) -> Response:
@@ -161,6 +167,7 @@ def close_event(event: str) -> Response:
         access=PUBLIC,
         csv="rank,player,table,rounds,total (a tournament: the overall ranking's columns)",
         headers={CHECKPOINT_HEADER: {"description": "With text/csv: the event's checkpoint (as in the JSON standings), canonical JSON.", "schema": {"type": "string"}}},
+        problems=(*ACCESS, *INTEGRITY, codes.LEXICON_CHANGED, codes.STANDINGS_NOT_YET, codes.SESSION_NOT_FOUND),
     )
 )
 def standings(event: str) -> Response:
@@ -214,6 +221,7 @@ _FORMULA_STARTS = frozenset("=+-@")  # a name holds no tab or carriage return (c
         errors=(401, 403, 404, 409),
         access=TOKEN,
         roles=("director",),
+        problems=(*ACCESS, *INTEGRITY, codes.LEXICON_CHANGED),
     )
 )
 def export_event(event: str) -> Response:
@@ -234,6 +242,7 @@ def export_event(event: str) -> Response:
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
         roles=("referee", "director"),
+        problems=(*WRITE, *RESOLVE, *CARDS, codes.TABLE_NOT_FOUND, codes.ROUND_OUT_OF_RANGE, codes.EMPTY_WORD, codes.NO_WORD_LIST),
     )
 )
 def judge_play(event: str) -> Response:
@@ -255,6 +264,7 @@ def judge_play(event: str) -> Response:
         errors=(401, 403, 404, 409),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE, *INTEGRITY),
     )
 )
 def accept_lexicon(event: str) -> Response:

@@ -24,7 +24,9 @@ from ...schemas.events import (
     RoundSubmission,
     load_round_submission,
 )
+from ..endpoint_codes import CARDS, RESOLVE, SCORING
 from ..endpoints import PUBLIC, TOKEN, Endpoint, Resource
+from ..ledger_problems import ACCESS, INTEGRITY, ROUNDS, WRITE
 from ..parameters import EVENT, GAME, IF_MATCH, ROUND
 from ..requests import read_json
 from .ledger_access import created_response, ledger, principal, writer
@@ -50,6 +52,7 @@ GAME_BODY, ROUND_BODY = GameBody(), RoundSubmission()
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE, *ROUNDS, *RESOLVE, codes.PLAYER_NOT_FOUND, codes.INVALID_ID),
     )
 )
 def put_game(event: str, game: str) -> Response:
@@ -71,6 +74,7 @@ def put_game(event: str, game: str) -> Response:
         answers={200: GameOut},
         errors=(401, 403, 404, 409),
         access=PUBLIC,
+        problems=(*ACCESS, *INTEGRITY, codes.TABLE_NOT_FOUND, codes.LEXICON_CHANGED),
     )
 )
 def show_game(event: str, game: str) -> Response:
@@ -92,6 +96,7 @@ def show_game(event: str, game: str) -> Response:
         errors=(400, 401, 403, 404, 409, 412, 413, 415, 422, 428),
         access=TOKEN,
         roles=("referee", "director"),
+        problems=(*WRITE, *ROUNDS, *RESOLVE, *CARDS, *SCORING, codes.ROUND_DIFFERS, codes.NOT_CORRECTABLE, codes.REVISION_STALE, codes.IF_MATCH_REQUIRED, codes.NO_WORD_LIST, *INTEGRITY),
     )
 )
 def put_round(event: str, game: str, round: int) -> Response:
@@ -121,6 +126,7 @@ def put_round(event: str, game: str, round: int) -> Response:
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
         roles=("referee", "director"),
+        problems=(*WRITE, *ROUNDS, *RESOLVE, *CARDS, *SCORING, codes.ROUND_DIFFERS, codes.NOT_CORRECTABLE, codes.NO_WORD_LIST),
     )
 )
 def preview_round(event: str, game: str, round: int) -> Response:
@@ -152,6 +158,7 @@ def _round_body(number: int) -> dict[str, Any]:
         answers={200: RoundDetailOut},
         errors=(401, 403, 404, 409),
         access=PUBLIC,
+        problems=(*ACCESS, codes.TABLE_NOT_FOUND, codes.ROUND_NOT_FOUND, codes.LEXICON_CHANGED, *INTEGRITY),
     )
 )
 def show_round(event: str, game: str, round: int) -> Response:
@@ -174,6 +181,7 @@ def show_round(event: str, game: str, round: int) -> Response:
         answers={200: RoundDealOut},
         errors=(401, 403, 404, 422),
         access=PUBLIC,
+        problems=(*ACCESS, codes.TABLE_NOT_FOUND, codes.ROUND_OUT_OF_RANGE, codes.NOT_YET, codes.DEALS_NOT_FOUND, codes.INVALID_DEAL),
     )
 )
 def round_deal(event: str, game: str, round: int) -> Response:

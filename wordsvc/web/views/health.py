@@ -32,6 +32,7 @@ bp = Resource("health", __name__)
         summary="Process is up",
         description="Constant answer; also the bare endpoint of the HTTP benchmark.",
         answers={200: HEALTH},
+        problems=(),
     )
 )
 def health() -> Response:
@@ -48,6 +49,7 @@ def health() -> Response:
         description="200 once a lexicon is loaded (languages still building are listed under `building`); 503 while none is, and from SIGTERM on.",
         answers={200: READY},
         errors=(503,),
+        problems=(),
     )
 )
 def ready() -> Response:

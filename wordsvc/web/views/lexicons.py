@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from flask import Response, current_app, jsonify
 
+from ...core import problem_codes as codes
 from ...data.lexicon_diff import DiffCache, resolve_sides
 from ...schemas.lexicons import DIFF_QUERY, MAX_DIFF_LIMIT, DiffQuery, LexiconDiffOut
 from ..admission import heavy
+from ..endpoint_codes import RESOLVE
 from ..endpoints import Endpoint, Resource, query
 from ..requests import query_args, service
 
@@ -51,6 +53,7 @@ def diffs() -> DiffCache:
         query=DiffQuery,
         answers={200: LexiconDiffOut},
         errors=(400, 404, 422, 503),
+        problems=(*RESOLVE, codes.NO_WORD_LIST, codes.INDEX_MISSING),
     )
 )
 @heavy(lane="long")

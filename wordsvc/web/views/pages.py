@@ -144,6 +144,7 @@ def _page(page: str) -> Response:
         summary="The referee console",
         description="An HTML page (docs/pages.md): sign in with a token, enter rounds from the slip, corrections, standings.",
         answers={200: HTML},
+        problems=(),
     )
 )
 def console() -> Response:
@@ -159,6 +160,7 @@ def console() -> Response:
         summary="The judge kiosk",
         description="An HTML page (docs/pages.md): a challenge's words judged acceptable or not, never which word; recorded in the event's audit.",
         answers={200: HTML},
+        problems=(),
     )
 )
 def judge() -> Response:
@@ -194,6 +196,7 @@ def display(event: str) -> Response:
         parameters=[{"name": "name", "in": "path", "required": True, "description": "The asset's file name.", "schema": {"type": "string", "enum": list(ASSETS)}}],
         answers={200: ASSET},
         errors=(404,),
+        problems=(codes.ASSET_NOT_FOUND,),
     )
 )
 def asset(name: str) -> Response:

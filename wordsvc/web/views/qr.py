@@ -47,6 +47,7 @@ def qr_svg(text: str) -> str:
         body=QrBody,
         answers={200: SVG},
         errors=(400, 413, 415, 422),
+        problems=(),
     )
 )
 def make_qr() -> Response:

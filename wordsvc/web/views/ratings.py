@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify
 
+from ...core import problem_codes as codes
 from ...schemas.tournaments import CsvQuery, RatingListOut, RatingOut
 from ..endpoints import PUBLIC, Endpoint, Resource
 from ..parameters import RATING
@@ -35,6 +36,7 @@ _COLUMNS = ("id", "rating", "mu", "sigma", "games", "events", "provisional")
         errors=(400, 422),
         access=PUBLIC,
         csv="id,rating,mu,sigma,games,events,provisional",
+        problems=(),
     )
 )
 def ratings() -> Response:
@@ -59,6 +61,7 @@ def ratings() -> Response:
         errors=(400, 404, 422),
         access=PUBLIC,
         csv="event,closed_at,rating,mu,sigma,games",
+        problems=(codes.RATING_NOT_FOUND, codes.INVALID_ID),
     )
 )
 def rating(rating_id: str) -> Response:

@@ -36,6 +36,7 @@ bp = Resource("reference", __name__)
         tag="service",
         summary="This document",
         description="OpenAPI 3.0 description of the API.",
+        problems=(),
     )
 )
 def openapi() -> Response:
@@ -51,6 +52,7 @@ def openapi() -> Response:
         summary="Human-readable docs",
         description="This API as an HTML page that needs no internet access.",
         answers={200: HTML},
+        problems=(),
     )
 )
 def docs() -> Response:

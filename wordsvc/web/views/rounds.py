@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from flask import Response, g, jsonify
 
+from ...core import problem_codes as codes
 from ...schemas.rounds import GameRequest, GameResultOut, RoundRequest, RoundResultOut, load_round_request
 from ..admission import heavy
+from ..endpoint_codes import CARDS, RESOLVE, SCORING
 from ..endpoints import Endpoint, Resource
 from ..requests import read_json, service
 
@@ -27,6 +29,7 @@ ROUND_REQUEST, GAME_REQUEST = RoundRequest(), GameRequest()
         body=RoundRequest,
         answers={200: RoundResultOut},
         errors=(400, 404, 413, 415, 422),
+        problems=(*RESOLVE, *CARDS, *SCORING, codes.NO_WORD_LIST),
     )
 )
 def score_round() -> Response:
@@ -46,6 +49,7 @@ def score_round() -> Response:
         body=GameRequest,
         answers={200: GameResultOut},
         errors=(400, 404, 413, 415, 422),
+        problems=(*RESOLVE, *CARDS, *SCORING, codes.GAME_MISMATCH, codes.NO_WORD_LIST),
     )
 )
 @heavy

@@ -22,6 +22,7 @@ from ...core.solitaire import Layout, SolitaireError, deal_layout, solve
 from ...core.verdict import judge_cards
 from ...schemas.solitaire import DealLayoutQuery, DealtLayoutOut, MoveBody, MoveOut, SolutionOut, SolveBody
 from ..admission import heavy
+from ..endpoint_codes import CARDS, RESOLVE
 from ..endpoints import Endpoint, Resource, query
 from ..requests import query_args, read_json, service
 from .words import searcher
@@ -62,6 +63,7 @@ def _refused(err: SolitaireError) -> InvalidRequest:
         query=DealLayoutQuery,
         answers={200: DealtLayoutOut},
         errors=(400, 404, 422),
+        problems=(*RESOLVE, *CARDS, codes.INVALID_DEAL, codes.INVALID_PLAY),
     )
 )
 def deal() -> Response:
@@ -87,6 +89,7 @@ def deal() -> Response:
         body=MoveBody,
         answers={200: MoveOut},
         errors=(400, 404, 413, 415, 422),
+        problems=(*RESOLVE, *CARDS, codes.INVALID_PLAY, codes.NO_WORD_LIST),
     )
 )
 def move() -> Response:
@@ -134,6 +137,7 @@ def move() -> Response:
         body=SolveBody,
         answers={200: SolutionOut},
         errors=(400, 404, 413, 415, 422, 503),
+        problems=(*RESOLVE, *CARDS, codes.INVALID_PLAY, codes.NO_WORD_LIST, codes.INDEX_MISSING),
     )
 )
 @heavy(lane="long")

@@ -37,6 +37,7 @@ from ...schemas.events import MAX_SEQ
 from ...schemas.stream import StreamQuery
 from ...server.hosting import hosting_of
 from ..endpoints import PUBLIC, Endpoint, Resource
+from ..ledger_problems import ACCESS
 from ..openapi_schemas import EVENT_STREAM
 from ..parameters import EVENT, LAST_EVENT_ID
 from ..requests import query_args
@@ -79,6 +80,7 @@ def encode(changes: Changes) -> tuple[list[tuple[int, bytes]], int, bool, frozen
         answers={200: EVENT_STREAM},
         errors=(400, 401, 403, 404, 422, 503),
         access=PUBLIC,
+        problems=(*ACCESS, codes.LAST_EVENT_ID, codes.TOO_MANY_STREAMS),
     )
 )
 def stream(event: str) -> Response:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify
 
+from ...core import problem_codes as codes
 from ...ledger import require_director
 from ...schemas.events import (
     IssuedTokenOut,
@@ -17,6 +18,7 @@ from ...schemas.events import (
     WhoamiOut,
 )
 from ..endpoints import TOKEN, Endpoint, Resource
+from ..ledger_problems import ACCESS, TOKENS, WRITE
 from ..parameters import EVENT
 from ..requests import read_json
 from .ledger_access import created_response, ledger, principal, writer
@@ -39,6 +41,7 @@ TOKEN_BODY = TokenBody()
         answers={200: WhoamiOut},
         errors=(401,),
         access=TOKEN,
+        problems=(codes.TOKEN_MISSING, codes.TOKEN_INVALID),
     )
 )
 def whoami() -> Response:
@@ -60,6 +63,7 @@ def whoami() -> Response:
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE, *TOKENS),
     )
 )
 def issue_token(event: str) -> Response:
@@ -82,6 +86,7 @@ def issue_token(event: str) -> Response:
         errors=(401, 403, 404),
         access=TOKEN,
         roles=("director",),
+        problems=(*ACCESS,),
     )
 )
 def list_tokens(event: str) -> Response:
@@ -101,6 +106,7 @@ def list_tokens(event: str) -> Response:
         errors=(401, 403, 404, 409),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE, *TOKENS),
     )
 )
 def revoke_token(event: str, token_id: str) -> Response:

@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Response, jsonify, request
 
+from ...core import problem_codes as codes
 from ...core.standings.crosstable import CROSSTABLE_COLUMNS, crosstable_rows
 from ...ledger import canonical, require_director
 from ...schemas.tournaments import (
@@ -30,6 +31,7 @@ from ...schemas.tournaments import (
     SwapBody,
 )
 from ..endpoints import PUBLIC, TOKEN, Endpoint, Resource
+from ..ledger_problems import ACCESS, INTEGRITY, PLAYERS, ROUNDS, SESSIONS, WRITE
 from ..parameters import EVENT, PLAYER, SESSION
 from ..requests import query_args, read_json
 from .events import CHECKPOINT_HEADER, spreadsheet_text
@@ -88,6 +90,7 @@ def csv_response(rows: list[list[Any]], filename: str, checkpoint: dict[str, Any
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE, *PLAYERS, codes.INVALID_ID),
     )
 )
 def put_player(event: str, player: str) -> Response:
@@ -109,6 +112,7 @@ def put_player(event: str, player: str) -> Response:
         answers={200: EventPlayerListOut},
         errors=(401, 403, 404),
         access=PUBLIC,
+        problems=(*ACCESS,),
     )
 )
 def list_players(event: str) -> Response:
@@ -128,6 +132,7 @@ def list_players(event: str) -> Response:
         errors=(401, 403, 404, 409),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE, codes.PLAYER_NOT_FOUND, codes.PLAYER_CONFLICT),
     )
 )
 def check_in(event: str, player: str) -> Response:
@@ -147,6 +152,7 @@ def check_in(event: str, player: str) -> Response:
         errors=(401, 403, 404, 409),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE, codes.PLAYER_NOT_FOUND, codes.PLAYER_CONFLICT),
     )
 )
 def withdraw(event: str, player: str) -> Response:
@@ -171,6 +177,7 @@ def withdraw(event: str, player: str) -> Response:
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE, *SESSIONS, *PLAYERS),
     )
 )
 def create_session(event: str) -> Response:
@@ -192,6 +199,7 @@ def create_session(event: str) -> Response:
         answers={200: SessionListOut},
         errors=(401, 403, 404),
         access=PUBLIC,
+        problems=(*ACCESS,),
     )
 )
 def list_sessions(event: str) -> Response:
@@ -210,6 +218,7 @@ def list_sessions(event: str) -> Response:
         answers={200: SessionOut},
         errors=(401, 403, 404),
         access=PUBLIC,
+        problems=(*ACCESS, codes.SESSION_NOT_FOUND),
     )
 )
 def show_session(event: str, session: int) -> Response:
@@ -230,6 +239,7 @@ def show_session(event: str, session: int) -> Response:
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE, *SESSIONS, *PLAYERS, *ROUNDS),
     )
 )
 def swap(event: str, session: int) -> Response:
@@ -251,6 +261,7 @@ def swap(event: str, session: int) -> Response:
         errors=(401, 403, 404, 409, 422),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE, *SESSIONS, *ROUNDS),
     )
 )
 def redraw(event: str, session: int) -> Response:
@@ -272,6 +283,7 @@ def redraw(event: str, session: int) -> Response:
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE, *SESSIONS, *PLAYERS),
     )
 )
 def publish_schedule(event: str) -> Response:
@@ -293,6 +305,7 @@ def publish_schedule(event: str) -> Response:
         answers={200: ScheduleOut},
         errors=(401, 403, 404),
         access=PUBLIC,
+        problems=(*ACCESS, codes.SCHEDULE_NOT_FOUND),
     )
 )
 def show_schedule(event: str) -> Response:
@@ -313,6 +326,7 @@ def show_schedule(event: str) -> Response:
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
         roles=("director",),
+        problems=(*WRITE, codes.CONFLICTING_FIELDS),
     )
 )
 def set_rated(event: str) -> Response:
@@ -338,6 +352,7 @@ def set_rated(event: str) -> Response:
         errors=(400, 401, 403, 404, 409, 422),
         access=PUBLIC,
         csv="player,opponent,session,table,score,opponent_score,result",
+        problems=(*ACCESS, *INTEGRITY, codes.LEXICON_CHANGED, codes.STANDINGS_NOT_YET),
     )
 )
 def crosstable(event: str) -> Response:

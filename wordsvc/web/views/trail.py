@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify
 
+from ...core import problem_codes as codes
 from ...schemas.events import (
     AuditOut,
     AuditQuery,
@@ -18,6 +19,7 @@ from ...schemas.events import (
     ProofQuery,
 )
 from ..endpoints import PUBLIC, Endpoint, Resource
+from ..ledger_problems import ACCESS, INTEGRITY
 from ..parameters import EVENT
 from ..requests import query_args
 from .ledger_access import ledger, principal
@@ -42,6 +44,7 @@ AUDIT_QUERY, PROOF_QUERY, CONSISTENCY_QUERY = AuditQuery(), ProofQuery(), Consis
         answers={200: AuditOut},
         errors=(400, 401, 403, 404, 422),
         access=PUBLIC,
+        problems=(*ACCESS, codes.CHAIN_NOT_FOUND),
     )
 )
 def audit_log(event: str) -> Response:
@@ -64,6 +67,7 @@ def audit_log(event: str) -> Response:
         answers={200: CheckpointOut},
         errors=(401, 403, 404, 409),
         access=PUBLIC,
+        problems=(*ACCESS, *INTEGRITY, codes.CHAIN_NOT_FOUND),
     )
 )
 def checkpoint(event: str) -> Response:
@@ -84,6 +88,7 @@ def checkpoint(event: str) -> Response:
         answers={200: InclusionProofOut},
         errors=(400, 401, 403, 404, 409, 422),
         access=PUBLIC,
+        problems=(*ACCESS, *INTEGRITY, codes.CHAIN_NOT_FOUND, codes.PROOF_OUT_OF_RANGE),
     )
 )
 def inclusion_proof(event: str) -> Response:
@@ -105,6 +110,7 @@ def inclusion_proof(event: str) -> Response:
         answers={200: ConsistencyProofOut},
         errors=(400, 401, 403, 404, 409, 422),
         access=PUBLIC,
+        problems=(*ACCESS, *INTEGRITY, codes.CHAIN_NOT_FOUND, codes.PROOF_OUT_OF_RANGE),
     )
 )
 def consistency_proof(event: str) -> Response:

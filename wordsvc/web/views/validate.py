@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Response, g, jsonify
 
+from ...core import problem_codes as codes
 from ...core.text import normalize
 from ...schemas.validate import ValidateBody, ValidateQuery, VerdictOut, load_validate_query
 from ..endpoints import Endpoint, Resource, query
@@ -15,6 +16,9 @@ from .words import suggestions
 __all__ = ["bp"]
 
 bp = Resource("validate", __name__)
+
+#: What judging words refuses as misuse rather than as a verdict: cards that are not notation, or a card the deck does not hold.
+VERDICT_PROBLEMS = (codes.INVALID_CARDS, codes.UNBALANCED_PARENTHESIS, codes.UNKNOWN_CARD, codes.EMPTY_WORD, codes.NO_WORD_LIST)
 
 # Schemas are stateless once built; building one per request costs more than judging the word.
 VALIDATE_QUERY, VALIDATE_BODY = ValidateQuery(), ValidateBody()
@@ -32,6 +36,7 @@ VALIDATE_QUERY, VALIDATE_BODY = ValidateQuery(), ValidateBody()
         query=ValidateQuery,
         answers={200: VerdictOut},
         errors=(400, 404, 422),
+        problems=(codes.UNKNOWN_RULESET, codes.UNKNOWN_LANGUAGE, *VERDICT_PROBLEMS),
     )
 )
 def validate_word() -> Response:
@@ -58,6 +63,7 @@ def validate_word() -> Response:
         body=ValidateBody,
         answers={200: VERDICTS_OR_JUDGE},
         errors=(400, 404, 413, 415, 422),
+        problems=(codes.UNKNOWN_RULESET, codes.UNKNOWN_LANGUAGE, *VERDICT_PROBLEMS),
     )
 )
 def validate_words() -> Response:

@@ -39,6 +39,7 @@ from ...schemas.words import (
     WordsQuery,
 )
 from ..admission import heavy
+from ..endpoint_codes import CARDS, RESOLVE
 from ..endpoints import Endpoint, Resource, query
 from ..parameters import COMMON_QUERY
 from ..problems import problem
@@ -105,6 +106,7 @@ def _budget(default: int) -> list[dict[str, Any]]:
         query=WordsQuery,
         answers={200: WordsOut},
         errors=(400, 404, 422, 503),
+        problems=(*RESOLVE, *CARDS, codes.INVALID_PATTERN, codes.INVALID_CURSOR, codes.CONFLICTING_FIELDS, codes.NO_WORD_LIST, codes.INDEX_MISSING),
     )
 )
 @heavy
@@ -152,6 +154,7 @@ def words() -> Response:
         query=AnagramsQuery,
         answers={200: AnagramsOut},
         errors=(400, 404, 422, 503),
+        problems=(*RESOLVE, *CARDS, codes.INVALID_CURSOR, codes.CONFLICTING_FIELDS, codes.NO_WORD_LIST, codes.INDEX_MISSING),
     )
 )
 @heavy
@@ -185,6 +188,7 @@ def anagrams() -> Response:
         query=SuggestQuery,
         answers={200: SuggestOut},
         errors=(400, 404, 422),
+        problems=(*RESOLVE, *CARDS, codes.NO_WORD_LIST, codes.INDEX_MISSING),
     )
 )
 @heavy
