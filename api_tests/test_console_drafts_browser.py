@@ -217,6 +217,50 @@ def test_the_same_play_stored_elsewhere_in_another_order_is_said_simply_and_gone
         here.close()
 
 
+def test_a_director_corrects_the_round_stored_elsewhere_with_the_entry_typed_here(browser: Any, server: PagesServer) -> None:
+    table, token = _table(server, stored=5)
+    here, page, _ = _open(browser, server, table, server.tokens.director, viewport=LAPTOP)
+    try:
+        _type(page, TYPED_6)
+        assert _put(server, table, token, 6, _body(STORED_6)).status_code == 201
+        page.wait_for_selector("#conflict:not([hidden]) #conflict-list li")
+        assert page.is_hidden("#conflict-ask") and page.inner_text("#conflict-correct") == "Correct round 6 with this entry"
+        page.click("#conflict-correct")
+        page.wait_for_selector("#reason-field:not([hidden])")
+        assert _focused(page) == "reason" and page.is_hidden("#conflict") and _values(page) == [(w, u, o) for w, u, o in TYPED_6]
+        page.fill("#reason", "the slip says QUIZ")
+        page.click("#submit")
+        page.wait_for_selector("#submit-status:text-matches('^Round 6 stored as revision 2')")
+        latest = server.api("GET", f"/events/{server.event}/games/{table}/rounds/6").json()["history"][-1]
+        assert latest["reason"] == "the slip says QUIZ" and ["qu", "i", "z"] in next(p["words"] for p in latest["body"]["players"] if p["name"] == "bo")
+        page.reload()  # the entry became the correction: nothing is left to tell apart
+        page.wait_for_selector("#entry:not([hidden]) #entry-heading:text-matches('Round 7')")
+        assert page.is_hidden("#conflict") and page.input_value("#words-0") == ""
+        assert page.errors == []
+    finally:
+        here.close()
+
+
+def test_on_a_phone_the_entry_kept_beside_the_stored_round_fits_the_screen(browser: Any, server: PagesServer) -> None:
+    table, token = _table(server, stored=5)
+    here, page, _ = _open(browser, server, table, token, viewport=PHONE)
+    try:
+        _type(page, TYPED_6)
+        page.focus("#words-1")
+        assert _put(server, table, token, 6, _body(STORED_6)).status_code == 201
+        page.wait_for_selector("#conflict:not([hidden]) #conflict-list li")
+        assert _in_view(page, "#conflict-heading") and _focused(page) == "words-1"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        for button in ("#conflict-ask", "#conflict-discard"):
+            box = page.locator(button).bounding_box()
+            assert box is not None and box["height"] >= 44 and box["width"] >= 44, button
+        page.click("#conflict-ask")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert_accessible(page, "a round stored elsewhere on a phone", EVERY_IMPACT)
+    finally:
+        here.close()
+
+
 # --- a draft per device ------------------------------------------------------------------------------------
 
 

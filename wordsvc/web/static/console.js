@@ -186,7 +186,7 @@ function submit() {
     // The table moved on: the round was stored from another device meanwhile. Nothing is sent, for it or any other round.
     state.failure = refused(() => [{ text: t("console.store_refused_stored", { n }) }]);
     renderEntry();
-    $(state.conflict ? "conflict-heading" : "submit").focus();
+    if (state.conflict) $("conflict-heading").focus(); // the explanation, beside the entry
     return;
   }
   if (!state.correcting && !typedAnything()) {
