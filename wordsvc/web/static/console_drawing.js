@@ -87,6 +87,17 @@ export function renderEntry() {
   renderPreview();
 }
 
+// Live regions are written only when what they say changes: the same words written again at every keystroke
+// would be read out again.
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function setItems(list, items) {
+  const now = [...list.children].map((item) => item.textContent);
+  if (now.length !== items.length || items.some((item, i) => item.textContent !== now[i])) list.replaceChildren(...items);
+}
+
 // What the entry says: the status of the last thing done, the last refusal, a round stored elsewhere with
 // another play (the stored play beside the one typed here, what differs, what to do) and a correction that
 // met a newer version. Each is in the state until its cause is gone (console_state.js); a finished game
@@ -100,10 +111,10 @@ export function renderMessages() {
   $("discard").hidden = Boolean(correcting) || stored || Boolean(pending) || !typedAnything();
   const status = done ? null : waiting ? t("console.store_queued", { n: pending.number }) : notice ? notice() : stored && !conflict ? t("console.already_stored", { n: roundNo }) : null;
   $("submit-status").hidden = !status;
-  $("submit-status").textContent = status || "";
-  $("submit-error").replaceChildren(...(failure ? failure.lines().map(messageItem) : []));
+  setText($("submit-status"), status || "");
+  setItems($("submit-error"), failure ? failure.lines().map(messageItem) : []);
   $("elsewhere").hidden = !elsewhere || done;
-  $("elsewhere-list").replaceChildren(...(elsewhere && !done ? elsewhere().map((line) => el("li", {}, line)) : []));
+  setItems($("elsewhere-list"), elsewhere && !done ? elsewhere().map((line) => el("li", {}, line)) : []);
   renderConflict(done ? null : conflict);
 }
 
@@ -117,9 +128,9 @@ function renderConflict(conflict) {
   const n = conflict.round;
   const here = play();
   const lines = differences(game.players, conflict.stored, here, { words: "console.differs_words", unused: "console.differs_unused", out_there: "console.differs_out_there", out_here: "console.differs_out_here" });
-  $("conflict-heading").textContent = t("console.stored_elsewhere", { n });
-  $("conflict-help").textContent = t("console.conflict_help", { n });
-  $("conflict-list").replaceChildren(...(lines.length ? lines : [t("console.stored_elsewhere_same")]).map((line) => el("li", {}, line)));
+  setText($("conflict-heading"), t("console.stored_elsewhere", { n }));
+  setText($("conflict-help"), t("console.conflict_help", { n }));
+  setItems($("conflict-list"), (lines.length ? lines : [t("console.stored_elsewhere_same")]).map((line) => el("li", {}, line)));
   $("conflict-table").tBodies[0].replaceChildren(...besideRows(game.players, conflict.stored, here));
   $("conflict-ask").hidden = Boolean(mayCorrect()); // a director corrects the round instead
   $("conflict-correct").hidden = !mayCorrect();
