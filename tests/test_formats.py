@@ -33,7 +33,7 @@ def test_a_document_round_trips(formats, fid):
     fmt = formats[fid]
     assert format_from_snapshot(format_document(fmt)) == fmt
     assert format_from_document(fmt.document()).document() == fmt.document()
-    assert list(fmt.document()) == ["id", "name", "description", "ranking", "tie_breaks", "missed", "min_games"]
+    assert list(fmt.document()) == ["id", "name", "description", "ranking", "tie_breaks", "missed", "min_games", "decimals"]
 
 
 def test_a_document_may_leave_out_description_and_min_games():
