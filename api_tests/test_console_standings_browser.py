@@ -176,6 +176,25 @@ def test_table_points_read_the_same_on_screen_and_in_the_pdf(browser: Any, cup: 
     assert "0.7" not in text.split() and "0.3" not in text.split()  # never one decimal on paper
 
 
+#: tests/test_formats.py's ROUNDINGS: what wordsvc.core.standings.rounded gives paper, which the pages must show alike.
+ROUNDINGS = [(2 / 3, 2, "0.67"), (1 / 3, 2, "0.33"), (0.125, 2, "0.13"), (1.005, 2, "1.01"), (1 / 7, 2, "0.14"), (12.5, 0, "13"), (3.0, 2, "3"), (-0.001, 2, "0"), (1234.5, 2, "1234.5")]
+
+
+def test_the_pages_round_a_number_as_the_documents_do(browser: Any, cup: PagesServer) -> None:
+    context, page, _traffic = open_page(browser, cup.url + "/console", LAPTOP)
+    try:
+        shown = page.evaluate(
+            """async (cases) => {
+              const { formatNumber } = await import("/assets/common.js");
+              return cases.map(([value, decimals]) => formatNumber(value, decimals));
+            }""",
+            [[value, decimals] for value, decimals, _ in ROUNDINGS],
+        )
+        assert shown == [text for _, _, text in ROUNDINGS]
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("part", ["sessions", "tables", "standings"])
 def test_the_directors_pages_fit_a_phone_one_part_at_a_time_with_44_px_targets(browser: Any, cup: PagesServer, part: str) -> None:
     context, page, _traffic = open_page(browser, cup.url + "/console", PHONE)
