@@ -98,6 +98,7 @@ def test_the_console_standings_follow_the_tournament_one_row_a_player_marked_pro
         assert page.inner_text("#standings-tables-heading") == "Session 1: standings by table"
         tables = {row.get_attribute("data-table") for row in page.locator("#standings-session-table tbody tr").all()}
         assert tables == {"s1-t1", "s1-t2"}
+        screenshot(page, "console-tournament-standings-laptop")
         assert_accessible(page, "the tournament's standings")
         assert page.errors == []
     finally:
