@@ -213,3 +213,11 @@ def test_the_renderer_is_the_only_module_that_imports_the_pdf_library() -> None:
     package = Path(docs.__file__).resolve().parents[2]
     users = sorted(str(path.relative_to(package)) for path in package.rglob("*.py") if re.search(r"^\s*(from|import) reportlab", path.read_text(encoding="utf-8"), re.M))
     assert users == ["service/pdf.py"]
+
+
+def test_an_event_of_tables_prints_provisional_results_until_it_is_closed() -> None:
+    lines = {"standings": [{"rank": 1, "player": "Ann", "table": "t1", "session": None, "rounds": 8, "total": 120}]}
+    event = {"id": "club", "name": "Club", "lexicon": {"id": "en-US"}, "status": "open"}
+    assert docs.results_document(event, lines, None, PRINTED).blocks[0].text == "Provisional results"
+    closed = docs.results_document({**event, "status": "closed"}, lines, None, PRINTED)
+    assert closed.blocks[0].text == "Final results" and closed.title.startswith("Final results")

@@ -263,17 +263,19 @@ def results_document(event: View, standings: View, crosstable: View | None, prin
     """The ranking (the overall standings after the last session counted) with each player's games, a row each: table, score, the opponents and theirs.
 
     Called final only once the tournament's last session is complete (:func:`standing_heading`); before, it says the
-    session it is after. An event without sessions has no overall standings: its results are its tables' lines.
+    session it is after. An event without sessions has no overall standings: its results are its tables' lines,
+    final once the event is closed and provisional before.
     A row a game keeps every row a line or two high, however many sessions a player sat.
     """
     t = words(event)
     overall = standings.get("overall")
     if not overall or crosstable is None:
-        blocks: list[Block] = [Heading(t("results.title")), Text(t("event", name=event["name"], event=event["id"]))]
+        title = t("results.title") if event.get("status") == "closed" else t("results.provisional")  # an event of tables: final once closed
+        blocks: list[Block] = [Heading(title), Text(t("event", name=event["name"], event=event["id"]))]
         lines = standings["standings"]
         rows = tuple((str(line["rank"]), line["player"], line["table"], t.number(line["total"])) for line in lines)
         blocks.append(Grid((t("rank"), t("player"), t("table"), t("total")), rows, widths=(0.7, 3.5, 1.2, 1)) if rows else Text(t("standings.none")))
-        return compose("results", event, printed_at, blocks)
+        return compose("results", event, printed_at, blocks, heading=title)
     title = standing_heading(t, overall, "results")
     decimals = _decimals(overall)
     blocks = [Heading(title), Text(t("event", name=event["name"], event=event["id"]))]
