@@ -231,3 +231,20 @@ def test_the_directors_pages_fit_a_phone_one_part_at_a_time_with_44_px_targets(b
         assert page.errors == []
     finally:
         context.close()
+
+
+def test_entering_a_tables_rounds_on_a_phone_switches_to_the_rounds_part(browser: Any, cup: PagesServer) -> None:
+    context, page, _traffic = open_page(browser, cup.url + "/console", PHONE)
+    try:
+        _sign_in(page, cup.tokens.director)
+        page.wait_for_selector("#parts button[data-show=players][aria-pressed=true]")  # a tournament's director starts at the players
+        page.click("#parts button[data-show=sessions]")
+        page.click("#sessions button[data-open=s2-t1]")
+        page.wait_for_selector("#entry:not([hidden]) fieldset.player")
+        assert page.get_attribute("#parts button[data-show=entry]", "aria-pressed") == "true"
+        assert page.is_hidden("#sessions") and page.is_visible("#words-0")
+        width = page.evaluate("() => [document.documentElement.clientWidth, document.documentElement.scrollWidth]")
+        assert width[1] <= width[0], f"the entry scrolls sideways: {width}"
+        assert page.errors == []
+    finally:
+        context.close()

@@ -19,11 +19,12 @@ export function showPart(part) {
   for (const button of nav.querySelectorAll("button[data-show]")) button.setAttribute("aria-pressed", String(button.dataset.show === part));
 }
 
-// A director's tournament (it has players): the switcher, at the players first; again, nothing changes.
+// A director's tournament (it has players): the switcher, at the players first, or at the table already open (a
+// scorecard's link signs in at its table); again, nothing changes.
 export function showParts() {
   if (shown !== null) return;
-  shown = PARTS[0];
-  showPart(PARTS[0]);
+  shown = document.getElementById("entry").hidden ? PARTS[0] : "entry";
+  showPart(shown);
   if (matchMedia("(max-width: 40em)").matches) for (const fold of document.querySelectorAll("details[data-fold]")) fold.open = false;
 }
 
