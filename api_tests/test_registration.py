@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -190,3 +191,17 @@ def test_the_cap_of_2000_players_is_kept(api: Api) -> None:
     refused = _register(api, event, token, [{"name": "One Too Many"}], 409)
     assert refused["code"] == "player_conflict" and "players" in refused["errors"]
     api("POST", f"/events/{event}/players", token, expect=422, json={"players": [{"name": f"Q{i}"} for i in range(MAX_PLAYERS + 1)]})
+
+
+def test_the_same_list_sent_twice_at_once_registers_each_player_once(api: Api) -> None:
+    event, token = _event(api)
+    lines = [{"name": f"Spieler {chr(0x41 + i)}ä"} for i in range(12)]
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda _: api("POST", f"/events/{event}/players", token, json={"players": lines}), range(2)))
+    assert sorted(a.status_code for a in answers) == [200, 201]
+    ids = [[p["id"] for p in a.json()["players"]] for a in answers]
+    assert ids[0] == ids[1] == [f"spieler-{chr(0x61 + i)}a" for i in range(12)]
+    assert [p["receipt"]["seq"] for p in answers[0].json()["players"]] == [p["receipt"]["seq"] for p in answers[1].json()["players"]]
+    assert len(api("GET", f"/events/{event}/players", expect=200).json()["players"]) == 12
+    entries = api("GET", f"/events/{event}/audit", expect=200).json()["entries"]
+    assert sum(1 for e in entries if e["action"] == "player.registered") == 12
