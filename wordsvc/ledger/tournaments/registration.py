@@ -26,6 +26,7 @@ player is one ``player.registered`` entry, as a single registration writes.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sqlalchemy import Connection, insert, select
@@ -35,7 +36,7 @@ from ...core.errors import Problems
 from ...core.ids import id_from_name
 from ...core.seating.sessions import MAX_EVENT_PLAYERS
 from .._db.canonical import now
-from .._db.schema import players
+from .._db.schema import audit, players
 from ..errors import Conflict
 from ..integrity.receipts import Appended
 from ..records.access import require_director
@@ -73,10 +74,10 @@ class Registration:
             if new:
                 refuse_if_closed(conn, event_id, "no more players can be registered")
                 joined = last_session(conn, event_id) + 1
+            registered = _registrations(conn, event_id) if len(new) < len(plan) else {}
             for player_id, line, old in plan:
                 if old:
-                    found = self.store.receipts.find(conn, event_id, ("player.registered",), lambda p, pid=player_id: p.get("player") == pid)
-                    done.append((player_id, found))
+                    done.append((player_id, registered.get(player_id)))
                     continue
                 values = {key: line.get(key) for key in DETAILS} | {"checked_in": bool(line.get("checked_in")), "joined": joined, "withdrawn": None}
                 conn.execute(insert(players).values(event_id=event_id, id=player_id, created_at=now(), **values))
@@ -89,6 +90,15 @@ class Registration:
             rows = {row.id: row for row in conn.execute(select(players).where(players.c.event_id == event_id, players.c.id.in_([pid for pid, _ in done])))}
         answered = [{**player_view(rows[pid]), "receipt": self.store.receipt(event_id, entry)} for pid, entry in done]
         return any(isinstance(entry, Appended) for _, entry in done), {"event": event_id, "players": answered}
+
+
+def _registrations(conn: Connection, event_id: str) -> dict[str, tuple[int, str]]:
+    """Each player's newest ``player.registered`` entry, ``(seq, hash)``: read once for a retry of a whole list."""
+    found: dict[str, tuple[int, str]] = {}
+    query = select(audit.c.seq, audit.c.hash, audit.c.payload_json).where(audit.c.chain == event_id, audit.c.action == "player.registered").order_by(audit.c.seq)
+    for row in conn.execute(query):
+        found[json.loads(row.payload_json)["player"]] = (row.seq, row.hash)
+    return found
 
 
 def _plan(lines: list[dict[str, Any]], rows: dict[str, Any], allow_similar: bool) -> list[tuple[str, dict[str, Any], bool]]:
