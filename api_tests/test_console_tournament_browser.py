@@ -85,10 +85,10 @@ def test_a_director_runs_a_small_tournament_from_the_console(browser: Any, cup: 
         assert page.inner_text("#seat") == "Seat session 1"
 
         # Registering in the page: a problem is shown beside its field, in the page's words.
-        page.fill("#reg-id", "gus")
         page.click("#register-form button[type=submit]")
         page.wait_for_selector("#reg-name-error:text-is('From 1 to 64 characters.')")
         assert page.get_attribute("#reg-name", "aria-invalid") == "true"
+        page.click("#reg-id-choose summary")
         page.fill("#reg-id", "ann")
         page.fill("#reg-name", "Annabel")
         page.click("#register-form button[type=submit]")
@@ -100,20 +100,20 @@ def test_a_director_runs_a_small_tournament_from_the_console(browser: Any, cup: 
             page.click("#register-form button[type=submit]")
             page.wait_for_selector(f"#player-table tbody tr[data-player={pid}]")
         assert page.get_attribute("#reg-name", "aria-invalid") is None and page.inner_text("#reg-id-error") == ""
-        assert page.locator("#player-table tbody tr[data-player=gus] td").nth(1).inner_text() == "Tartu"
+        assert page.locator("#player-table tbody tr[data-player=gus] td.club").inner_text() == "Tartu"
 
         # Check-in, one button a player; a withdrawal asks first.
         for pid in [p[0] for p in API_PLAYERS + PAGE_PLAYERS]:
             page.click(f"button[data-check-in={pid}]")
-            page.wait_for_selector(f"#player-table tbody tr[data-player={pid}] td:text-is('✓ yes')")
+            page.wait_for_selector(f"#player-table tbody tr[data-player={pid}] td.state:text-is('✓ checked in')")
         page.click("button[data-withdraw=zed]")
         assert "Withdraw Zed from session 1 on?" in page.inner_text("#player-table tbody tr[data-player=zed]")
-        page.click("button[data-withdraw-cancel=zed]")
+        page.click("button[data-cancel=zed]")
         page.wait_for_selector("button[data-withdraw=zed]")
         assert server.api("GET", f"/events/{EVENT}/players").json()["players"][-1]["withdrawn"] is None
         page.click("button[data-withdraw=zed]")
-        page.click("button[data-withdraw-confirmed=zed]")
-        page.wait_for_selector("#player-table tbody tr[data-player=zed] td:text-is('from session 1')")
+        page.click("button[data-confirmed=withdraw]")
+        page.wait_for_selector("#player-table tbody tr[data-player=zed] td.state:text-is('withdrawn from session 1')")
         assert page.inner_text("#players-count") == "9 registered, 8 checked in and playing."
 
         # Session 1, random at 4: one request however often it is clicked, two tables of 4.

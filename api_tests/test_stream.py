@@ -272,6 +272,8 @@ def test_every_message_matches_the_schema_the_openapi_document_gives_its_type(ap
     api("POST", f"/events/{event_id}/sessions", director, expect=201, json={"method": "random", "size": {"target": 3}, "number": 1})
     api("POST", f"/events/{event_id}/sessions/1/redraw", director, expect=200)
     api("POST", f"/events/{event_id}/players/p3/withdraw", director, expect=200)
+    api("PUT", f"/events/{event_id}/players/p9", director, expect=201, json={"name": "Mistaken Entry"})
+    api("DELETE", f"/events/{event_id}/players/p9", director, expect=200)
     store(api, event_id, director, 1)
     api("PUT", f"/events/{event_id}/games/t1/rounds/1", director, expect=200, json={**round_body(1), "players": [round_body(1)["players"][0], {"name": "Bob", "words": ["top"], "unused": []}], "correction": {"reason": "Bob laid TOP"}},
         headers={"If-Match": api("GET", f"/events/{event_id}/games/t1/rounds/1").json()["etag"]})  # fmt: skip

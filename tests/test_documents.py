@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from wordsvc.core import documents as docs
-from wordsvc.core.documents.audit_lines import LINE_LENGTH, audit_line
+from wordsvc.core.documents.audit_lines import LINE_LENGTH, audit_kind, audit_line
 from wordsvc.core.documents.words import Words
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
@@ -186,6 +186,11 @@ def test_an_audit_line_leaves_out_secrets_and_snapshots_and_stays_short() -> Non
     names = [f"Player {i:02} {'x' * 50}" for i in range(16)]
     long = {"game": "t1", "round": 1, "revision": 1, "body": {"players": [{"name": name, "words": [["c", "a", "t"]]} for name in names]}}
     assert len(audit_line("round.submitted", long)) == LINE_LENGTH
+
+
+def test_a_deleted_registration_is_told_by_its_kind_and_the_player_it_was() -> None:
+    assert audit_kind("player.deleted", "en") == "Registration deleted" and audit_kind("player.deleted", "is") == "Skráningu eytt"
+    assert audit_line("player.deleted", {"player": "zoe-martin-2", "name": "Zoe Martin"}) == "zoe-martin-2: Zoe Martin"
 
 
 def test_an_action_the_service_does_not_know_points_to_the_full_entry() -> None:

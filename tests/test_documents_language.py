@@ -34,7 +34,7 @@ from wordsvc.i18n import DOCUMENT_CATALOG, DOCUMENT_LOCALES, DOCUMENT_PLURALS, P
 from wordsvc.ledger import LOCAL, Ledger
 
 #: Players' names that are no word of any language here, so that a name is never mistaken for a word (they are stripped anyway).
-NAMES = ("Aino Virtanen", "Bjarki Þórsson", "Chiara Lupo", "Dagny Holm", "Eero Saar", "Fenna Visser", "Grete Kask", "Hlín Ósk", "Iñaki Goñi")
+NAMES = ("Aino Virtanen", "Bjarki Þórsson", "Chiara Lupo", "Dagny Holm", "Eero Saar", "Fenna Visser", "Grete Kask", "Hlín Ósk", "Iñaki Goñi", "Jaana Jõgi")
 WORDS = ("rna", "aei", "oni", "ano")
 #: What is left in a hand, card after card: letters the deck holds many of.
 SPARE = ("a", "i", "o", "e")
@@ -77,6 +77,8 @@ def play(ledger: Ledger, imported: Ledger, lang: str, versions: dict[str, str]) 
     referee = ledger.tokens.issue_token(director, event_id, "referee", table="s1-t1")
     ledger.rulings.judge(ledger.tokens.authenticate(referee["token"]), event_id, "s1-t1", 2, ["rna", "ano"])
     ledger.players.withdraw(director, event_id, "p9")
+    ledger.players.register(director, event_id, "p10", NAMES[9])  # a mistaken registration, deleted
+    ledger.players.delete(director, event_id, "p10")
     ledger.sessions.create(director, event_id, {"method": "random", "size": {"target": 4, "remainder": "larger"}, "number": 2})
     ledger.sessions.redraw(director, event_id, 2)
     second = ledger.sessions.session(director, event_id, 2)
@@ -174,7 +176,7 @@ def identifiers(views: dict[str, Any]) -> list[str]:
     """What a document shows as it was given: names, ids, tokens, lexicon stamps, words laid, the reason typed; longest first."""
     found = {*NAMES, *(w.upper() for w in WORDS), REASON, "Klúbbur", "r-1", views["event"]["id"], f"{views['event']['id']}-2", views["event"]["name"]}
     found |= {f"{views['event']['name']} 2", views["event"]["ruleset"]["id"]}
-    found |= {f"p{i}" for i in range(1, 10)} | {game["id"] for game in views["event"]["games"]}
+    found |= {f"p{i}" for i in range(1, 11)} | {game["id"] for game in views["event"]["games"]}
     for entries in views["audits"]:
         for entry in entries:
             found.add(entry["actor"]["token"])

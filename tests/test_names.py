@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from wordsvc.core.errors import InvalidRequest
-from wordsvc.core.names import confusable_pairs, invisible_problem
+from wordsvc.core.ids import ID_PATTERN, id_from_name
+from wordsvc.core.names import confusable_pairs, folded_name, invisible_problem
 from wordsvc.data.names import mixed_script, skeleton
 from wordsvc.schemas.common import name_problem
 
@@ -57,3 +60,44 @@ def test_a_table_whose_names_look_alike_is_refused_naming_both(tmp_path):
         assert ledger.games.put_game(LOCAL, "names", "t3", ["Jón", "Jon", "Þóra"])[0]
     finally:
         ledger.close()
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("Zoe Martin", "Zoë Martin"), ("ZOË  MARTIN", "zoe martin"), ("Þóra", "Thora"), ("Õnne", "Onne"), ("Straße", "STRASSE"), ("Łukasz", "Lukasz"), ("Ｋｉｍ", "Kim")],
+)
+def test_names_one_once_folded_as_words_are_folded_are_similar(a, b):
+    assert folded_name(a) == folded_name(b)
+
+
+@pytest.mark.parametrize(("a", "b"), [("Ann", "Anna"), ("Jón", "Jónas"), ("Mari", "Marí Ósk")])
+def test_names_that_differ_once_folded_are_not_similar(a, b):
+    assert folded_name(a) != folded_name(b)
+
+
+@pytest.mark.parametrize(
+    ("name", "taken", "expected"),
+    [
+        ("Þórdís Jónsdóttir", (), "thordis-jonsdottir"),
+        ("Õnne Saar", (), "onne-saar"),
+        ("Zoë Martin", (), "zoe-martin"),
+        ("Zoe Martin", {"zoe-martin"}, "zoe-martin-2"),
+        ("Zoé Martin", {"zoe-martin", "zoe-martin-2"}, "zoe-martin-3"),
+        ("Ævar Ørn Ðaníelsson", (), "aevar-orn-danielsson"),
+        ("O'Brien, Seán (jr.)", (), "o-brien-sean-jr"),
+        ("  --Ann--  ", (), "ann"),
+        ("Import", (), "import-2"),  # a reserved id is never made
+        ("Анна", (), "player"),
+        ("李华", {"player"}, "player-2"),
+        ("x" * 80, (), "x" * 64),
+        ("x" * 80, {"x" * 64}, "x" * 62 + "-2"),
+    ],
+)
+def test_an_id_is_made_from_the_folded_name_unique_among_those_taken(name, taken, expected):
+    made = id_from_name(name, taken)
+    assert made == expected and re.fullmatch(ID_PATTERN, made)
+
+
+def test_an_id_from_a_name_is_the_same_every_time():
+    taken = {"ann", "ann-2"}
+    assert {id_from_name("Ánn", taken) for _ in range(3)} == {"ann-3"}

@@ -10,7 +10,11 @@ Following Unicode Technical Standard #39 (Security Mechanisms):
   each character replaced by the one its confusables class stands for, so
   ``Ann`` and ``Аnn`` (a Cyrillic А) or ``Bill`` and ``BiII`` (two capital
   i) are one name to a reader. The classes come from the caller
-  (:mod:`wordsvc.data.names` reads them from Unicode's confusables data).
+  (:mod:`wordsvc.data.names` reads them from Unicode's confusables data);
+- two players' names are *similar* when they are one name once folded as the
+  service folds words (:func:`folded_name`: ``Zoe Martin`` and ``Zoë
+  Martin``): not confusable (a reader sees the accent) but likely one person
+  typed twice, so registering both needs the director's word.
 """
 
 from __future__ import annotations
@@ -18,7 +22,16 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Sequence
 
-__all__ = ["INVISIBLE", "confusable_pairs", "invisible_problem"]
+from .text import fold_diacritics, normalize
+
+__all__ = ["INVISIBLE", "LETTERS_SPELLED_OUT", "confusable_pairs", "folded_name", "invisible_problem"]
+
+#: Latin letters that are no base letter plus marks, so :func:`~wordsvc.core.text.fold_diacritics` keeps them, written
+#: out in the ASCII letters club lists spell names with (as ICAO 9303's transliteration does, but ø as o, the letter it
+#: is typed as): þ th, ð d, æ ae, ø o, ł l, đ d, ħ h, ı i, ŧ t, ŋ ng, ĸ q. ß and œ are written out by the case folding
+#: of :func:`~wordsvc.core.text.normalize` already.
+LETTERS_SPELLED_OUT = {"þ": "th", "ð": "d", "æ": "ae", "ø": "o", "ł": "l", "đ": "d", "ħ": "h", "ı": "i", "ŧ": "t", "ŋ": "ng", "ĸ": "q"}
+_SPELL_OUT = str.maketrans(LETTERS_SPELLED_OUT)
 
 #: Default-ignorable code points that are not of category Cf but show as nothing (UAX #44's DerivedCoreProperties):
 #: the Hangul fillers, the Khmer inherent vowels, the Mongolian vowel separator and free variation selectors, the
@@ -51,3 +64,15 @@ def confusable_pairs(names: Sequence[str], skeleton: Callable[[str], str]) -> li
         for key in keys:
             seen.setdefault(key, j)
     return pairs
+
+
+def folded_name(name: str) -> str:
+    """``name`` folded as the service folds words, then its accents off and its own letters spelled out, spaces squeezed.
+
+    The key under which two names are *similar* (one person typed twice) and
+    the stuff player ids are made of (:func:`wordsvc.core.ids.id_from_name`):
+
+    >>> folded_name("Zoë  MARTIN"), folded_name("Þórdís Ævarsdóttir"), folded_name("Õnne Saar"), folded_name("Łukasz Straße")
+    ('zoe martin', 'thordis aevarsdottir', 'onne saar', 'lukasz strasse')
+    """
+    return " ".join(fold_diacritics(normalize(name)).translate(_SPELL_OUT).split())

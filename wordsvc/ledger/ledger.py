@@ -50,6 +50,7 @@ from .records.store import Store
 from .records.tokens import Tokens
 from .tournaments.players import Players
 from .tournaments.ratings import Ratings
+from .tournaments.registration import Registration
 from .tournaments.sessions import Sessions
 from .tournaments.standings import Standings
 from .tournaments.tournament_standings import TournamentStandings
@@ -90,6 +91,7 @@ class Ledger:
         self.tournament_standings = TournamentStandings(store)
         self.standings = Standings(store, self.tournament_standings)
         self.players = Players(store)
+        self.registration = Registration(store)
         self.sessions = Sessions(store, self.tournament_standings.ranking)
         self.ratings = Ratings(store)
         self.transfer = Transfer(store, self.tokens, self.events)

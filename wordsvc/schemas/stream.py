@@ -70,6 +70,10 @@ class PlayerWithdrawnData(Strict):
     start = fields.Integer(data_key="from", required=True, metadata={"description": "The first session without the player."})
 
 
+class PlayerDeletedData(Strict):
+    player = fields.String(required=True, metadata={"description": "The id of the registration deleted (it had no games)."})
+
+
 class RulingGivenData(Strict):
     table = fields.String(required=True)
     round = fields.Integer(required=True)
@@ -92,6 +96,7 @@ MESSAGE_DATA: dict[str, type[Strict]] = {
     "player.registered": PlayerRegisteredData,
     "player.checked_in": PlayerCheckedInData,
     "player.withdrawn": PlayerWithdrawnData,
+    "player.deleted": PlayerDeletedData,
     "ruling.given": RulingGivenData,
     "event.closed": EventClosedData,
 }

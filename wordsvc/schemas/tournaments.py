@@ -8,6 +8,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from ..core import problem_codes as codes
 from ..core.problem_codes import coded
+from ..core.seating.sessions import MAX_EVENT_PLAYERS
 from .common import BoundedList, Strict, StrictBoolean, check_text, name_field
 from .events import MAX_NAME, MAX_REASON, CheckpointOut, id_field, receipt_field
 
@@ -34,6 +35,47 @@ class PlayerBody(Strict):
     club = _text(MAX_NAME, load_default=None, metadata={"description": "The player's club, shown beside the name."})
     rating_id = id_field(load_default=None, metadata={"description": "The player's id across events (GET /ratings/{id}); none: the player is not rated."})
     checked_in = StrictBoolean(load_default=False, metadata={"description": "Checked in at registration (or later with /check-in)."})
+    allow_similar = StrictBoolean(
+        load_default=False,
+        metadata={"description": "Register although the name is another player's once accents and case are set aside (Zoe, Zoë): the director's word after a 409 `names_similar`."},
+    )
+
+
+class PlayerLine(Strict):
+    id = id_field(load_default=None, metadata={"description": "The player's id; none: made from the name (accents off, þ as th, unique in the event: `zoe-martin`, `zoe-martin-2`)."})
+    name = name_field()
+    club = _text(MAX_NAME, load_default=None, metadata={"description": "The player's club, shown beside the name."})
+    rating_id = id_field(load_default=None, metadata={"description": "The player's id across events; none: the player is not rated."})
+    checked_in = StrictBoolean(load_default=False, metadata={"description": "Checked in at registration."})
+
+
+class PlayersBody(Strict):
+    players = BoundedList(
+        fields.Nested(PlayerLine),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_EVENT_PLAYERS),
+        metadata={"description": "The players to register, all or none: a line at fault is named by its index (`players.3.name`)."},
+    )
+    allow_similar = StrictBoolean(
+        load_default=False,
+        metadata={"description": "Register names that are another's once accents and case are set aside (Zoe, Zoë): the director's word after a 409 `names_similar`."},
+    )
+
+
+class CheckInBody(Strict):
+    players = BoundedList(
+        id_field(),
+        load_default=None,
+        validate=validate.Length(min=1, max=MAX_EVENT_PLAYERS),
+        metadata={"description": "The ids to check in; left out with `all: true`."},
+    )
+    all = StrictBoolean(load_default=False, metadata={"description": "Check in every player registered, not checked in and not withdrawn."})
+
+    @validates_schema
+    def _one_of(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """Either the ids or ``all``, never both and never neither: a check-in of nobody is a mistake, not a no-op."""
+        if (data.get("players") is None) == (not data.get("all")):
+            raise ValidationError(coded(codes.CONFLICTING_FIELDS, "give either the players' ids or all: true"), "players")
 
 
 class SizeBody(Strict):
@@ -125,6 +167,13 @@ class EventPlayerOut(Strict):
 class EventPlayerListOut(Strict):
     event = fields.String(required=True)
     players = fields.List(fields.Nested(EventPlayerOut), required=True)
+
+
+class PlayerDeletedOut(Strict):
+    event = fields.String(required=True)
+    player = fields.String(required=True, metadata={"description": "The id of the registration deleted."})
+    deleted = fields.Boolean(required=True)
+    receipt = receipt_field()
 
 
 class SeatOut(Strict):

@@ -139,6 +139,10 @@ def _withdrawn(t: Words, p: Payload) -> str:
     return f"{p.get('player', '')}; {t('audit.line.left', n=p.get('from', '?'))}"
 
 
+def _deleted(t: Words, p: Payload) -> str:
+    return t("audit.line.player", player=p.get("player", ""), name=p.get("name", ""))
+
+
 def _size(t: Words, size: object) -> list[str]:
     if not isinstance(size, Mapping) or size.get("target") is None:
         return []
@@ -203,6 +207,7 @@ _LINES: dict[str, Callable[[Words, Payload], str]] = {
     "player.registered": _registered,
     "player.checked_in": _checked_in,
     "player.withdrawn": _withdrawn,
+    "player.deleted": _deleted,
     "session.created": _session,
     "session.reseated": _reseated,
     "schedule.published": _schedule,

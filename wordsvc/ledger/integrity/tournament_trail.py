@@ -1,7 +1,7 @@
 """A tournament rebuilt from its audit chain alone, and compared with the rows (docs/tournaments.md).
 
 Every tournament write appends an entry that carries its whole result: a
-registration the player as stored, a session or a reseating every table's
+registration the player as stored, a deletion the player gone, a session or a reseating every table's
 players, a schedule the whole schedule. Folding the entries in order
 therefore gives the players, sessions, seats and schedule the rows must
 hold, and :func:`tournament_problems` says where they differ: what
@@ -20,6 +20,7 @@ TOURNAMENT_ACTIONS = (
     "player.registered",
     "player.checked_in",
     "player.withdrawn",
+    "player.deleted",
     "session.created",
     "session.reseated",
     "schedule.published",
@@ -49,6 +50,8 @@ def expected(entries: Iterable[dict[str, Any]]) -> Expected:
             out.players[p["player"]].update(checked_in=True, joined=p["joined"])
         elif action == "player.withdrawn" and p["player"] in out.players:
             out.players[p["player"]]["withdrawn"] = p["from"]
+        elif action == "player.deleted":
+            out.players.pop(p["player"], None)
         elif action in ("session.created", "session.reseated"):
             number = p["session"]
             if action == "session.created":

@@ -61,6 +61,7 @@ _MESSAGES: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
     "player.registered": ("player.registered", lambda p: {"player": p["player"], "name": p["name"]}),
     "player.checked_in": ("player.checked_in", lambda p: {"player": p["player"], "joined": p["joined"]}),
     "player.withdrawn": ("player.withdrawn", lambda p: {"player": p["player"], "from": p["from"]}),
+    "player.deleted": ("player.deleted", lambda p: {"player": p["player"]}),
     "judge.ruling": ("ruling.given", lambda p: {"table": p["table"], "round": p["round"], "acceptable": p["acceptable"], "count": p["count"]}),
     "event.closed": ("event.closed", lambda p: {}),
 }

@@ -1,6 +1,7 @@
 """A tournament's records: players, sessions and their seats, standings across sessions, ratings across events.
 
-Registration and check-in (:mod:`.players`), sessions seated by
+Registration, check-in and deletion (:mod:`.players`), a list registered at
+once (:mod:`.registration`), sessions seated by
 ``wordsvc.core.seating`` (:mod:`.sessions`), an event's standings and a
 duplicate event's matchpoints (:mod:`.standings`), the overall standings and
 crosstable (:mod:`.tournament_standings`), and ratings (:mod:`.ratings`)

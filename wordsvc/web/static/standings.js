@@ -11,7 +11,7 @@ import { printDocument } from "./print.js";
 
 const $ = (id) => document.getElementById(id);
 // The messages after which the standings may read otherwise: a table seated adds its players with nothing yet.
-const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated", "player.checked_in", "player.withdrawn", "event.closed"];
+const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated", "player.checked_in", "player.withdrawn", "player.deleted", "event.closed"];
 let unwatch = () => {};
 let source = null; // {token, path}
 let answer = null; // the last standings read: {standings, overall?}

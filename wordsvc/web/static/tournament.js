@@ -1,5 +1,5 @@
-// The director's tournament view in the console (docs/pages.md, "The tournament"): the players with
-// check-in and withdrawal, the next session seated by a method, each session's seating (swaps and a
+// The director's tournament view in the console (docs/pages.md, "The tournament"): the players (players.js),
+// the next session seated by a method, each session's seating (swaps and a
 // redraw until its first round is stored, then fixed), the tables handed to the referees, and the
 // standings across sessions with the crosstable (crosstable.js). Only the public API (docs/tournaments.md), with the director's token; all of it
 // read again when the event's stream (event_feed.js) says a player, a session or a round changed, or on the
@@ -9,12 +9,13 @@ import { ApiError, api, el, formatNumber, newestWins, onLanguage, t } from "./co
 import { renderCrosstable } from "./crosstable.js";
 import { hideParts, showParts } from "./parts.js";
 import { watch } from "./event_feed.js";
+import { hidePlayers, showPlayers } from "./players.js";
 import { printButton, printDocument } from "./print.js";
 
 const $ = (id) => document.getElementById(id);
 const METHODS = ["random", "standings", "swiss", "schedule", "manual"];
 // Every message but a kiosk ruling and the event closing: each changes the players, a seating or the standings.
-const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated", "player.registered", "player.checked_in", "player.withdrawn"];
+const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated", "player.registered", "player.checked_in", "player.withdrawn", "player.deleted"];
 
 let ctx = null; // {token, event, openTable, tablesChanged} from the console
 let players = [];
@@ -25,7 +26,6 @@ let through = ""; // the session the standings are asked after; "" for the lates
 let seen = ""; // what the last read got, to render only when something changed
 let unwatch = () => {};
 let busy = false; // a write is in flight: a second click sends nothing
-let confirming = null; // the player whose withdrawal awaits a confirmation
 let picked = []; // the (at most two) players picked for a swap, in the order picked
 let unfinished = null; // {number, tables}: the last seating refused because the session before is unfinished
 let status = null; // {key, params} of the last write that went through
@@ -131,39 +131,6 @@ async function write(send, done, onProblem) {
   }
 }
 
-const REGISTER_FIELDS = { player: "reg-id", name: "reg-name", club: "reg-club", rating_id: "reg-rating" };
-
-function register() {
-  const id = $("reg-id").value.trim();
-  const body = { name: $("reg-name").value.trim(), checked_in: $("reg-checked").checked };
-  for (const [field, input] of [["club", "reg-club"], ["rating_id", "reg-rating"]]) if ($(input).value.trim()) body[field] = $(input).value.trim();
-  if (!id) return showProblems({ player: [t("tournament.problem.required")] }, REGISTER_FIELDS, "register-error");
-  showProblems({}, REGISTER_FIELDS, "register-error");
-  write(
-    async () => {
-      await api("PUT", path(`/players/${encodeURIComponent(id)}`), { token: ctx.token, body });
-      $("register-form").reset();
-      $("reg-id").focus();
-    },
-    { key: "tournament.registered", params: { name: body.name } },
-    (error) => {
-      const found = problems(error);
-      if (error instanceof ApiError && error.status === 409 && found.player) found.player = [t("tournament.problem.registered_otherwise", { id })];
-      showProblems(found, REGISTER_FIELDS, "register-error");
-    },
-  );
-}
-
-function playerAction(id, action) {
-  const key = action === "check-in" ? "tournament.checked_in_done" : "tournament.withdrawn_done";
-  confirming = null;
-  write(
-    () => api("POST", path(`/players/${encodeURIComponent(id)}/${action}`), { token: ctx.token }),
-    { key, params: { name: nameOf(id), n: nextNumber() } },
-    (error) => showProblems(problems(error), {}, "players-error"),
-  );
-}
-
 const SESSION_FIELDS = { method: "session-method", size: "session-target", tables: "session-tables" };
 // The methods that take a size policy (a schedule keeps its plan's sizes, a manual seating its tables'): the API refuses it from the others.
 const SIZED = ["random", "standings", "swiss"];
@@ -258,48 +225,13 @@ async function downloadCsv(link) {
 
 function render() {
   if (!ctx) return;
-  if (players.length) showParts(); // a tournament: its views a part at a time on a phone (parts.js)
-  else hideParts();
-  renderPlayers();
+  [players, sessions, overall, crosstable, seen, through, picked, unfinished, status] = [[], [], null, null, "", "", [], null, null];
   renderNext();
   renderSessions();
   renderOverall();
   renderCrosstable(crosstable, nameOf);
   $("tournament-status").hidden = !status;
   $("tournament-status").textContent = status ? t(status.key, status.params) : "";
-}
-
-const yes = (value) => (value ? t("tournament.yes") : t("tournament.no"));
-
-function renderPlayers() {
-  const active = players.filter((p) => p.checked_in && p.withdrawn === null).length;
-  $("players-count").textContent = t("tournament.players_count", { count: players.length, active });
-  $("player-table").tBodies[0].replaceChildren(
-    ...players.map((p) => {
-      const actions = el("td", { class: "actions" });
-      if (confirming === p.id) {
-        actions.append(
-          el("span", {}, t("tournament.withdraw_confirm", { name: p.name, n: nextNumber() })),
-          el("button", { type: "button", "data-withdraw-confirmed": p.id, disabled: busy }, t("tournament.withdraw")),
-          el("button", { type: "button", class: "quiet", "data-withdraw-cancel": p.id }, t("tournament.keep")),
-        );
-      } else {
-        if (!p.checked_in) actions.append(el("button", { type: "button", "data-check-in": p.id, disabled: busy, "aria-label": t("tournament.check_in_who", { name: p.name }) }, t("tournament.check_in")));
-        if (p.withdrawn === null) actions.append(el("button", { type: "button", class: "quiet", "data-withdraw": p.id, disabled: busy, "aria-label": t("tournament.withdraw_who", { name: p.name }) }, t("tournament.withdraw")));
-      }
-      return el(
-        "tr",
-        { "data-player": p.id },
-        el("td", {}, p.id),
-        el("th", { scope: "row" }, p.name),
-        el("td", {}, p.club || ""),
-        el("td", {}, p.checked_in ? `✓ ${t("tournament.yes")}` : `– ${t("tournament.no")}`),
-        el("td", { class: "n" }, String(p.joined)),
-        el("td", { class: "n" }, p.withdrawn === null ? "" : t("tournament.from_session", { n: p.withdrawn })),
-        actions,
-      );
-    }),
-  );
 }
 
 function renderNext() {
@@ -417,17 +349,19 @@ function renderOverall() {
 // `tablesChanged()` tells it the event has new tables.
 export function showTournament(context) {
   ctx = context;
-  [players, sessions, overall, crosstable, seen, through, picked, confirming, unfinished, status] = [[], [], null, null, "", "", [], null, null, null];
+  [players, sessions, overall, crosstable, seen, through, picked, unfinished, status] = [[], [], null, null, "", "", [], null, null];
   tokens.clear();
   $("tournament").hidden = false;
   $("session-target").max = String(ctx.event.ruleset.snapshot.players.max);
   render();
+  showPlayers(context);
   unwatch();
   unwatch = watch(CHANGES, refresh);
   refresh();
 }
 
 export function hideTournament() {
+  hidePlayers();
   unwatch();
   hideParts();
   ctx = null;
@@ -435,29 +369,12 @@ export function hideTournament() {
 }
 
 $("session-method").replaceChildren(...METHODS.map((m) => el("option", { value: m }, m)));
-$("register-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  register();
-});
 $("session-form").addEventListener("submit", (e) => {
   e.preventDefault();
   seat(false);
 });
 $("session-method").addEventListener("change", renderNext);
 $("seat-anyway").addEventListener("click", () => seat(true));
-$("player-table").addEventListener("click", (e) => {
-  const button = e.target.closest("button");
-  if (!button || busy) return;
-  const { checkIn, withdraw, withdrawConfirmed, withdrawCancel } = button.dataset;
-  if (checkIn) playerAction(checkIn, "check-in");
-  if (withdrawConfirmed) playerAction(withdrawConfirmed, "withdraw");
-  if (withdraw || withdrawCancel) {
-    confirming = withdraw || null;
-    renderPlayers();
-    const focus = withdraw ? `button[data-withdraw-confirmed="${CSS.escape(withdraw)}"]` : `button[data-withdraw="${CSS.escape(withdrawCancel)}"]`;
-    document.querySelector(focus)?.focus();
-  }
-});
 $("sessions").addEventListener("change", (e) => {
   const id = e.target.dataset.pick;
   if (!id) return;

@@ -30,7 +30,7 @@ __all__ = ["ASSETS", "PAGES", "STATIC", "bp", "page_strings", "render_page"]
 STATIC = Path(__file__).resolve().parent.parent / "static"
 #: Each page: its HTML file and the prefixes of the catalogue keys it uses.
 PAGES = {
-    "console": ("console.html", ("page.", "console.", "tournament.", "dashboard.", "print.")),
+    "console": ("console.html", ("page.", "console.", "tournament.", "players.", "dashboard.", "print.")),
     "judge": ("judge.html", ("page.", "judge.")),
     "display": ("display.html", ("page.", "display.", "tournament.measure.")),
 }
@@ -53,6 +53,8 @@ ASSETS = (
     "paging.js",
     "pages.css",
     "parts.js",
+    "player_lines.js",
+    "players.js",
     "print.js",
     "results.js",
     "round_diff.js",

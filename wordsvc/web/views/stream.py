@@ -72,7 +72,7 @@ def encode(changes: Changes) -> tuple[list[tuple[int, bytes]], int, bool, frozen
         summary="The event's changes, pushed (Server-Sent Events)",
         description="A held `text/event-stream`: `ready` first (its id the newest audit entry), then a typed message for every change a viewer may see "
      "(`round.stored`, `round.corrected`, `table.seated`, `session.started`, `session.reseated`, `player.registered`, "
-     "`player.checked_in`, `player.withdrawn`, `ruling.given`, `event.closed`), each with its audit entry's seq as its id, and a "
+     "`player.checked_in`, `player.withdrawn`, `player.deleted`, `ruling.given`, `event.closed`), each with its audit entry's seq as its id, and a "
      "`: keep-alive` comment every 15 s. Reconnect with `Last-Event-ID` (or `?after=`) to get what was missed, once. A private event needs "
      "a token of the event. 503 with `Retry-After` when the worker holds as many streams as it takes (docs/streams.md).",
         parameters=[EVENT, LAST_EVENT_ID],

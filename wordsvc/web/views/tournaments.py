@@ -16,11 +16,14 @@ from ...core import problem_codes as codes
 from ...core.standings.crosstable import CROSSTABLE_COLUMNS, crosstable_rows
 from ...ledger import canonical, require_director
 from ...schemas.tournaments import (
+    CheckInBody,
     CrosstableOut,
     CsvQuery,
     EventPlayerListOut,
     EventPlayerOut,
     PlayerBody,
+    PlayerDeletedOut,
+    PlayersBody,
     RatedBody,
     RatedOut,
     ScheduleBody,
@@ -42,6 +45,7 @@ __all__ = ["bp", "csv_response", "wants_csv"]
 bp = Resource("tournaments", __name__)
 
 PLAYER_BODY, SESSION_BODY, SWAP_BODY, SCHEDULE_BODY, RATED_BODY, CSV_QUERY = PlayerBody(), SessionBody(), SwapBody(), ScheduleBody(), RatedBody(), CsvQuery()
+PLAYERS_BODY, CHECK_IN_BODY = PlayersBody(), CheckInBody()
 
 
 def _answer(created: bool, view: dict[str, Any], location: str) -> Response:
@@ -83,21 +87,96 @@ def csv_response(rows: list[list[Any]], filename: str, checkpoint: dict[str, Any
         tag="tournaments",
         summary="Register a player",
         description="Director token. The id, display name, club and rating id; 201 the first time, 200 for the same body again, 409 for another. Registered after "
-     "the first session, a player enters from the next session (a late entry). Names as for tables: no duplicates or look-alikes.",
+     "the first session, a player enters from the next session (a late entry). Names as for tables: no duplicates or look-alikes; a name that is another's once "
+     "accents and case are set aside (Zoe, Zoë) is a 409 `names_similar` naming both, registered with `allow_similar: true`.",
         parameters=[EVENT, PLAYER],
         body=PlayerBody,
         answers={201: EventPlayerOut, 200: EventPlayerOut},
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
         roles=("director",),
-        problems=(*WRITE, *PLAYERS, codes.INVALID_ID),
+        problems=(*WRITE, *PLAYERS, codes.INVALID_ID, codes.NAMES_SIMILAR),
     )
 )
 def put_player(event: str, player: str) -> Response:
     actor = require_director(writer(), event)
     body = PLAYER_BODY.load(read_json())
-    created, view = ledger().players.register(actor, event, player, body["name"], body["club"], body["rating_id"], body["checked_in"])
+    created, view = ledger().players.register(actor, event, player, body["name"], body["club"], body["rating_id"], body["checked_in"], body["allow_similar"])
     return _answer(created, view, f"/events/{event}/players/{player}")
+
+
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/players",
+        operation_id="registerPlayers",
+        tag="tournaments",
+        summary="Register a list of players",
+        description="Director token. All of them or none: each line at fault is named by its index (`players.3.name`). A line without an id gets one made "
+     "from the name (accents off, þ as th, unique in the event: `zoe-martin`, `zoe-martin-2`). A line registered already (its id, or its exact name, with "
+     "the same club and rating id) is that player, so a retry writes nothing: 201 when a player was added, else 200. One audit entry per player added. "
+     "Names another's once accents and case are set aside (Zoe, Zoë) are a 409 `names_similar` listing each pair, registered with `allow_similar: true`; "
+     "duplicates and look-alikes a reader cannot tell apart are a 422.",
+        parameters=[EVENT],
+        body=PlayersBody,
+        answers={201: EventPlayerListOut, 200: EventPlayerListOut},
+        errors=(400, 401, 403, 404, 409, 413, 415, 422),
+        access=TOKEN,
+        roles=("director",),
+        problems=(*WRITE, *PLAYERS, codes.NAMES_SIMILAR),
+    )
+)
+def post_players(event: str) -> Response:
+    actor = require_director(writer(), event)
+    body = PLAYERS_BODY.load(read_json())
+    created, view = ledger().registration.register_many(actor, event, body["players"], body["allow_similar"])
+    return _answer(created, view, f"/events/{event}/players")
+
+
+@bp.declare(
+    Endpoint(
+        method="delete",
+        path="/events/{event}/players/{player}",
+        operation_id="deletePlayer",
+        tag="tournaments",
+        summary="Delete a registration that has no games",
+        description="Director token. Only a player never seated and not in the published schedule: else a 409 `player_has_games` (withdraw instead). "
+     "Audited (`player.deleted`); the player leaves the list, the standings, the display and the documents. Again: a 200 with the first receipt.",
+        parameters=[EVENT, PLAYER],
+        answers={200: PlayerDeletedOut},
+        errors=(401, 403, 404, 409),
+        access=TOKEN,
+        roles=("director",),
+        problems=(*WRITE, codes.PLAYER_NOT_FOUND, codes.PLAYER_HAS_GAMES),
+    )
+)
+def delete_player(event: str, player: str) -> Response:
+    return jsonify(ledger().players.delete(require_director(writer(), event), event, player))
+
+
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/check-in",
+        operation_id="checkInPlayers",
+        tag="tournaments",
+        summary="Check in many players",
+        description="Director token. `players`: the ids ticked; or `all: true`: every player registered, not checked in and not withdrawn. All or none (an "
+     "unknown id is a 422 naming its index); one audit entry per player checked in now, as the one-player check-in writes; the answer lists them. "
+     "Checked in once a session is seated, a player enters from the next one (a late entry).",
+        parameters=[EVENT],
+        body=CheckInBody,
+        answers={200: EventPlayerListOut},
+        errors=(400, 401, 403, 404, 409, 413, 415, 422),
+        access=TOKEN,
+        roles=("director",),
+        problems=(*WRITE, codes.PLAYER_NOT_FOUND, codes.CONFLICTING_FIELDS),
+    )
+)
+def check_in_players(event: str) -> Response:
+    actor = require_director(writer(), event)
+    body = CHECK_IN_BODY.load(read_json())
+    return jsonify(ledger().players.check_in_many(actor, event, None if body["all"] else body["players"]))
 
 
 @bp.declare(
