@@ -225,7 +225,8 @@ async function downloadCsv(link) {
 
 function render() {
   if (!ctx) return;
-  [players, sessions, overall, crosstable, seen, through, picked, unfinished, status] = [[], [], null, null, "", "", [], null, null];
+  if (players.length) showParts(); // a tournament: its views a part at a time on a phone (parts.js)
+  else hideParts();
   renderNext();
   renderSessions();
   renderOverall();
