@@ -93,6 +93,8 @@ def _config(page: str) -> dict[str, Any]:
         "judge": {"result_seconds": settings.judge_result_seconds, "key_delay": settings.judge_key_delay, "idle_seconds": settings.judge_idle_seconds},
         "standings_poll_seconds": settings.standings_poll_seconds,
         "display": {"page_seconds": DISPLAY_PAGE_SECONDS},
+        "public_url": settings.public_url,  # every link and QR code a page makes starts with it; null: the address the browser used (docs/venue.md)
+        "event_creation": settings.event_creation,
         **({"double_examples": DOUBLE_EXAMPLES} if page == "judge" else {}),
     }
 
