@@ -30,7 +30,7 @@ __all__ = ["ASSETS", "PAGES", "STATIC", "bp", "page_strings", "render_page"]
 STATIC = Path(__file__).resolve().parent.parent / "static"
 #: Each page: its HTML file and the prefixes of the catalogue keys it uses.
 PAGES = {
-    "console": ("console.html", ("page.", "console.", "tournament.", "dashboard.", "print.")),
+    "console": ("console.html", ("page.", "console.", "tournament.", "dashboard.", "print.", "links.", "newevent.")),
     "judge": ("judge.html", ("page.", "judge.")),
     "display": ("display.html", ("page.", "display.", "tournament.measure.")),
 }
@@ -48,16 +48,19 @@ ASSETS = (
     "entry_keys.js",
     "event_feed.js",
     "judge.js",
+    "new_event.js",
     "next_table.js",
     "paging.js",
     "pages.css",
     "print.js",
     "results.js",
     "round_diff.js",
+    "signin_links.js",
     "slip_messages.js",
     "standings.js",
     "stream.js",
     "tournament.js",
+    "venue_links.js",
     "verdicts.js",
 )
 #: The kiosk's examples of double cards (``(ch)ico``), by every tag a language answers to: its manifest's ``double_examples``.
