@@ -78,8 +78,8 @@ SETTINGS: dict[str, tuple[str, str]] = {
     ),
     "WORDSVC_PUBLIC_URL": (
         "none: the address the browser used",
-        "The address players' devices reach the service at, e.g. `http://192.168.1.20:8000` or `https://quiddler.example.org/wordsvc`: an http(s) "
-        "URL with no query or fragment. Every sign-in link, QR code and printed document uses it (docs/venue.md).",
+        "The address players' devices reach the service at, e.g. `http://192.168.1.20:8000` or `https://quiddler.example.org`: an http(s) "
+        "URL of the service's root (no path, query or fragment). Every sign-in link, QR code and printed document uses it (docs/venue.md).",
     ),
     "WORDSVC_LOG_FORMAT": ("json", "`json`: one JSON object per line (each request with its id); `plain`: readable lines."),
     "WORDSVC_LOG_LEVEL": ("info", "Log level of the service."),
@@ -185,6 +185,8 @@ def _url_problem(raw: str) -> str | None:
         return "must be a URL"
     if url.scheme not in ("http", "https") or not url.hostname:
         return "must be an absolute http:// or https:// URL with a host"
+    if url.path not in ("", "/"):
+        return "must be the service's root, with no path: the pages call /events, /qr, ... from the root"
     if url.query or url.fragment or "?" in raw or "#" in raw:
         return "must have no query (?) or fragment (#)"
     if url.username is not None or url.password is not None:
@@ -223,11 +225,13 @@ class _Reader:
         return default
 
     def public_url(self, name: str) -> str | None:
-        """An absolute http(s) URL without query, fragment or credentials, without its trailing slash; ``None`` when unset.
+        """An absolute http(s) URL of the service's root (no path, query, fragment or credentials), without a trailing slash; ``None`` when unset.
 
         Links are made by appending ``/console#...`` to it, so anything after
-        the path would end up inside every link; a path is kept (a service
-        behind a reverse proxy under ``/wordsvc``).
+        the host would end up inside every link; and a path is refused because
+        the pages call the API from the root (``/events``, ``/qr``), so a
+        service under ``/wordsvc`` of a proxy would serve links that work and
+        pages that do not (docs/venue.md).
         """
         raw = self.text(name, "")
         if not raw:
