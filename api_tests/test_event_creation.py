@@ -26,8 +26,16 @@ def open_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     """A server where anyone creates events, 2 without an admin token, with links on the public URL; its URL and an admin token."""
     database = f"sqlite:///{tmp_path_factory.mktemp('open')}/ledger.sqlite3"
     env = {"WORDSVC_DATABASE_URL": database, "WORDSVC_OPEN_EVENTS": "2", "WORDSVC_PUBLIC_URL": PUBLIC_URL + "/"}
-    with running_server("wordsvc-open-", env=env) as (url, _log):
+    with running_server("wordsvc-open-", env=env) as (url, log):
+        _said_where(log, url)
         yield url, admin_token_for(database)
+
+
+def _said_where(log: Any, url: str) -> None:
+    """``wordsvc serve`` told, in its JSON log, the console's address, that it is this machine's alone, and the public URL links use."""
+    venue = next(json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if '"event": "venue"' in line)
+    assert venue["consoles"] == [f"{url}/console"] and venue["public_url"] == PUBLIC_URL
+    assert "Only this machine can reach that address" in venue["notice"] and PUBLIC_URL in venue["notice"]
 
 
 @pytest.fixture(scope="module")

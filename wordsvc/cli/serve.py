@@ -25,6 +25,7 @@ from ..data.languages import BUILDING_FILE
 from ..ledger import connect, upgrade
 from ..ledger.integrity.checkpoints import Signer
 from ..server import ServerOptions, run
+from ..server.logs import configure_logging, log_event
 
 __all__ = ["APP", "add_parsers", "lan_addresses", "server_options", "venue_notice"]
 
@@ -76,7 +77,7 @@ def _serve(args: argparse.Namespace) -> int:
     upgrade(engine)  # the ledger's migrations, once, before any worker opens it
     engine.dispose()
     Signer.from_file(settings.ledger_key_file, settings.ledger_public_keys)  # a key file that cannot be read stops the service here, not in a worker's first write
-    print(venue_notice(args.host, args.port, settings.public_url, lan_addresses()), file=sys.stderr, flush=True)
+    _tell_addresses(settings, args.host, args.port)
     builder = _start_build(settings.data_dir) if args.build else None
     try:
         return run(APP, options)
@@ -84,6 +85,19 @@ def _serve(args: argparse.Namespace) -> int:
         if builder is not None and builder.poll() is None:
             os.killpg(builder.pid, signal.SIGTERM)
             builder.wait(timeout=30)
+
+
+def _tell_addresses(settings: Settings, host: str, port: int) -> None:
+    """The venue notice on stderr: readable lines in the plain log format, one ``venue`` record in the JSON one (one object a line)."""
+    addresses = lan_addresses() if host in ALL_INTERFACES else []
+    notice = venue_notice(host, port, settings.public_url, addresses)
+    if settings.log_format == "plain":
+        print(notice, file=sys.stderr, flush=True)
+        return
+    configure_logging(settings.log_format, settings.log_level)
+    consoles = [f"{_url(a, port)}/console" for a in addresses] if host in ALL_INTERFACES else [f"{_url(host, port)}/console"]
+    advice = " ".join(line for line in notice.splitlines()[1:] if not line.startswith("  "))
+    log_event("venue", consoles=consoles, public_url=settings.public_url, notice=advice)
 
 
 #: The addresses that bind every interface: then the service answers on the machine's network addresses too.
@@ -108,8 +122,10 @@ def venue_notice(host: str, port: int, public_url: str | None, addresses: list[s
             lines.append("Only this machine can reach that address. For phones on the venue's network: WORDSVC_HOST=0.0.0.0 (docs/venue.md).")
     if public_url:
         lines.append(f"Links, QR codes and printed scorecards use WORDSVC_PUBLIC_URL: {public_url}")
-    else:
+    elif host in ALL_INTERFACES:
         lines.append("Links and QR codes use the address the director's browser opened; set WORDSVC_PUBLIC_URL to one of the above to make it certain.")
+    else:
+        lines.append("Links and QR codes use the address the director's browser opened.")
     return "\n".join(lines)
 
 
