@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import requests
 
-from .browser import STEADY_TIMINGS, assert_accessible, open_page, same_origin
+from .browser import DESKTOP, PHONE, STEADY_TIMINGS, assert_accessible, open_page, same_origin
 from .conftest import admin_token_for, running_server
 
 TOKEN = r"(wsv_[0-9a-f]{8}_[A-Za-z0-9_-]{43})"
@@ -76,6 +76,10 @@ def test_a_director_creates_an_event_from_the_console_and_hands_out_the_rooms_li
         assert page.locator("#new-event-format option").all_inner_texts() == ["Total", "Table points", "Wins", "Average"]
         assert page.is_disabled("#new-event-duplicate")
         assert_accessible(page, "the sign-in screen with its new event form")
+        page.set_viewport_size(PHONE)  # the form on a phone: nothing scrolls sideways
+        assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        assert_accessible(page, "the new event form at phone width")
+        page.set_viewport_size(DESKTOP)
 
         page.click("#new-event-submit")  # no name: said, nothing sent
         assert page.inner_text("#new-event-error") == "Give the event a name (up to 200 characters)."
@@ -152,6 +156,8 @@ def test_a_director_creates_an_event_from_the_console_and_hands_out_the_rooms_li
         finally:
             display_context.close()
         assert_accessible(page, "the dashboard with the kiosk's and the projector's links")
+        page.set_viewport_size(PHONE)
+        assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
         assert same_origin(traffic, url) == []
         assert not [r["url"] for r in traffic.requests if any(tok in r["url"] for tok in tokens)]
         assert page.errors == []

@@ -109,7 +109,7 @@ class Events:
             self.store.append(conn, event_id, creator, "event.created", event_payload(row))
             return self.tokens.issue_director(conn, event_id, creator)
 
-        return self.with_director(creator, event_id, self.store.writer.run(event_id, work))
+        return self.with_director(event_id, self.store.writer.run(event_id, work))
 
     def event(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
         row = self.store.event_row(event_id)
@@ -180,7 +180,7 @@ class Events:
         with self.store.engine.connect() as conn:
             return [row.id for row in conn.execute(select(events.c.id).order_by(events.c.created_at, events.c.id))]
 
-    def with_director(self, actor: Principal, event_id: str, issued: tuple[str, str, Appended]) -> dict[str, Any]:
+    def with_director(self, event_id: str, issued: tuple[str, str, Appended]) -> dict[str, Any]:
         """The event as answered to the one who made it (created or imported): with its director token, shown this once, and the write's receipt."""
         view = self.event(Principal(issued[0], "director", event_id), event_id)  # read as its new director: an open creator reads no private event
         view["director_token"] = {"id": issued[0], "token": issued[1]}

@@ -92,9 +92,9 @@ def tournament_format(format_id: str | None) -> dict[str, Any] | None:
 )
 def create_event() -> Response:
     settings = current_app.extensions["wordsvc.settings"]
-    actor = principal()  # a token sent must be a live one (401), whatever the policy
+    actor = principal()  # a token sent must be a live one (401), whatever the policy; checked before the body is read
     if settings.event_creation == "admin":
-        actor = require_admin(writer())  # the token is checked before the body is read
+        actor = require_admin(actor)  # none: 401 token_missing; another role: 403
     body = EVENT_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
     chosen = tournament_format(body["format"])
