@@ -97,8 +97,7 @@ async function submit(e) {
   say(null);
   try {
     const answer = (await api("POST", "/events", { body })).body;
-    $("new-event-form").reset();
-    fillFormats();
+    $("new-event-name").value = ""; // the choices stay as they were, for the next event
     await created(answer.director_token.token, answer.id);
   } catch (error) {
     say(error);
