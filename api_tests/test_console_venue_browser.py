@@ -220,15 +220,28 @@ def test_a_tables_link_is_one_from_either_view_shown_again_and_renewed_only_when
         assert _api(url, "GET", "/whoami", new_token).json()["table"] == game
         assert len(live()) == 1
 
-        # A reload keeps the link issued on this device; signing out forgets it.
+        page.click("#venue-link-kiosk")
+        kiosk_first = _box(page, "venue-kiosk").locator(".link-url").input_value()
+
+        # A reload keeps the links issued on this device, the table's and the kiosk's; signing out forgets them.
         page.reload()
         page.wait_for_selector("body[data-ready=true]")
         card.locator(f"button[data-link='{game}']").wait_for()
         card.locator(f"button[data-link='{game}']").click()
         card.locator(".signin-link .qr svg").wait_for()
         assert card.locator(".link-url").input_value() == second and len(live()) == 1
+        page.click("#venue-link-kiosk")
+        kiosk = _box(page, "venue-kiosk")
+        assert kiosk.locator(".link-url").input_value() == kiosk_first and "This link was issued on this device at" in kiosk.inner_text()
+        kiosk.locator("button[data-renew-room=kiosk]").click()
+        page.wait_for_function("(old) => { const f = document.querySelector('#link-venue-kiosk'); return f && f.value !== old; }", arg=kiosk_first)
+        assert _api(url, "GET", "/whoami", kiosk_first.rsplit("token=", 1)[1]).status_code == 401
+        assert _api(url, "GET", "/whoami", page.input_value("#link-venue-kiosk").rsplit("token=", 1)[1]).json()["role"] == "referee"
+        assert_accessible(page, "the kiosk's link shown again after a reload")
+        kept = "() => Object.keys(localStorage).filter((key) => /^wordsvc\\.(table|room)-links/.test(key)).sort()"
+        assert page.evaluate(kept) == ["wordsvc.room-links/quay-cup", "wordsvc.table-links/quay-cup"]
         page.click("#sign-out")
-        assert page.evaluate("() => Object.keys(localStorage).filter((key) => key.startsWith('wordsvc.table-links'))") == []
+        assert page.evaluate(kept) == []
         assert page.errors == []
     finally:
         context.close()

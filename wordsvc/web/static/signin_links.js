@@ -8,7 +8,9 @@
 
 import { ApiError, api, config, el, t } from "./common.js";
 
-const TABLE_LINKS = (event) => `wordsvc.table-links/${event}`;
+// Where this device keeps the links it issued, per event: a table's under its id ("table-links"), the kiosk's and
+// the projector's under their kind ("room-links").
+const SHELF = (event, shelf) => `wordsvc.${shelf}/${event}`;
 
 // The address every link starts with, without a trailing slash.
 export function linkBase() {
@@ -105,17 +107,28 @@ function printBox(box) {
 
 // --- a table's referee link, one per table and device --------------------------------------------------
 
-function keptLinks(event) {
+function keptLinks(event, shelf = "table-links") {
   try {
-    return JSON.parse(localStorage.getItem(TABLE_LINKS(event)) || "{}");
+    return JSON.parse(localStorage.getItem(SHELF(event, shelf)) || "{}");
   } catch {
     return {};
   }
 }
 
-function keepLinks(event, links) {
-  if (Object.keys(links).length) localStorage.setItem(TABLE_LINKS(event), JSON.stringify(links));
-  else localStorage.removeItem(TABLE_LINKS(event));
+function keepLinks(event, links, shelf = "table-links") {
+  if (Object.keys(links).length) localStorage.setItem(SHELF(event, shelf), JSON.stringify(links));
+  else localStorage.removeItem(SHELF(event, shelf));
+}
+
+// The kiosk's or the projector's link (`kind`) issued on this device for `event`, {id, url, at}, or null.
+export const keptRoomLink = (event, kind) => keptLinks(event, "room-links")[kind] || null;
+
+// Keeps `link` ({id, url, at}) as this device's `kind` link of `event`; null forgets it.
+export function keepRoomLink(event, kind, link) {
+  const links = keptLinks(event, "room-links");
+  if (link) links[kind] = link;
+  else delete links[kind];
+  keepLinks(event, links, "room-links");
 }
 
 // The link issued on this device for `game` of `event`, {id, url, at}, or null.
@@ -128,9 +141,10 @@ export function dropRevokedLinks(event, live) {
   keepLinks(event, links);
 }
 
-// Forgets every table link of `event` kept on this device (signing out: a link holds a token).
+// Forgets every link of `event` kept on this device, the tables' and the room's (signing out: a link holds a token).
 export function forgetTableLinks(event) {
-  localStorage.removeItem(TABLE_LINKS(event));
+  localStorage.removeItem(SHELF(event, "table-links"));
+  localStorage.removeItem(SHELF(event, "room-links"));
 }
 
 // The referee link of table `game`: the one issued on this device when there is one (`renew` false), else a new
