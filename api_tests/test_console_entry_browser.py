@@ -73,7 +73,7 @@ def _focused(page: Any) -> str:
 # --- 1. nothing typed is lost -------------------------------------------------------------------------------
 
 
-def test_a_half_typed_round_survives_a_reload_and_a_new_tab_and_the_page_says_what_it_restored(browser: Any, server: PagesServer) -> None:
+def test_a_half_typed_round_survives_a_reload_and_the_page_says_what_it_restored(browser: Any, server: PagesServer) -> None:
     table, token = _table(server)
     context, page, _traffic = _open(browser, server, table, token)
     try:
@@ -92,11 +92,11 @@ def test_a_half_typed_round_survives_a_reload_and_a_new_tab_and_the_page_says_wh
         )
         status = page.inner_text("#submit-status")
         assert status.startswith("Restored what was typed for round 1 at ") and status.endswith("(ana, bo). Check it against the slip, or discard it.")
-        # A new tab of the same console: signed in, the same table, the same draft.
+        # A new tab of the same console: signed in, the same table, and a form of its own (a tab is a device: docs/pages.md).
         other = context.new_page()
         other.goto(server.url + "/console")
         other.wait_for_selector("#entry:not([hidden]) #words-0")
-        assert other.input_value("#words-1") == "ca" and other.is_hidden("#signin")
+        assert other.input_value("#words-1") == "" and other.is_hidden("#signin")
         other.close()
         # Discarded on purpose: gone, and a reload restores nothing.
         page.click("#discard")
@@ -159,7 +159,7 @@ def test_a_mistyped_token_is_told_what_to_check_and_an_unknown_one_the_same_with
         context.close()
 
 
-def test_a_round_stored_from_another_device_shows_up_with_what_differs_from_this_one(browser: Any, server: PagesServer) -> None:
+def test_a_round_stored_from_another_device_shows_up_beside_the_entry_kept_here_with_what_differs(browser: Any, server: PagesServer) -> None:
     table, token = _table(server)
     here, page, _ = _open(browser, server, table, token)
     there, other, _ = _open(browser, server, table, token)  # another device: a browser of its own
@@ -168,9 +168,10 @@ def test_a_round_stored_from_another_device_shows_up_with_what_differs_from_this
         _fill(other, SLIP)
         other.click("#submit")
         other.wait_for_selector("#stored-table tbody tr[data-round='1']")
-        page.wait_for_selector("#elsewhere:not([hidden]) li")  # the table is read again as the standings are
-        assert page.locator("#elsewhere-list li").all_inner_texts() == ["Round 1 was stored from another device or tab.", "ana laid QUIZ, here you have QUIT."]
-        assert "Round 2" in page.inner_text("#entry-heading") and page.input_value("#words-0") == ""
+        page.wait_for_selector("#conflict:not([hidden]) #conflict-list li")  # the table is read again as the standings are
+        assert page.inner_text("#conflict-heading") == "Round 1 was stored from another device or tab."
+        assert page.locator("#conflict-list li").all_inner_texts() == ["ana laid QUIZ, here you have QUIT."]
+        assert "Round 1" in page.inner_text("#entry-heading") and page.input_value("#words-0") == "(qu)it"  # kept as typed
         page.wait_for_selector("#stored-table tbody tr[data-round='1']")
         text = page.inner_text("body")
         assert "If-Match" not in text and "body:" not in text and "differs from the stored round" not in text
@@ -534,18 +535,20 @@ def test_a_draft_of_a_round_stored_meanwhile_is_compared_with_it_when_the_table_
         page.close()  # the tab is closed mid-round; another device stores the round
         body = {"players": [{"name": n, "words": [w], "unused": u, "went_out": o} for n, (w, u, o) in zip(PLAYERS, SLIP, strict=True)]}
         assert server.api("PUT", f"/events/{server.event}/games/{table}/rounds/1", token, json=body).status_code == 201
-        page = context.new_page()
+        page = context.new_page()  # a new tab takes over the closed tab's draft
         page.goto(server.url + "/console")
-        page.wait_for_selector("#elsewhere:not([hidden]) li")
-        assert page.locator("#elsewhere-list li").all_inner_texts() == [
-            "Round 1 was stored from another device or tab.",
+        page.wait_for_selector("#conflict:not([hidden]) #conflict-list li")
+        assert page.locator("#conflict-list li").all_inner_texts() == [
             "bo laid CAT, here you have ACT.",
             "cy laid DO, here you have nothing.",
             "cy kept G in hand, here you have nothing.",
         ]
-        assert "Round 2" in page.inner_text("#entry-heading") and page.input_value("#words-1") == ""
+        assert "Round 1" in page.inner_text("#entry-heading") and page.input_value("#words-1") == "act"
+        page.click("#conflict-discard")
+        page.wait_for_selector("#entry-heading:text-matches('Round 2')")
+        assert page.is_hidden("#conflict") and page.input_value("#words-1") == "" and _focused(page) == "words-0"
         page.reload()
         page.wait_for_selector("#entry:not([hidden]) #entry-heading:text-matches('Round 2')")
-        assert page.is_hidden("#elsewhere")  # said once: the draft is gone
+        assert page.is_hidden("#conflict")  # discarded: the draft is gone
     finally:
         context.close()

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -61,7 +62,11 @@ def pdf_pages(pdf: bytes, tmp_path: Path, name: str) -> int:
 
 @pytest.fixture(scope="module")
 def tournament(api: Api, ledger_server: LedgerServer) -> dict[str, Any]:
-    """The scripted event: 8 players, sessions 1 and 2 of two tables of four, every round stored."""
+    """The scripted event: 8 players, sessions 1 and 2 of two tables of four, every round stored, then the event closed.
+
+    ``early``: the standings and results PDFs once session 1 is played and session 2 seated, not played; ``open``: those
+    once session 2 is played too, the event still open; both provisional (docs/documents.md, "Final or after session k").
+    """
     rng = random.Random(41)
     standard = api("GET", "/rulesets/standard", expect=200).json()
     deck = [card["face"] for card in standard["deck"]["cards"] for _ in range(card["count"])]
@@ -71,14 +76,19 @@ def tournament(api: Api, ledger_server: LedgerServer) -> dict[str, Any]:
     for i in range(1, 9):
         api("PUT", f"/events/{event}/players/p{i}", token, expect=201, json={"name": f"Player {i}", "checked_in": True})
     sessions = []
+    printed: dict[str, dict[str, bytes]] = {}
     for number in (1, 2):
         session = api("POST", f"/events/{event}/sessions", token, expect=201, json={"method": "random", "size": {"target": 4}, "number": number}).json()
+        if number == 2:
+            printed["early"] = {kind: fetch(api, event, kind) for kind in ("standings", "results")}
         for table in session["tables"]:
             names = [seat["name"] for seat in table["seats"]]
             for round_number in range(1, 9):
                 api("PUT", f"/events/{event}/games/{table['game']}/rounds/{round_number}", token, expect=201, json={"players": random_players(rng, deck, round_number, names)})
         sessions.append(session)
-    return {"event": event, "token": token, "sessions": sessions, "standings": api("GET", f"/events/{event}/standings", expect=200).json()}
+    printed["open"] = {kind: fetch(api, event, kind) for kind in ("standings", "results")}
+    api("POST", f"/events/{event}/close", token, expect=200)
+    return {"event": event, "token": token, "sessions": sessions, "standings": api("GET", f"/events/{event}/standings", expect=200).json(), "printed": printed}
 
 
 def fetch(api: Api, event: str, kind: str, token: str | None = None, query: str = "") -> bytes:
@@ -100,7 +110,7 @@ def test_the_seating_names_every_player_in_seat_order_with_the_dealer(api: Api, 
         positions = [text.index(name) for name in names]  # the wall sheet comes first: seat order there
         assert positions == sorted(positions)
         assert f"Table {table['game']}" in text
-        assert re.search(rf"{table['game']}\s+0\s+{names[0]}\s+deals first", text)
+        assert re.search(rf"{table['game']}\s+1\s+{names[0]}\s+deals first", text)  # seats from 1, as on every screen
     latest = pdf_text(fetch(api, tournament["event"], "seating"), tmp_path, "latest")
     assert "Seating · Session 2" in latest
 
@@ -114,7 +124,7 @@ def test_a_scorecard_per_table_with_its_players_hand_sizes_and_table_id(api: Api
     for page, table in zip(pages, second["tables"], strict=False):
         assert f"Table {table['game']}" in page and "Session 2" in page
         for seat in table["seats"]:
-            assert f"{seat['seat']} · {seat['name']}" in page
+            assert f"{seat['seat'] + 1} · {seat['name']}" in page
         rows = [tuple(map(int, m)) for m in re.findall(r"^\s*(\d+)\s+(\d+)\s*$", page, re.M)]
         assert rows == list(enumerate(HANDS, start=1))
         for heading in ("Words", "Unused", "cards", "Bonuses", "Total", "Game", "total"):  # a narrow box's heading takes two lines
@@ -139,6 +149,35 @@ def test_the_standings_crosstable_and_results_hold_the_names_and_totals(api: Api
     for session in tournament["sessions"]:
         table = next(t for t in session["tables"] if winner["player"] in [seat["player"] for seat in t["seats"]])
         assert re.search(rf"^\s*(1\s+{winner['name']}\s+{winner['total']}\s+\S+\s+)?{table['game']}\s+\d+\s+Player", results, re.M)  # a row a game
+
+
+def test_mid_event_documents_say_after_session_k_and_only_a_closed_event_s_say_final(api: Api, tournament: dict[str, Any], poppler: None, tmp_path: Path) -> None:
+    early = {kind: pdf_text(pdf, tmp_path, f"early-{kind}") for kind, pdf in tournament["printed"]["early"].items()}
+    assert "Standings after session 1 (provisional)" in early["standings"] and "Results after session 1 (provisional)" in early["results"]
+    assert "Final" not in early["standings"] + early["results"]
+    assert "Session 1: standings by table" in early["standings"] and "Session 2" not in early["standings"]  # session 2, seated and unplayed, is not on it
+    assert not any(table["game"] in early["standings"] + early["results"] for table in tournament["sessions"][1]["tables"])
+    still_open = {kind: pdf_text(pdf, tmp_path, f"open-{kind}") for kind, pdf in tournament["printed"]["open"].items()}
+    assert "Results after session 2 (provisional)" in still_open["results"] and "Final results" not in still_open["results"]
+    assert "Standings after session 2 (provisional)" in still_open["standings"]
+    closed = {kind: pdf_text(fetch(api, tournament["event"], kind), tmp_path, f"closed-{kind}") for kind in ("standings", "results")}
+    assert "Final standings" in closed["standings"] and "Final results" in closed["results"]
+    assert "provisional" not in closed["standings"] + closed["results"]
+    assert "Session 1: standings by table" in closed["standings"] and "Session 2: standings by table" in closed["standings"]
+
+
+def test_table_points_are_printed_to_two_decimals_as_every_screen_shows_them(api: Api, tournament: dict[str, Any], poppler: None, tmp_path: Path) -> None:
+    text = pdf_text(fetch(api, tournament["event"], "standings"), tmp_path, "points")
+    lines = tournament["standings"]["overall"]["lines"]
+    assert tournament["standings"]["overall"]["format"]["decimals"] == 2
+    shown = 0
+    for line in lines:
+        row = next(row for row in text.splitlines() if re.search(rf"^\s*{line['rank']}\s+{line['name']}\s", row))
+        expected = Decimal(repr(line["table_points"])).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)  # half away from zero, from the JSON's digits
+        cells = row.split()
+        assert str(expected).rstrip("0").rstrip(".") in cells, (row, line["table_points"])
+        shown += line["table_points"] != round(line["table_points"], 1)
+    assert shown  # some table points need the second decimal (a 1/3 or a 2/3, never 0.3 or 0.7)
 
 
 def test_the_audit_summary_is_the_director_s_and_holds_no_secret(api: Api, tournament: dict[str, Any], poppler: None, tmp_path: Path) -> None:

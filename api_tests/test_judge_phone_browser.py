@@ -1,4 +1,4 @@
-"""The judge kiosk on a phone and in three languages (docs/pages.md): a tap clears a ruling, the longest words fit,
+"""The judge kiosk on a phone and in three languages (docs/pages.md): a tap clears a ruling, the longest words fit unbroken,
 the double-card hint comes from the event's deck, every control is a touch target, every refusal is in the page's words.
 
 The kiosks run on a paused fake clock (``open_page(paused_clock=True)``) where a delay matters, and on a
@@ -147,6 +147,18 @@ def _no_sideways_scroll(page: Any, state: str) -> None:
     assert outside == [], f"{state}: off the screen: {outside}"
 
 
+def _words_unbroken(page: Any, state: str) -> None:
+    """Every word of the ruling on one line: shrunk to fit, never broken at a letter (a split word reads as two)."""
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll("#result-words li")].map((li) => {
+          const range = document.createRange();
+          range.selectNodeContents(li);
+          return [li.textContent, new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size];
+        })"""
+    )
+    assert [word for word, count in lines if count != 1] == [], f"{state}: a word broken across lines: {lines}"
+
+
 def test_a_tap_clears_a_ruling_as_a_key_does_once_the_key_delay_has_passed(browser: Any, pages_server: PagesServer) -> None:
     context, page = _kiosk_by_touch(browser, pages_server.url, pages_server.tokens.referee_t1)
     try:
@@ -186,6 +198,7 @@ def test_the_longest_words_a_lexicon_holds_fit_a_phone_without_sideways_scrollin
         _judge_by_tap(page)
         assert page.locator("#result-words li").all_inner_texts() == words
         _no_sideways_scroll(page, "ruling")
+        _words_unbroken(page, f"ruling at {width} px")
         assert_no_axe_violation(page, f"ruling at {width} px")
         assert page.errors == []
     finally:

@@ -17,6 +17,7 @@ import pytest
 
 from wordsvc.core import documents as docs
 from wordsvc.core.documents.audit_lines import LINE_LENGTH, audit_line
+from wordsvc.core.documents.words import Words
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.scoring import PlayerPlay, RoundPlay
 from wordsvc.data.rulesets import load_rulesets, ruleset_document, ruleset_from_document
@@ -95,12 +96,12 @@ def test_the_document_language_is_the_event_lexicon_s() -> None:
     assert docs.document_locale({"lexicon": {"id": "sv"}}) == "en"  # no Swedish words yet: English
 
 
-def test_the_seating_lists_every_table_in_seat_order_with_seat_0_dealing_first(played: dict[str, Any]) -> None:
+def test_the_seating_lists_every_table_in_seat_order_numbered_from_1_the_first_dealing_first(played: dict[str, Any]) -> None:
     document = docs.seating_document(played["event"], played["session"], PRINTED)
     wall = next(block for block in document.blocks if isinstance(block, docs.Grid))
-    expected = [(seat["seat"], seat["name"]) for table in played["session"]["tables"] for seat in table["seats"]]
+    expected = [(seat["seat"] + 1, seat["name"]) for table in played["session"]["tables"] for seat in table["seats"]]  # the API's seat 0 is seat 1 on paper
     assert [(int(row[1]), row[2]) for row in wall.rows] == expected
-    assert all((row[3] == "deals first") == (row[1] == "0") for row in wall.rows)
+    assert all((row[3] == "deals first") == (row[1] == "1") for row in wall.rows)
     slips = [block for block in document.blocks if isinstance(block, docs.Heading) and block.level == 2]
     assert [slip.text for slip in slips] == ["Seating slip · Table s2-t1", "Seating slip · Table s2-t2"]
     assert document.pages() == 2  # the wall sheet, then both slips on one page
@@ -113,7 +114,7 @@ def test_a_scorecard_has_a_row_per_round_with_its_hand_size_and_a_qr_link_withou
     assert len(grids) == len(tables) == document.pages()
     first = grids[0]
     assert [row[:2] for row in first.rows] == [("1", "3"), ("2", "4"), ("Game total", "")]
-    assert [label for label, _ in first.groups[1:]] == [f"{seat['seat']} · {seat['name']}" for seat in tables[0]["seats"]]
+    assert [label for label, _ in first.groups[1:]] == [f"{seat['seat'] + 1} · {seat['name']}" for seat in tables[0]["seats"]]  # seats from 1
     assert first.header[2:6] == ("Words", "Unused cards", "Bonuses", "Total")
     codes = [block for block in document.blocks if isinstance(block, docs.Qr)]
     assert codes[0].url == "https://venue.example/console#event=club-night&table=s2-t1"
@@ -126,7 +127,20 @@ def test_the_standings_hold_the_overall_ranking_and_every_table_line(played: dic
     for line in played["standings"]["overall"]["lines"]:
         assert line["name"] in words and str(line["total"]) in words
     assert {line["table"] for line in played["standings"]["standings"]} <= set(words)
-    assert "Standings across sessions (through session 2)" in words
+    assert "Standings after session 2 (provisional)" in words  # the event is open: never "final"
+    assert "Final standings" not in words
+    assert [text for text in words if text.endswith("standings by table")] == ["Session 1: standings by table", "Session 2: standings by table"]
+
+
+def test_standings_and_results_are_final_only_once_the_last_session_is_complete(played: dict[str, Any]) -> None:
+    overall = played["standings"]["overall"]
+    assert (overall["provisional"], overall["completed"], overall["through"]) == (True, 2, 2)
+    t = Words("en")
+    assert docs.standing_heading(t, overall, "results") == "Results after session 2 (provisional)"
+    assert docs.standing_heading(t, {**overall, "completed": 0}, "standings") == "Standings during session 2 (provisional)"
+    assert docs.standing_heading(t, {**overall, "provisional": False}, "results") == "Final results"
+    results = docs.results_document(played["event"], played["standings"], played["crosstable"], PRINTED)
+    assert results.title.startswith("Results after session 2 (provisional)") and "Final results" not in texts(results)
 
 
 def test_the_crosstable_shows_each_meeting_with_its_scores(played: dict[str, Any]) -> None:
@@ -199,3 +213,11 @@ def test_the_renderer_is_the_only_module_that_imports_the_pdf_library() -> None:
     package = Path(docs.__file__).resolve().parents[2]
     users = sorted(str(path.relative_to(package)) for path in package.rglob("*.py") if re.search(r"^\s*(from|import) reportlab", path.read_text(encoding="utf-8"), re.M))
     assert users == ["service/pdf.py"]
+
+
+def test_an_event_of_tables_prints_provisional_results_until_it_is_closed() -> None:
+    lines = {"standings": [{"rank": 1, "player": "Ann", "table": "t1", "session": None, "rounds": 8, "total": 120}]}
+    event = {"id": "club", "name": "Club", "lexicon": {"id": "en-US"}, "status": "open"}
+    assert docs.results_document(event, lines, None, PRINTED).blocks[0].text == "Provisional results"
+    closed = docs.results_document({**event, "status": "closed"}, lines, None, PRINTED)
+    assert closed.blocks[0].text == "Final results" and closed.title.startswith("Final results")

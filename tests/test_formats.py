@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wordsvc.core.errors import InvalidRequest
-from wordsvc.core.standings import Format, FormatError, format_from_document
+from wordsvc.core.standings import DECIMALS, Format, FormatError, format_from_document, rounded
 from wordsvc.data.formats import DEFAULT_FORMAT, format_document, format_from_snapshot, load_formats
 
 
@@ -33,12 +33,36 @@ def test_a_document_round_trips(formats, fid):
     fmt = formats[fid]
     assert format_from_snapshot(format_document(fmt)) == fmt
     assert format_from_document(fmt.document()).document() == fmt.document()
-    assert list(fmt.document()) == ["id", "name", "description", "ranking", "tie_breaks", "missed", "min_games"]
+    assert list(fmt.document()) == ["id", "name", "description", "ranking", "tie_breaks", "missed", "min_games", "decimals"]
 
 
-def test_a_document_may_leave_out_description_and_min_games():
+def test_a_document_may_leave_out_description_min_games_and_decimals():
     fmt = format_from_document({"id": "x", "name": "X", "ranking": "wins", "tie_breaks": [], "missed": "zero"})
-    assert (fmt.description, fmt.min_games) == ("", 0)
+    assert (fmt.description, fmt.min_games, fmt.decimals) == ("", 0, DECIMALS) == ("", 0, 2)  # a snapshot from before decimals shows two
+
+
+def test_decimals_are_a_whole_number_from_0_to_6(tmp_path):
+    assert format_from_document({"id": "x", "name": "X", "ranking": "wins", "tie_breaks": [], "missed": "zero", "decimals": 1}).decimals == 1
+    for bad in (7, -1, 1.5, True, "2"):
+        with pytest.raises(FormatError) as caught:
+            format_from_document({"id": "x", "name": "X", "ranking": "wins", "tie_breaks": [], "missed": "zero", "decimals": bad})
+        assert caught.value.problems == {"decimals": ["must be a whole number from 0 to 6"]}
+    (tmp_path / "fine.yaml").write_text("name: Fine\nranking: table_points\ntie_breaks: []\nmissed: zero\ndecimals: 3\n")
+    assert load_formats(tmp_path)["fine"].decimals == 3
+    (tmp_path / "many.yaml").write_text("name: Many\nranking: table_points\ntie_breaks: []\nmissed: zero\ndecimals: 9\n")
+    with pytest.raises(FormatError) as caught:
+        load_formats(tmp_path)
+    assert caught.value.problems == {"formats": [f"{tmp_path.name}/many.yaml: decimals: must be from 0 to 6"]}
+
+
+#: Numbers and how every page and document shows them at two decimals (and one at none): the same table is checked
+#: against the pages' formatNumber in Chromium (api_tests/test_console_standings_browser.py, ROUNDINGS).
+ROUNDINGS = [(2 / 3, 2, "0.67"), (1 / 3, 2, "0.33"), (0.125, 2, "0.13"), (1.005, 2, "1.01"), (1 / 7, 2, "0.14"), (12.5, 0, "13"), (3.0, 2, "3"), (-0.001, 2, "0"), (1234.5, 2, "1234.5")]
+
+
+@pytest.mark.parametrize(("value", "decimals", "shown"), ROUNDINGS)
+def test_a_number_is_rounded_half_away_from_zero_from_its_shortest_decimal_form(value, decimals, shown):
+    assert rounded(value, decimals) == shown
 
 
 def test_a_bad_document_names_every_field_at_fault():

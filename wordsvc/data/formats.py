@@ -15,7 +15,8 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
-from ..core.standings import MISSED, RANKINGS, TIE_BREAKS, Format, FormatError, format_from_document
+from ..core.standings import DECIMALS, MISSED, RANKINGS, TIE_BREAKS, Format, FormatError, format_from_document
+from ..core.standings.formats import MAX_DECIMALS
 from .rulesets import _flatten, _read_yaml, _valid_id
 
 __all__ = ["DEFAULT_FORMAT", "default_formats_dir", "format_document", "format_from_snapshot", "known_formats", "load_formats"]
@@ -36,6 +37,7 @@ class FormatFileSchema(Schema):
     tie_breaks = fields.List(fields.String(validate=validate.OneOf(TIE_BREAKS, error="must be one of: {choices}")), required=True)
     missed = fields.String(required=True, validate=validate.OneOf(MISSED, error="must be one of: {choices}"))
     min_games = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, error="must be at least {min}"))
+    decimals = fields.Integer(strict=True, load_default=DECIMALS, validate=validate.Range(min=0, max=MAX_DECIMALS, error="must be from {min} to {max}"))
 
 
 def default_formats_dir() -> Path:

@@ -331,6 +331,9 @@ class StandingOut(Strict):
     rank = fields.Integer(required=True)
     player = fields.String(required=True)
     table = fields.String(required=True)
+    session = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "The tournament session of the table (its lines are ranked among that session's only); null for a table seated by name."}
+    )
     rounds = fields.Integer(required=True)
     total = fields.Integer(required=True)
 

@@ -190,6 +190,13 @@ class OverallLineOut(Strict):
 class OverallOut(Strict):
     format = fields.Dict(required=True, metadata={"description": "The event's tournament format (formats/, docs/standings.md)."})
     through = fields.Integer(required=True, allow_none=True, metadata={"description": "The last session counted."})
+    completed = fields.Integer(
+        required=True, metadata={"description": "The last session k (at most `through`) with every game of sessions 1 to k complete; 0 before that: what a document calls \"after session k\"."}
+    )
+    provisional = fields.Boolean(
+        required=True,
+        metadata={"description": "True until the tournament's last session is complete: the event closed, or every session of its published schedule seated and complete (docs/standings.md)."},
+    )
     lines = fields.List(fields.Nested(OverallLineOut), required=True)
 
 

@@ -19,6 +19,7 @@ from .build import (
     results_document,
     scorecards_document,
     seating_document,
+    standing_heading,
     standings_document,
 )
 from .crosstable import crosstable_document
@@ -39,5 +40,6 @@ __all__ = [
     "results_document",
     "scorecards_document",
     "seating_document",
+    "standing_heading",
     "standings_document",
 ]

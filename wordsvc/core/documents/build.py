@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ...i18n import DOCUMENT_CATALOG
+from ..standings import DECIMALS
 from .audit_lines import actor_label, audit_kind, audit_line
 from .layout import Block, Cut, Document, Grid, Heading, PageBreak, Qr, Text
 from .words import Words
@@ -27,6 +28,7 @@ __all__ = [
     "results_document",
     "scorecards_document",
     "seating_document",
+    "standing_heading",
     "standings_document",
     "words",
 ]
@@ -51,11 +53,11 @@ def document_locale(event: View) -> str:
     return primary if primary in DOCUMENT_CATALOG else "en"
 
 
-def compose(kind: str, event: View, printed_at: str, blocks: Iterable[Block], landscape: bool = False) -> Document:
-    """The document of ``kind`` for ``event``: ``blocks`` with its title, and a footer naming the event and the time of printing."""
+def compose(kind: str, event: View, printed_at: str, blocks: Iterable[Block], landscape: bool = False, heading: str | None = None) -> Document:
+    """The document of ``kind`` for ``event``: ``blocks`` with its title (``heading``, else the kind's own), and a footer naming the event and the time of printing."""
     locale = document_locale(event)
     t = Words(locale)
-    title = f"{t(_TITLES[kind])} · {t('event', name=event['name'], event=event['id'])}"
+    title = f"{heading or t(_TITLES[kind])} · {t('event', name=event['name'], event=event['id'])}"
     footer = f"{t('event', name=event['name'], event=event['id'])} · {t('printed', at=printed_at)}"
     return Document(kind=kind, title=title, locale=locale, footer=footer, blocks=tuple(blocks), landscape=landscape, page_label=DOCUMENT_CATALOG[locale]["page"])
 
@@ -76,10 +78,19 @@ def words(event: View) -> Words:
 
 
 def _seated(table: View) -> list[tuple[int, str]]:
-    """A table's (seat, name) in seat order: a session's table has ``seats``, a table seated by name its ``players`` list."""
+    """A table's (seat, name) in seat order: a session's table has ``seats``, a table seated by name its ``players`` list.
+
+    ``seat`` is the API's, counted from 0 (the dealer of round 1); a document shows it counted from 1 (:func:`_seat`), as
+    every page does.
+    """
     if "seats" in table:
         return [(seat["seat"], seat["name"]) for seat in sorted(table["seats"], key=lambda seat: seat["seat"])]
     return list(enumerate(table["players"]))
+
+
+def _seat(seat: int) -> str:
+    """A seat as people read it, on paper as on every screen: the API's seat 0 is seat 1."""
+    return str(seat + 1)
 
 
 def _table_id(table: View) -> str:
@@ -90,13 +101,13 @@ def _table_id(table: View) -> str:
 
 
 def seating_document(event: View, session: View, printed_at: str) -> Document:
-    """The wall sheet (every table, its players in seat order, seat 0 marked as dealing first), then one slip per table."""
+    """The wall sheet (every table, its players in seat order from seat 1, the first marked as dealing first), then one slip per table."""
     t = words(event)
     heading = f"{t('seating.title')} · {t('session', n=session['number'])}"
     rows = []
     for table in session["tables"]:
         for seat, name in _seated(table):
-            rows.append((_table_id(table) if seat == 0 else "", str(seat), name, t("deals_first") if seat == 0 else ""))
+            rows.append((_table_id(table) if seat == 0 else "", _seat(seat), name, t("deals_first") if seat == 0 else ""))
     blocks: list[Block] = [
         Heading(heading),
         Text(t("event", name=event["name"], event=event["id"])),
@@ -107,7 +118,7 @@ def seating_document(event: View, session: View, printed_at: str) -> Document:
             blocks.append(PageBreak())
         else:
             blocks.append(Cut(t("cut")))
-        slip = tuple((str(seat), name, t("deals_first") if seat == 0 else "") for seat, name in _seated(table))
+        slip = tuple((_seat(seat), name, t("deals_first") if seat == 0 else "") for seat, name in _seated(table))
         blocks += [
             Heading(f"{t('seating.slip')} · {t('table_named', table=_table_id(table))}", level=2),
             Text(f"{t('event', name=event['name'], event=event['id'])} · {t('session', n=session['number'])}", small=True),
@@ -156,7 +167,7 @@ def _scorecard_grid(t: Words, hands: Sequence[int], seated: Sequence[tuple[int, 
     return Grid(
         (t("scorecard.round"), t("scorecard.cards"), *(box for _ in seated for box in boxes)),
         tuple(rows),
-        groups=(("", 2), *((f"{seat} · {name}", len(boxes)) for seat, name in seated)),
+        groups=(("", 2), *((f"{_seat(seat)} · {name}", len(boxes)) for seat, name in seated)),
         widths=(0.9, 0.8, *(1.0 for _ in blank)),
         row_height=WRITING_ROW,
         bold_rows=(len(rows) - 1,),
@@ -168,20 +179,40 @@ def _scorecard_grid(t: Words, hands: Sequence[int], seated: Sequence[tuple[int, 
 
 
 def _overall_grid(t: Words, overall: View) -> Grid:
+    decimals = _decimals(overall)
     rows = tuple(
         (
             str(line["rank"]),
             line["name"] + (f" ({t('withdrawn')})" if line.get("withdrawn") else ""),
             str(line["games"]),
-            t.number(line["total"]),
-            t.number(line["wins"]),
-            t.number(line["table_points"]),
-            t.number(line["average"]),
+            t.number(line["total"], decimals),
+            t.number(line["wins"], decimals),
+            t.number(line["table_points"], decimals),
+            t.number(line["average"], decimals),
         )
         for line in overall["lines"]
     )
     header = (t("rank"), t("player"), t("games"), t("total"), t("wins"), t("table_points"), t("average"))
     return Grid(header, rows, widths=(0.7, 3.5, 0.9, 1, 0.9, 1.2, 1.1))
+
+
+def _decimals(overall: View) -> int:
+    """The decimals the tournament's format shows its numbers with (a snapshot from before formats had them: two)."""
+    return int(overall["format"].get("decimals", DECIMALS))
+
+
+def standing_heading(t: Words, overall: View, kind: str) -> str:
+    """What a standings or results document calls itself: final only once the tournament's last session is complete.
+
+    ``kind`` is ``standings`` or ``results``. Until then the document is provisional and says the session it is
+    after (``completed``: every game of it and of those before it complete), or, before any session is complete, the
+    session under way.
+    """
+    if not overall.get("provisional", False):
+        return t("standings.final" if kind == "standings" else "results.title")
+    if overall.get("completed"):
+        return t(f"{kind}.after", n=overall["completed"])
+    return t(f"{kind}.during", n=max(1, int(overall.get("through") or 1)))
 
 
 def format_lines(t: Words, fmt: View) -> list[str]:
@@ -202,40 +233,54 @@ def format_lines(t: Words, fmt: View) -> list[str]:
 
 
 def standings_document(event: View, standings: View, printed_at: str) -> Document:
-    """A tournament's standings across sessions (when it is one), then every table's lines."""
+    """A tournament's standings across sessions (when it is one), then the tables' lines, a tournament's session by session.
+
+    A tournament's tables are ranked within their session (``session`` in a line), and only the sessions its
+    standings count are printed, so a session seated but not played yet is not beside the games of the last.
+    """
     t = words(event)
-    blocks: list[Block] = [Heading(t("standings.title")), Text(t("event", name=event["name"], event=event["id"]))]
     overall = standings.get("overall")
+    title = standing_heading(t, overall, "standings") if overall else t("standings.title")
+    blocks: list[Block] = [Heading(title), Text(t("event", name=event["name"], event=event["id"]))]
     if overall:
-        blocks.append(Heading(t("standings.overall", n=overall["through"]), level=2))
         blocks += [Text(line, small=True) for line in format_lines(t, overall["format"])]
         blocks.append(_overall_grid(t, overall))
-    blocks.append(Heading(t("standings.tables"), level=2))
-    lines = standings["standings"]
-    if lines:
-        rows = tuple((str(line["rank"]), line["player"], line["table"], str(line["rounds"]), t.number(line["total"])) for line in lines)
-        blocks.append(Grid((t("rank"), t("player"), t("table"), t("rounds"), t("total")), rows, widths=(0.7, 3.5, 1.2, 1, 1)))
-    else:
-        blocks.append(Text(t("standings.none")))
-    return compose("standings", event, printed_at, blocks)
+    lines = [line for line in standings["standings"] if not overall or line.get("session") is None or line["session"] <= (overall["through"] or 0)]
+    groups: dict[Any, list[View]] = {}
+    for line in lines:
+        groups.setdefault(line.get("session"), []).append(line)
+    header = (t("rank"), t("player"), t("table"), t("rounds"), t("total"))
+    for session, group in groups.items():
+        blocks.append(Heading(t("standings.tables_session", n=session) if session is not None else t("standings.tables"), level=2))
+        rows = tuple((str(line["rank"]), line["player"], line["table"], str(line["rounds"]), t.number(line["total"])) for line in group)
+        blocks.append(Grid(header, rows, widths=(0.7, 3.5, 1.2, 1, 1)))
+    if not groups:
+        blocks += [Heading(t("standings.tables"), level=2), Text(t("standings.none"))]
+    return compose("standings", event, printed_at, blocks, heading=title)
 
 
 def results_document(event: View, standings: View, crosstable: View | None, printed_at: str) -> Document:
-    """The final ranking (the overall standings after the last session) with each player's games, a row each: table, score, the opponents and theirs.
+    """The ranking (the overall standings after the last session counted) with each player's games, a row each: table, score, the opponents and theirs.
 
-    An event without sessions has no overall standings: its results are its tables' lines.
+    Called final only once the tournament's last session is complete (:func:`standing_heading`); before, it says the
+    session it is after. An event without sessions has no overall standings: its results are its tables' lines,
+    final once the event is closed and provisional before.
     A row a game keeps every row a line or two high, however many sessions a player sat.
     """
     t = words(event)
-    blocks: list[Block] = [Heading(t("results.title")), Text(t("event", name=event["name"], event=event["id"]))]
     overall = standings.get("overall")
     if not overall or crosstable is None:
+        title = t("results.title") if event.get("status") == "closed" else t("results.provisional")  # an event of tables: final once closed
+        blocks: list[Block] = [Heading(title), Text(t("event", name=event["name"], event=event["id"]))]
         lines = standings["standings"]
         rows = tuple((str(line["rank"]), line["player"], line["table"], t.number(line["total"])) for line in lines)
         blocks.append(Grid((t("rank"), t("player"), t("table"), t("total")), rows, widths=(0.7, 3.5, 1.2, 1)) if rows else Text(t("standings.none")))
-        return compose("results", event, printed_at, blocks)
+        return compose("results", event, printed_at, blocks, heading=title)
+    title = standing_heading(t, overall, "results")
+    decimals = _decimals(overall)
+    blocks = [Heading(title), Text(t("event", name=event["name"], event=event["id"]))]
     names = {line["player"]: line["name"] for line in overall["lines"]}
-    blocks.append(Text(t("session", n=overall["through"]), small=True))
+    through = overall["through"] or 0
     blocks += [Text(line, small=True) for line in format_lines(t, overall["format"])]
     rows: list[tuple[str, ...]] = []
     for line in overall["lines"]:
@@ -243,16 +288,18 @@ def results_document(event: View, standings: View, crosstable: View | None, prin
         own: dict[tuple[int, str], Any] = {}
         for opponent, meetings in crosstable["meetings"].get(line["player"], {}).items():
             for meeting in meetings:
+                if meeting["session"] > through:
+                    continue  # a game after the session these standings are after
                 key = (meeting["session"], meeting["table"])
                 own[key] = meeting["score"]
                 games.setdefault(key, []).append(f"{names.get(opponent, opponent)} {t.number(meeting['opponent_score'])}")
         name = line["name"] + (f" ({t('withdrawn')})" if line.get("withdrawn") else "")
-        first = (str(line["rank"]), name, t.number(line["total"]), t.number(line["wins"]))
+        first = (str(line["rank"]), name, t.number(line["total"], decimals), t.number(line["wins"], decimals))
         played = [(table, t.number(own[(session, table)]), ", ".join(games[(session, table)])) for session, table in sorted(games)] or [("", "", "")]
         rows += [(*(first if index == 0 else ("",) * len(first)), *game) for index, game in enumerate(played)]
     header = (t("rank"), t("player"), t("total"), t("wins"), t("table"), t("score"), t("results.opponents"))
     blocks.append(Grid(header, tuple(rows), widths=(0.7, 2.4, 0.8, 0.7, 1.0, 0.9, 4.0)))
-    return compose("results", event, printed_at, blocks)
+    return compose("results", event, printed_at, blocks, heading=title)
 
 
 # --- audit --------------------------------------------------------------------------------------------

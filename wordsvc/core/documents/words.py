@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...i18n import DOCUMENT_CATALOG, document_count, document_text
+from ..standings import DECIMALS, rounded
 
 __all__ = ["Words"]
 
@@ -38,13 +39,14 @@ class Words:
         """A token's role in the language (an unknown one as it is named)."""
         return self(f"role.{role}") if self.has(f"role.{role}") else str(role)
 
-    def number(self, value: object) -> str:
-        """A standings number: whole numbers as they are, others to one decimal with the language's decimal sign (``12,5``).
+    def number(self, value: object, decimals: int = DECIMALS) -> str:
+        """A standings number as every screen shows it (:func:`wordsvc.core.standings.rounded`: the format's ``decimals``), with the language's decimal sign (``12,5``).
 
-        >>> Words("is").number(12.5), Words("en").number(12.25), Words("de").number(3)
-        ('12,5', '12.2', '3')
+        >>> Words("is").number(12.5), Words("en").number(2 / 3), Words("de").number(3), Words("de").number(0.125, 1)
+        ('12,5', '0.67', '3', '0,1')
         """
-        if isinstance(value, (float, Fraction)):
-            text = f"{float(value):.1f}".rstrip("0").rstrip(".")
-            return text.replace(".", self("decimal"))
+        if isinstance(value, Fraction):
+            value = float(value)
+        if isinstance(value, (float, int)) and not isinstance(value, bool):
+            return rounded(value, decimals).replace(".", self("decimal"))
         return "" if value is None else str(value)

@@ -17,11 +17,12 @@ docs/standings.md.
 from __future__ import annotations
 
 from .crosstable import crosstable, crosstable_rows
-from .formats import MISSED, RANKINGS, TIE_BREAKS, Format, FormatError, format_from_document
+from .formats import DECIMALS, MISSED, RANKINGS, TIE_BREAKS, Format, FormatError, format_from_document, rounded
 from .games import Entrant, Game
 from .ranking import standings
 
 __all__ = [
+    "DECIMALS",
     "MISSED",
     "RANKINGS",
     "TIE_BREAKS",
@@ -32,5 +33,6 @@ __all__ = [
     "crosstable",
     "crosstable_rows",
     "format_from_document",
+    "rounded",
     "standings",
 ]

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from .. import problem_codes as codes
 from ..errors import InvalidRequest
 
-__all__ = ["DOCUMENT_KEYS", "MISSED", "RANKINGS", "TIE_BREAKS", "Format", "FormatError", "format_from_document"]
+__all__ = ["DECIMALS", "DOCUMENT_KEYS", "MISSED", "RANKINGS", "TIE_BREAKS", "Format", "FormatError", "format_from_document", "rounded"]
 
 #: What a standings line is ranked by, highest first (docs/standings.md, "Rankings").
 RANKINGS = ("total", "table_points", "wins", "average")
@@ -24,7 +25,12 @@ TIE_BREAKS = ("head_to_head", "best_game", "spread", "table_points", "total", "w
 #: What a session's game missed by a late entrant counts as (docs/standings.md, "Late entry").
 MISSED = ("nothing", "zero", "average")
 
-DOCUMENT_KEYS = ("id", "name", "description", "ranking", "tie_breaks", "missed", "min_games")
+DOCUMENT_KEYS = ("id", "name", "description", "ranking", "tie_breaks", "missed", "min_games", "decimals")
+#: The decimals a format shows its numbers to when its file names none: table points of 2/3 read 0.67, alike on screen,
+#: on the projector and on paper; two tell apart every share of a table of up to 8 (1/7 = 0.14, 1/6 = 0.17).
+DECIMALS = 2
+#: The most decimals a format may ask for.
+MAX_DECIMALS = 6
 _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 
@@ -48,7 +54,8 @@ class Format:
     ``min_games``: a player with fewer counted games ranks below every player
     with at least that many, whatever the ranking (0: no minimum; meant for
     ``average`` rankings, where one lucky game must not lead). ``description``:
-    when a club would choose it, shown beside the name.
+    when a club would choose it, shown beside the name. ``decimals``: how
+    many decimals its numbers are shown with, everywhere (:func:`rounded`).
     """
 
     id: str
@@ -58,6 +65,7 @@ class Format:
     missed: str
     description: str = ""
     min_games: int = 0
+    decimals: int = DECIMALS
 
     def __post_init__(self) -> None:
         problems = _problems(self.document())
@@ -75,13 +83,15 @@ class Format:
             "tie_breaks": list(self.tie_breaks),
             "missed": self.missed,
             "min_games": self.min_games,
+            "decimals": self.decimals,
         }
 
 
 def format_from_document(doc: Mapping[str, Any]) -> Format:
     """The :class:`Format` of a :meth:`Format.document`; :class:`FormatError` naming every field at fault if it is not one.
 
-    ``description`` and ``min_games`` may be left out (``""`` and 0).
+    ``description``, ``min_games`` and ``decimals`` may be left out (``""``, 0 and :data:`DECIMALS`: a snapshot
+    taken before formats had decimals shows two).
     """
     if not isinstance(doc, Mapping):
         raise FormatError("(top)", "a format is a mapping of settings")
@@ -97,7 +107,24 @@ def format_from_document(doc: Mapping[str, Any]) -> Format:
         tie_breaks=tuple(doc["tie_breaks"]),
         missed=doc["missed"],
         min_games=doc.get("min_games", 0),
+        decimals=doc.get("decimals", DECIMALS),
     )
+
+
+def rounded(value: float | int, decimals: int = DECIMALS) -> str:
+    """``value`` as shown wherever a standings number is shown: at most ``decimals`` decimals, trailing zeros dropped, a point for the decimal sign.
+
+    The one rounding of the service's numbers: from the number's shortest decimal form (what JSON carries, and
+    what the pages read), half away from zero, as the pages' ``Intl.NumberFormat`` rounds by default
+    (``common.js``, ``formatNumber``), so a screen, the projector and a PDF show the same digits.
+
+    >>> rounded(2 / 3), rounded(0.125), rounded(12.5, 0), rounded(3.0), rounded(-0.005)
+    ('0.67', '0.13', '13', '3', '-0.01')
+    """
+    exact = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    text = format(exact, "f")
+    text = text.rstrip("0").rstrip(".") if "." in text else text
+    return "0" if text in ("-0", "") else text
 
 
 def _problems(doc: Mapping[str, Any]) -> dict[str, list[str]]:
@@ -123,6 +150,9 @@ def _problems(doc: Mapping[str, Any]) -> dict[str, list[str]]:
         add("ranking", f"must be one of: {', '.join(RANKINGS)}")
     if "missed" in doc and doc["missed"] not in MISSED:
         add("missed", f"must be one of: {', '.join(MISSED)}")
+    decimals = doc.get("decimals", DECIMALS)
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= MAX_DECIMALS:
+        add("decimals", f"must be a whole number from 0 to {MAX_DECIMALS}")
     min_games = doc.get("min_games", 0)
     if isinstance(min_games, bool) or not isinstance(min_games, int) or min_games < 0:
         add("min_games", "must be a whole number, at least 0")

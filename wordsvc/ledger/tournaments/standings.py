@@ -1,7 +1,11 @@
 """Standings: every seated player of an event by total, and a duplicate event's matchpoints.
 
 Read from each round's current revision only (a correction replaces what
-it corrects); equal values share a rank (1, 2, 2, 4). The answer carries
+it corrects); equal values share a rank (1, 2, 2, 4). A tournament's
+tables are ranked within their session only (a line per player and
+table names its ``session``): a session-2 table not yet played never
+ranks beside a game of session 1; across sessions, the tournament's
+``overall`` standings rank one line a player. The answer carries
 the event's checkpoint, so a standings sheet can be held to the log it
 was read from.
 """
@@ -32,7 +36,7 @@ class Standings:
         self.tournament = tournament
 
     def standings(self, actor: Principal | None, event_id: str, session: int | None = None) -> dict[str, Any]:
-        """Every seated player by total, highest first; equal totals share a rank (1, 2, 2, 4).
+        """Every seated player by total, highest first; equal totals share a rank (1, 2, 2, 4); a session's tables ranked within it.
 
         A tournament (an event with registered players) adds ``overall``: every
         player ranked across sessions by the event's format, after session
@@ -49,12 +53,14 @@ class Standings:
         per_game: dict[str, list[dict[str, int]]] = {}
         for (gid, _), text in current.items():
             per_game.setdefault(gid, []).append(json.loads(text))
-        lines = []
+        by_session: dict[int | None, list[dict[str, Any]]] = {}
         for game in game_rows:
             results = per_game.get(game.id, [])
             for name in json.loads(game.players_json):
-                lines.append({"player": name, "table": game.id, "rounds": len(results), "total": sum(totals.get(name, 0) for totals in results)})
-        answer: dict[str, Any] = {"event": event_id, "standings": _ranked(lines, "total")}
+                line = {"player": name, "table": game.id, "session": game.session, "rounds": len(results), "total": sum(totals.get(name, 0) for totals in results)}
+                by_session.setdefault(game.session, []).append(line)
+        ranked = [line for number in sorted(by_session, key=lambda n: (n is not None, n or 0)) for line in _ranked(by_session[number], "total")]
+        answer: dict[str, Any] = {"event": event_id, "standings": ranked}
         if overall is not None:
             answer["overall"] = overall
         if event.duplicate:

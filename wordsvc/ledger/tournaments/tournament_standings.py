@@ -8,6 +8,13 @@ ranking itself is :mod:`wordsvc.core.standings`' under the event's format
 snapshot (``formats/``), never the YAML on disk once the event has one.
 The entrants are the players who checked in (a no-show has no line), and
 the crosstable lists them in the order of the overall standings.
+
+The standings are **provisional** until the tournament's last session is
+complete: the event closed, or every session of its published schedule
+seated and complete (a tournament without a schedule cannot know its last
+session before the director closes it). ``completed`` is the last session
+``k`` with every game of sessions 1 to ``k`` complete: what a printed
+document calls "after session k".
 """
 
 from __future__ import annotations
@@ -21,12 +28,12 @@ from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...core.standings import Entrant, Format, Game, crosstable, standings
 from ...data.formats import DEFAULT_FORMAT, format_from_snapshot, known_formats
-from .._db.schema import events, games, players, revisions, seats, sessions
+from .._db.schema import events, games, players, revisions, schedules, seats, sessions
 from ..records.access import require_read
 from ..records.principals import Principal
 from ..records.store import Store
 
-__all__ = ["TournamentStandings", "complete_games", "entrants"]
+__all__ = ["TournamentStandings", "complete_games", "completed_sessions", "entrants", "last_session_known"]
 
 
 class TournamentStandings:
@@ -36,7 +43,12 @@ class TournamentStandings:
         self.store = store
 
     def overall(self, conn: Connection, event_id: str, through: int | None) -> dict[str, Any] | None:
-        """``{"format", "through", "lines"}`` for a tournament (an event with registered players), else ``None``; a line per entrant."""
+        """``{"format", "through", "completed", "provisional", "lines"}`` for a tournament (an event with registered players), else ``None``; a line per entrant.
+
+        ``completed``: the last session complete in sequence, at most ``through``;
+        ``provisional``: false only for the standings after the tournament's last
+        session once it is complete (see the module's docstring).
+        """
         if conn.execute(select(func.count()).select_from(players).where(players.c.event_id == event_id)).scalar_one() == 0:
             return None
         people = entrants(conn, event_id)
@@ -46,7 +58,9 @@ class TournamentStandings:
             raise InvalidRequest(f"Event {event_id} has seated {last} session(s): there are no standings after session {through} yet.", {"session": [f"must be 1 to {last}"]}, code=codes.STANDINGS_NOT_YET)
         counted = last if through is None else through
         played = complete_games(conn, event_id, self._rounds(event_id))
-        return {"format": fmt.document(), "through": counted, "lines": standings(fmt, people, played, counted)}
+        completed = min(completed_sessions(conn, event_id, played), counted)
+        final = counted == last and completed == last and last_session_known(conn, event_id, last)
+        return {"format": fmt.document(), "through": counted, "completed": completed, "provisional": not final, "lines": standings(fmt, people, played, counted)}
 
     def ranking(self, conn: Connection, event_id: str, through: int) -> list[str]:
         """The player ids in standings order after session ``through`` (0: before the first, in id order)."""
@@ -75,6 +89,28 @@ def event_format(conn: Connection, event_id: str) -> Format:
     """The event's format snapshot; an event created before formats existed ranks by the default format."""
     snapshot = conn.execute(select(events.c.format_json).where(events.c.id == event_id)).scalar_one()
     return format_from_snapshot(json.loads(snapshot)) if snapshot else known_formats()[DEFAULT_FORMAT]
+
+
+def completed_sessions(conn: Connection, event_id: str, played: list[Game]) -> int:
+    """The last session ``k`` such that every game of sessions 1 to ``k`` is complete (0 when session 1 is not)."""
+    tables: dict[int, int] = {}
+    for number in conn.execute(select(games.c.session).where(games.c.event_id == event_id, games.c.session.is_not(None))).scalars():
+        tables[number] = tables.get(number, 0) + 1
+    done: dict[int, int] = {}
+    for game in played:
+        done[game.session] = done.get(game.session, 0) + 1
+    k = 0
+    while tables.get(k + 1) and done.get(k + 1, 0) == tables[k + 1]:
+        k += 1
+    return k
+
+
+def last_session_known(conn: Connection, event_id: str, last: int) -> bool:
+    """Whether session ``last`` is the tournament's last: the event is closed, or its published schedule has ``last`` sessions."""
+    if conn.execute(select(events.c.status).where(events.c.id == event_id)).scalar_one() == "closed":
+        return True
+    plan = conn.execute(select(schedules.c.document_json).where(schedules.c.event_id == event_id)).scalar_one_or_none()
+    return plan is not None and last >= 1 and len(json.loads(plan)["schedule"]) == last
 
 
 def entrants(conn: Connection, event_id: str) -> list[Entrant]:

@@ -49,6 +49,15 @@ export function tn(key, n, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
 }
 
+// A standings number as every page and printed document shows it (docs/standings.md, "Numbers shown"): at most
+// `decimals` decimals (the tournament format's; 2 when none is known), half away from zero from the number's
+// shortest decimal form, no digit grouping: the digits wordsvc.core.standings.rounded gives the PDFs.
+export function formatNumber(value, decimals = 2) {
+  if (value === null || value === undefined) return "";
+  const options = { maximumFractionDigits: decimals, useGrouping: false, roundingMode: "halfExpand", signDisplay: "negative" };
+  return Number(value).toLocaleString(document.documentElement.lang, options);
+}
+
 // Gives every element that names a key (data-t) its text in the chosen language.
 function translate() {
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);

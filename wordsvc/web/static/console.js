@@ -9,18 +9,18 @@
 import { ApiError, languageSwitch, newestWins, onLanguage, t } from "./common.js";
 import { isOnline, onConnection, showConnection, unreachable } from "./connection.js";
 import { hideDashboard, showDashboard, tableOpened } from "./dashboard.js";
-import { draftOf, dropDraft, forgetSignIn, keepDraft, keepSignIn, keptSignIn, takeSignInLink } from "./drafts.js";
+import { draftOf, dropDraft, forgetSignIn, keepDeviceAlive, keepDraft, keepSignIn, keptSignIn, takeSignInLink } from "./drafts.js";
 import { bodyFields, cardsOf, draftPlay, fields, renderPlayers, setFields } from "./entry_form.js";
 import { wireCardButtons, wireEnter } from "./entry_keys.js";
-import { differences } from "./round_diff.js";
+import { differences, samePlay } from "./round_diff.js";
 import { refreshStandings, renderStandings, startStandings, stopStandings } from "./standings.js";
 import { refusalMessage, slipMessages, tokenLooksRight, tokenMessage } from "./slip_messages.js";
 import { hideTournament, showTournament } from "./tournament.js";
 import { wireNewEvent } from "./new_event.js";
 import { showCreatedLink } from "./venue_links.js";
 import { clearVerdicts } from "./verdicts.js";
-import { eventPath, finished, forgetAll, hand, mayCorrect, nextRound, state, storedRound } from "./console_state.js";
-import { $, drawForm, listTables, play, renderEntry, renderHeader, renderNext, renderPreview, renderStoredRounds, signInError, slip, typedAnything } from "./console_drawing.js";
+import { eventPath, finished, forgetAll, hand, mayCorrect, nextRound, refused, state, storedRound } from "./console_state.js";
+import { $, drawForm, listTables, play, renderEntry, renderHeader, renderMessages, renderNext, renderPreview, renderStoredRounds, signInError, slip, typedAnything } from "./console_drawing.js";
 import {
   askNext,
   askPreview,
@@ -124,20 +124,20 @@ function signOut() {
 
 async function openTable(id) {
   state.table = id;
-  state.correcting = state.notice = state.failure = state.elsewhere = state.historyOf = null;
+  state.correcting = state.notice = state.failure = state.conflict = state.elsewhere = state.historyOf = null;
   state.upNext = undefined;
   await reloadGame();
   keepSignIn(state.token, state.event.id, id);
   tableOpened(id);
-  state.roundNo = nextRound();
+  // A draft of a round stored since it was typed (the tab was closed, another device stored it) opens first, to be compared.
+  const { event, game } = state;
+  const overtaken = game.rounds.find((r) => draftOf(event.id, id, r.round));
+  state.roundNo = overtaken ? overtaken.round : nextRound();
   $("entry").hidden = false;
   listTables();
   buildEntry();
   renderStoredRounds();
-  // A draft of a round stored since it was typed (the tab was closed, another device stored it): compared, then dropped.
-  const { event, game, table } = state;
-  const overtaken = game.rounds.find((r) => draftOf(event.id, table, r.round));
-  if (overtaken) await storedElsewhere(overtaken.round, draftPlay(draftOf(event.id, table, overtaken.round).players));
+  if (overtaken) await storedElsewhere(overtaken.round, fields(game.players));
 }
 
 // The entry form: one fieldset per seated player, in seat order; the round's kept draft, if any, back in it.
@@ -147,7 +147,7 @@ function buildEntry() {
   state.preview = null;
   state.reached = -1;
   drawForm();
-  if (!state.correcting && !finished()) restoreDraft();
+  if (!state.correcting) restoreDraft();
   renderEntry();
   if (finished()) offerNext();
 }
@@ -170,8 +170,9 @@ function keep() {
   if (!correcting && game && !finished()) keepDraft(event.id, table, state.roundNo, fields(game.players));
 }
 
-function fill(body) {
-  setFields(state.game.players, bodyFields(body));
+// Puts `entries` (fields: a stored body's, bodyFields, or a draft's) in the form, every seat reached, and judges them.
+function fill(entries) {
+  setFields(state.game.players, entries);
   state.reached = state.game.players.length - 1;
   for (const i of state.game.players.keys()) askVerdicts(i, 0);
   askPreview(0);
@@ -182,12 +183,26 @@ function fill(body) {
 function submit() {
   if (state.pending) return; // a double click, or a store waiting for the connection: one round, one body
   state.failure = null;
+  const n = state.roundNo; // the round the form was typed for: the only round this press may send
+  if (!state.correcting && storedRound(n)) {
+    // The table moved on: the round was stored from another device meanwhile. Nothing is sent, for it or any other round.
+    state.failure = refused(() => [{ text: t("console.store_refused_stored", { n }) }]);
+    renderEntry();
+    if (state.conflict) $("conflict-heading").focus(); // the explanation, beside the entry
+    return;
+  }
+  if (!state.correcting && !typedAnything()) {
+    state.failure = refused(() => [{ text: t("console.nothing_typed", { n }) }]); // an empty round is never a play: nothing is sent
+    renderEntry();
+    $("words-0").focus();
+    return;
+  }
   const body = play();
   const headers = {};
   if (state.correcting) {
     const reason = $("reason").value.trim();
     if (!reason) {
-      state.failure = () => [{ text: t("console.needs_reason") }];
+      state.failure = refused(() => [{ text: t("console.needs_reason") }]);
       renderEntry();
       $("reason").focus();
       return;
@@ -196,7 +211,7 @@ function submit() {
     headers["If-Match"] = state.correcting.etag;
   }
   state.reached = state.game.players.length - 1;
-  state.pending = { number: state.correcting ? state.correcting.round : state.roundNo, body, headers };
+  state.pending = { number: state.correcting ? state.correcting.round : n, body, headers };
   sendPending();
 }
 
@@ -213,7 +228,7 @@ async function sendPending() {
     const answer = await storeRound(number, body, headers);
     const revision = answer.body.revision;
     state.notice = () => t("console.stored", { n: number, revision });
-    state.pending = state.correcting = null;
+    state.pending = state.correcting = state.conflict = state.elsewhere = state.failure = null; // what was said of this round ends with it
     state.inFlight = false;
     dropDraft(state.event.id, state.table, number);
     $("reason").value = "";
@@ -230,30 +245,53 @@ async function sendPending() {
     state.inFlight = false;
     if (unreachable(error)) return renderEntry(); // still pending: sent again once the connection is back
     state.pending = null;
-    if (error instanceof ApiError && error.problem.code === "round_differs") await storedElsewhere(number, body);
+    if (error instanceof ApiError && error.problem.code === "round_differs") await storedElsewhere(number, fields(state.game.players), { pressed: true });
     else if (error instanceof ApiError && error.status === 412) await changedMeanwhile(number, body);
     else {
       const msgs = slipMessages(error, { ...slip(), round: number });
-      state.failure = () => msgs;
+      state.failure = refused(() => msgs, error instanceof ApiError && error.status === 422);
     }
     renderEntry();
   }
 }
 
-// Round `number` was stored by another tab or device: say what it holds and how that differs from `here`, then move on.
-async function storedElsewhere(number, here) {
+// Round `number` was stored from another tab or device while `typed` (the form's fields) was typed for it here
+// (docs/pages.md, "Another tab or device"). The same play: said, and the entry moves on to the next round.
+// Another play: the entry stays as typed (not emptied, the focus where it was; `pressed`: the referee pressed
+// Store, and the focus goes to the explanation), with the stored play beside it, what really differs, and what
+// to do next (renderConflict).
+async function storedElsewhere(number, typed, { pressed = false } = {}) {
+  const inEntry = $("entry").contains(document.activeElement) || document.activeElement === document.body;
   try {
     const { body } = await latestBody(number);
-    const lines = differences(state.game.players, body, here, { words: "console.differs_words", unused: "console.differs_unused", out_there: "console.differs_out_there", out_here: "console.differs_out_here" });
-    state.elsewhere = () => [t("console.stored_elsewhere", { n: number }), ...(lines.length ? lines : [t("console.stored_elsewhere_same")])];
-    dropDraft(state.event.id, state.table, number);
     await reloadGame();
-    state.roundNo = nextRound();
-    state.notice = null;
-    buildEntry();
+    const { event, game, table } = state;
+    if (samePlay(game.players, body, draftPlay(typed))) {
+      dropDraft(event.id, table, number);
+      state.conflict = null;
+      state.roundNo = nextRound();
+      buildEntry();
+      state.notice = () => `${t("console.stored_elsewhere", { n: number })} ${t("console.stored_elsewhere_same")}`;
+      renderEntry();
+      if (inEntry || pressed) $(finished() ? "finished-heading" : "words-0").focus();
+    } else {
+      const again = state.conflict && state.conflict.round === number; // compared again (a round stored or corrected since): said once
+      state.conflict = { round: number, stored: body, asked: again ? state.conflict.asked : false };
+      state.notice = null;
+      keepDraft(event.id, table, number, typed); // this device's entry of the round, until discarded or made a correction
+      if (state.roundNo !== number) {
+        state.roundNo = number;
+        buildEntry();
+        setFields(game.players, typed);
+      }
+      renderEntry();
+      if (!again) $("conflict").scrollIntoView({ block: "nearest" });
+      if (pressed) $("conflict-heading").focus();
+    }
     renderStoredRounds();
   } catch (error) {
-    state.failure = () => [refusalMessage(error, { round: number, table: state.table })];
+    state.failure = refused(() => [refusalMessage(error, { round: number, table: state.table })]);
+    renderEntry();
   }
 }
 
@@ -262,23 +300,58 @@ async function changedMeanwhile(number, mine) {
   try {
     const { detail, body } = await latestBody(number);
     state.correcting = { round: number, etag: detail.etag };
-    fill(body);
+    fill(bodyFields(body));
     state.historyOf = { round: number, revisions: detail.history };
     const lines = differences(state.game.players, body, mine, { words: "console.yours_words", unused: "console.yours_unused", out_there: "console.yours_out_there", out_here: "console.yours_out_here" });
     state.elsewhere = () => [t("console.changed_meanwhile", { n: number }), ...lines];
     await reloadGame();
     renderStoredRounds();
   } catch (error) {
-    state.failure = () => [refusalMessage(error, { round: number, table: state.table })];
+    state.failure = refused(() => [refusalMessage(error, { round: number, table: state.table })]);
   }
 }
 
+// Drops this device's entry of the round in the form; one told apart from a round stored elsewhere gives way to the next round.
 function discard() {
-  dropDraft(state.event.id, state.table, state.roundNo);
   const n = state.roundNo;
+  dropDraft(state.event.id, state.table, n);
+  if (state.conflict) {
+    state.conflict = null;
+    state.roundNo = nextRound();
+  }
+  state.failure = null;
   state.notice = () => t("console.discarded", { n });
   buildEntry();
-  $("words-0").focus();
+  $(finished() ? "finished-heading" : "words-0").focus();
+}
+
+// A referee's next step when the round was stored with another play: a text for the director, to show or send.
+function askCorrection() {
+  state.conflict.asked = true;
+  renderMessages();
+  $("conflict-request").focus();
+  $("conflict-request").select();
+}
+
+// A director's next step: a correction of the stored round with the entry typed here, asking only for the reason.
+async function correctWithEntry() {
+  const n = state.conflict.round;
+  const typed = fields(state.game.players);
+  try {
+    const detail = await roundDetail(n);
+    state.conflict = state.failure = state.notice = null;
+    state.correcting = { round: n, etag: detail.etag };
+    state.roundNo = n;
+    buildEntry();
+    fill(typed);
+    state.historyOf = { round: n, revisions: detail.history };
+    renderEntry();
+    renderStoredRounds();
+    $("reason").focus();
+  } catch (error) {
+    state.failure = refused(() => [refusalMessage(error, { round: n, table: state.table })]);
+    renderEntry();
+  }
 }
 
 // --- the echo, a finished game, what comes next -------------------------------------------------------
@@ -288,7 +361,7 @@ async function showHistory(number) {
     const detail = await roundDetail(number);
     state.historyOf = { round: number, revisions: detail.history };
   } catch (error) {
-    state.failure = () => [refusalMessage(error, { round: number, table: state.table })];
+    state.failure = refused(() => [refusalMessage(error, { round: number, table: state.table })]);
     renderEntry();
   }
   renderStoredRounds();
@@ -301,12 +374,12 @@ async function startCorrection(number) {
     state.correcting = { round: number, etag: detail.etag };
     state.roundNo = number;
     buildEntry();
-    fill(detail.history[detail.history.length - 1].body);
+    fill(bodyFields(detail.history[detail.history.length - 1].body));
     state.historyOf = { round: number, revisions: detail.history };
     renderStoredRounds();
     $("words-0").focus();
   } catch (error) {
-    state.failure = () => [refusalMessage(error, { round: number, table: state.table })];
+    state.failure = refused(() => [refusalMessage(error, { round: number, table: state.table })]);
     renderEntry();
   }
 }
@@ -330,18 +403,20 @@ const rereadGame = newestWins(async (current) => {
     return;
   }
   if (!current() || state.pending || state.inFlight || !state.game || now.id !== state.game.id || rounds(now) === seen) return;
-  const { correcting, roundNo } = state;
-  const typedHere = !correcting && now.rounds.some((r) => r.round === roundNo) && !storedRound(roundNo) && typedAnything();
-  if (typedHere) return storedElsewhere(roundNo, play());
+  const { correcting, conflict, roundNo } = state;
+  const typedHere = !correcting && !conflict && now.rounds.some((r) => r.round === roundNo) && !storedRound(roundNo) && typedAnything();
+  if (typedHere || conflict) return storedElsewhere(roundNo, fields(state.game.players)); // a conflict is compared again: a correction may have settled it
   state.game = now;
   if (!correcting && storedRound(roundNo)) {
     dropDraft(state.event.id, state.table, roundNo);
     state.roundNo = nextRound();
+    state.elsewhere = null;
     buildEntry();
   } else renderEntry();
   renderStoredRounds();
 });
 
+keepDeviceAlive();
 showConnection($("connection"));
 onConnection((online) => {
   if (online && !state.who && state.retrySignIn) signIn(...state.retrySignIn);
@@ -379,19 +454,22 @@ $("table-form").addEventListener("submit", async (e) => {
 });
 $("round-select").addEventListener("change", () => {
   state.roundNo = Number($("round-select").value);
-  state.notice = state.failure = null;
+  state.notice = state.failure = state.conflict = null;
   buildEntry();
+  const draft = storedRound(state.roundNo) && draftOf(state.event.id, state.table, state.roundNo);
+  if (draft) storedElsewhere(state.roundNo, draft.players); // this device's entry of a round stored elsewhere: compared again
 });
 $("players").addEventListener("input", (e) => {
-  state.notice = state.failure = null;
+  state.notice = null;
+  if (state.failure && state.failure.slip) state.failure.retyped = true; // the preview of the slip typed again takes over
+  else state.failure = null;
   const i = [...$("players").children].indexOf(e.target.closest("fieldset"));
   state.reached = Math.max(state.reached, i);
   if (e.target.classList.contains("words")) askVerdicts(i);
   renderPlayers($("players"), state.game.players, hand());
   keep();
   askPreview();
-  $("discard").hidden = Boolean(state.correcting) || !typedAnything();
-  $("submit-status").hidden = true;
+  renderMessages();
 });
 $("players").addEventListener("change", (e) => {
   if (!e.target.classList.contains("out")) return;
@@ -409,18 +487,24 @@ wireEnter($("players"), { seats: () => state.game.players.length, full: (i) => c
 wireCardButtons($("card-buttons"), $("players"));
 $("submit").addEventListener("click", submit);
 $("discard").addEventListener("click", discard);
+$("conflict-discard").addEventListener("click", discard);
+$("conflict-ask").addEventListener("click", askCorrection);
+$("conflict-correct").addEventListener("click", correctWithEntry);
 $("cancel-correction").addEventListener("click", () => {
+  const n = state.correcting.round;
   state.correcting = state.elsewhere = state.failure = null;
   $("reason").value = "";
   state.roundNo = nextRound();
   buildEntry();
+  const draft = draftOf(state.event.id, state.table, n);
+  if (draft) storedElsewhere(n, draft.players); // an entry a correction was to be made of is still this device's: told apart again
 });
 $("next-table").addEventListener("click", async () => {
   try {
     await openTable(state.upNext.id);
     $("words-0")?.focus();
   } catch (error) {
-    state.failure = () => [refusalMessage(error, { table: state.upNext.id })];
+    state.failure = refused(() => [refusalMessage(error, { table: state.upNext.id })]);
     renderEntry();
   }
 });

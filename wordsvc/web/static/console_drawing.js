@@ -6,6 +6,7 @@
 import { doubleCards, el, t } from "./common.js";
 import { buildPlayers, fields, play as formPlay, renderPlayers, typed } from "./entry_form.js";
 import { renderFinished, renderHistory, renderPreview as renderPreviewTable, renderStored, suspicions } from "./results.js";
+import { besideRows, differences, playLine } from "./round_diff.js";
 import { messageItem, messageText } from "./slip_messages.js";
 import { finished, hand, mayCorrect, state, storedRound } from "./console_state.js";
 import { renderVerdicts } from "./verdicts.js";
@@ -60,7 +61,7 @@ export function drawForm() {
 }
 
 export function renderEntry() {
-  const { game, roundNo, correcting, pending, inFlight, notice, failure, elsewhere } = state;
+  const { game, roundNo, correcting, pending, inFlight } = state;
   if (!game) return;
   const done = finished();
   const table = state.table;
@@ -76,19 +77,67 @@ export function renderEntry() {
   const stored = !correcting && Boolean(storedRound(roundNo)); // this round is stored and not being corrected: nothing to send
   const waiting = pending && !inFlight;
   $("submit").textContent = waiting ? t("console.store_waiting") : inFlight ? t("console.submitting") : correcting ? t("console.correction_submit") : t("console.submit", { n: roundNo });
-  $("submit").disabled = Boolean(pending) || stored;
-  $("discard").hidden = Boolean(correcting) || stored || Boolean(pending) || !typedAnything();
+  // A round stored elsewhere while it was typed here keeps its button: pressed, it says why nothing is sent.
+  $("submit").disabled = Boolean(pending) || (stored && !state.conflict);
   for (const input of $("players").querySelectorAll("input")) input.readOnly = Boolean(pending); // what is being stored is what was sent
-  const status = done ? null : waiting ? t("console.store_queued", { n: pending.number }) : notice ? notice() : stored ? t("console.already_stored", { n: roundNo }) : null;
-  $("submit-status").hidden = !status;
-  $("submit-status").textContent = status || "";
-  $("submit-error").replaceChildren(...(failure ? failure().map(messageItem) : []));
-  $("elsewhere").hidden = !elsewhere;
-  $("elsewhere-list").replaceChildren(...(elsewhere ? elsewhere().map((line) => el("li", {}, line)) : []));
+  renderMessages();
   if (done) renderFinished($("finished"), game);
   renderNext();
   for (const i of game.players.keys()) renderVerdicts(i);
   renderPreview();
+}
+
+// Live regions are written only when what they say changes: the same words written again at every keystroke
+// would be read out again.
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function setItems(list, items) {
+  const now = [...list.children].map((item) => item.textContent);
+  if (now.length !== items.length || items.some((item, i) => item.textContent !== now[i])) list.replaceChildren(...items);
+}
+
+// What the entry says: the status of the last thing done, the last refusal, a round stored elsewhere with
+// another play (the stored play beside the one typed here, what differs, what to do) and a correction that
+// met a newer version. Each is in the state until its cause is gone (console_state.js); a finished game
+// shows none of them but a refusal of its own (its next table).
+export function renderMessages() {
+  const { game, roundNo, correcting, pending, inFlight, notice, failure, conflict, elsewhere } = state;
+  if (!game) return;
+  const done = finished();
+  const stored = !correcting && Boolean(storedRound(roundNo));
+  const waiting = pending && !inFlight;
+  $("discard").hidden = Boolean(correcting) || stored || Boolean(pending) || !typedAnything();
+  const status = done ? null : waiting ? t("console.store_queued", { n: pending.number }) : notice ? notice() : stored && !conflict ? t("console.already_stored", { n: roundNo }) : null;
+  $("submit-status").hidden = !status;
+  setText($("submit-status"), status || "");
+  setItems($("submit-error"), failure ? failure.lines().map(messageItem) : []);
+  $("elsewhere").hidden = !elsewhere || done;
+  setItems($("elsewhere-list"), elsewhere && !done ? elsewhere().map((line) => el("li", {}, line)) : []);
+  renderConflict(done ? null : conflict);
+}
+
+// The entry typed here beside the play stored from another device, their real differences, and the next step:
+// a referee asks the director for a correction (a prepared text to show or send), a director corrects the round
+// with this entry; either may discard the entry.
+function renderConflict(conflict) {
+  $("conflict").hidden = !conflict;
+  if (!conflict) return;
+  const { game, table } = state;
+  const n = conflict.round;
+  const here = play();
+  const lines = differences(game.players, conflict.stored, here, { words: "console.differs_words", unused: "console.differs_unused", out_there: "console.differs_out_there", out_here: "console.differs_out_here" });
+  setText($("conflict-heading"), t("console.stored_elsewhere", { n }));
+  setText($("conflict-help"), t("console.conflict_help", { n }));
+  setItems($("conflict-list"), (lines.length ? lines : [t("console.stored_elsewhere_same")]).map((line) => el("li", {}, line)));
+  $("conflict-table").tBodies[0].replaceChildren(...besideRows(game.players, conflict.stored, here));
+  $("conflict-ask").hidden = Boolean(mayCorrect()); // a director corrects the round instead
+  $("conflict-correct").hidden = !mayCorrect();
+  $("conflict-correct").textContent = t("console.conflict_correct", { n });
+  $("conflict-discard").textContent = t("console.conflict_discard", { n });
+  $("conflict-request-field").hidden = !conflict.asked;
+  $("conflict-request").value = t("console.conflict_request", { table, n, stored: playLine(game.players, conflict.stored, false), here: playLine(game.players, here, true) });
 }
 
 // The preview's problems that concern the seats reached so far: a hand not yet typed is not short of cards.

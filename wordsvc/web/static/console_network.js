@@ -6,7 +6,7 @@
 // draw, is the console's steps' business (console.js), except for the preview, drawn as it comes.
 
 import { call, isOnline, unreachable } from "./connection.js";
-import { renderPreview, play, slip } from "./console_drawing.js";
+import { renderMessages, renderPreview, play, slip } from "./console_drawing.js";
 import { gamePath, eventPath, roundCount, state } from "./console_state.js";
 import { wordsOf } from "./entry_form.js";
 import { follow, unfollow, watch } from "./event_feed.js";
@@ -73,6 +73,8 @@ export function askPreview(delay = DEBOUNCE_MS) {
       if (sent !== JSON.stringify(play())) return;
       state.preview = unreachable(error) ? { offline: true } : { problems: slipMessages(error, slip()) };
     }
+    if (state.failure && state.failure.slip && state.failure.retyped && !state.preview.offline) state.failure = null; // the slip typed again speaks for itself now
+    renderMessages();
     renderPreview();
   }, delay);
 }

@@ -7,7 +7,7 @@
 // the address's fragment (#token=…), which no browser sends: it is taken out of the address at once and kept
 // for this tab only, so a reload still shows the event.
 
-import { ApiError, config, el, localeOf, newestWins, onLanguage, setLocale, t } from "./common.js";
+import { ApiError, config, el, formatNumber, localeOf, newestWins, onLanguage, setLocale, t } from "./common.js";
 import { call, isOnline, onConnection, unreachable } from "./connection.js";
 import { follow, watch } from "./event_feed.js";
 import { pager } from "./paging.js";
@@ -93,8 +93,7 @@ function renderMark() {
 // The columns of the standings: [heading, class, value of a line]; a tournament's ranking across sessions,
 // with the format's measure when it ranks by another than the total, or an event's tables.
 function columns() {
-  const lang = document.documentElement.lang;
-  const num = (x) => (x === null ? "" : Number(x).toLocaleString(lang, { maximumFractionDigits: 2 }));
+  const num = (x) => formatNumber(x, standings.overall?.format.decimals ?? 2); // the format's one rounding, as the console and the PDFs show it
   if (!standings.overall) {
     return [
       [t("display.rank"), "n", (s) => s.rank],
@@ -115,7 +114,8 @@ function columns() {
 }
 
 function renderStandings() {
-  $("standings-heading").textContent = t(event?.status === "closed" ? "display.final_standings" : "display.standings");
+  const final = standings.overall ? !standings.overall.provisional : event?.status === "closed"; // a tournament's: once its last session is complete
+  $("standings-heading").textContent = t(final ? "display.final_standings" : "display.standings");
   const lines = standings.overall ? standings.overall.lines : standings.standings;
   const cols = columns();
   const table = $("standings-table");

@@ -1,5 +1,5 @@
 // The entry form of a round (docs/pages.md): one fieldset per seated player, in seat order, with the
-// words, the cards left in hand, "went out", the words' marks and a card counter ("5/6 cards": the cards
+// words and their marks beside them, the cards left in hand, "went out" and a card counter ("5/6 cards": the cards
 // typed against the round's hand size); and the form read as a submission's body or as a kept draft.
 
 import { compact, el, t } from "./common.js";
@@ -8,7 +8,9 @@ import { cardsIn } from "./entry_keys.js";
 const $ = (id) => document.getElementById(id);
 
 export function buildPlayers(container, players) {
-  const field = (kind, i) => el("input", { id: `${kind}-${i}`, class: kind, type: "text", autocomplete: "off", autocapitalize: "none", spellcheck: "false", enterkeyhint: "next" });
+  const field = (kind, i, extra = {}) => el("input", { id: `${kind}-${i}`, class: kind, type: "text", autocomplete: "off", autocapitalize: "none", spellcheck: "false", enterkeyhint: "next", ...extra });
+  // The words' marks come right after their field, in the document and on the screen (pages.css): read with it.
+  const words = (i) => field("words", i, { "aria-describedby": `verdicts-${i}` });
   container.replaceChildren(
     ...players.map((name, i) =>
       el(
@@ -16,10 +18,10 @@ export function buildPlayers(container, players) {
         { class: "player", "data-player": name },
         el("legend", {}, name),
         el("output", { id: `count-${i}`, class: "count", for: `words-${i} unused-${i}` }),
-        el("div", { class: "stack" }, el("label", { for: `words-${i}`, "data-label": "console.words_of" }), field("words", i)),
-        el("div", { class: "stack" }, el("label", { for: `unused-${i}`, "data-label": "console.unused_of" }), field("unused", i)),
-        el("label", { class: "check" }, el("input", { id: `out-${i}`, type: "checkbox", class: "out" }), el("span", { "data-label": "console.went_out" })),
+        el("div", { class: "stack words-field" }, el("label", { for: `words-${i}`, "data-label": "console.words_of" }), words(i)),
         el("ul", { class: "verdicts", id: `verdicts-${i}`, "aria-live": "polite" }),
+        el("div", { class: "stack unused-field" }, el("label", { for: `unused-${i}`, "data-label": "console.unused_of" }), field("unused", i)),
+        el("label", { class: "check" }, el("input", { id: `out-${i}`, type: "checkbox", class: "out" }), el("span", { "data-label": "console.went_out" })),
       ),
     ),
   );

@@ -257,6 +257,7 @@ async function judgePlay() {
 function showRuling() {
   renderRuling();
   show("result");
+  fitWords(); // measured once the ruling is on the screen
   document.body.dataset.verdict = ruling.acceptable ? "acceptable" : "unacceptable";
   shownAt = performance.now();
   resultTimer = setTimeout(startOver, timing.result_seconds * 1000);
@@ -269,8 +270,23 @@ function renderRuling() {
   $("result-words").replaceChildren(...ruling.words.map((word) => el("li", { lang: event.lexicon.id }, word)));
   // The style sheet sizes the words to fit the longest on the screen's width; all alike, so none stands out.
   $("result-words").style.setProperty("--letters", String(Math.max(...ruling.words.map((word) => [...word].length))));
+  fitWords();
   $("result-lexicon").textContent = `${t("page.lexicon")}: ${ruling.lexicon.id} ${ruling.lexicon.version}`;
 }
+
+// A word is never broken (a letter split from its card, or a word across two lines, reads as two words): when the
+// longest does not fit the screen's width at the size the style sheet gives it, every word shrinks alike until it
+// does (--fit, measured, so wide letters count as wide).
+function fitWords() {
+  const list = $("result-words");
+  list.style.removeProperty("--fit");
+  const room = list.clientWidth;
+  const widest = Math.max(0, ...[...list.children].map((word) => word.scrollWidth));
+  if (room > 0 && widest > room) list.style.setProperty("--fit", String(Math.floor((room / widest) * 1000) / 1000));
+}
+addEventListener("resize", () => {
+  if (!$("result").hidden) fitWords();
+});
 
 // Unfinished input clears itself after a while without a key.
 function touch() {

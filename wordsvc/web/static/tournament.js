@@ -1,11 +1,13 @@
 // The director's tournament view in the console (docs/pages.md, "The tournament"): the players with
 // check-in and withdrawal, the next session seated by a method, each session's seating (swaps and a
 // redraw until its first round is stored, then fixed), the tables handed to the referees, and the
-// standings across sessions. Only the public API (docs/tournaments.md), with the director's token; all of it
+// standings across sessions with the crosstable (crosstable.js). Only the public API (docs/tournaments.md), with the director's token; all of it
 // read again when the event's stream (event_feed.js) says a player, a session or a round changed, or on the
 // poll it falls back to.
 
-import { ApiError, api, el, newestWins, onLanguage, t } from "./common.js";
+import { ApiError, api, el, formatNumber, newestWins, onLanguage, t } from "./common.js";
+import { renderCrosstable } from "./crosstable.js";
+import { hideParts, showParts } from "./parts.js";
 import { watch } from "./event_feed.js";
 import { printButton, printDocument } from "./print.js";
 import { tableLink, tableLinkBox } from "./signin_links.js";
@@ -19,6 +21,7 @@ let ctx = null; // {token, event, openTable, tablesChanged} from the console
 let players = [];
 let sessions = [];
 let overall = null; // the standings' `overall`
+let crosstable = null; // GET /crosstable: who met whom, the same data the printed crosstable is made from
 let through = ""; // the session the standings are asked after; "" for the latest
 let seen = ""; // what the last read got, to render only when something changed
 let unwatch = () => {};
@@ -87,17 +90,18 @@ const refresh = newestWins(async (current) => {
   if (!ctx) return;
   try {
     const query = through ? `?session=${through}` : "";
-    const [p, s, o] = await Promise.all([
+    const [p, s, o, c] = await Promise.all([
       api("GET", path("/players"), { token: ctx.token }),
       api("GET", path("/sessions"), { token: ctx.token }),
       api("GET", path(`/standings${query}`), { token: ctx.token }),
+      api("GET", path("/crosstable"), { token: ctx.token }),
     ]);
-    const got = JSON.stringify([p.body.players, s.body.sessions, o.body.overall || null]);
+    const got = JSON.stringify([p.body.players, s.body.sessions, o.body.overall || null, c.body.meetings, c.body.players]);
     if (!current() || got === seen) return; // a read begun later is drawn already, or nothing changed
     seen = got;
     const seating = (list) => JSON.stringify(list.map((x) => x.tables.map((table) => table.seats)));
     const before = seating(sessions);
-    [players, sessions, overall] = [p.body.players, s.body.sessions, o.body.overall || null];
+    [players, sessions, overall, crosstable] = [p.body.players, s.body.sessions, o.body.overall || null, c.body];
     if (seating(sessions) !== before) ctx.tablesChanged();
   } catch {
     return; // the next change or poll tries again; what is shown stays
@@ -256,10 +260,13 @@ async function downloadCsv(link) {
 
 function render() {
   if (!ctx) return;
+  if (players.length) showParts(); // a tournament: its views a part at a time on a phone (parts.js)
+  else hideParts();
   renderPlayers();
   renderNext();
   renderSessions();
   renderOverall();
+  renderCrosstable(crosstable, nameOf);
   $("tournament-status").hidden = !status;
   $("tournament-status").textContent = status ? t(status.key, status.params) : "";
 }
@@ -334,7 +341,8 @@ function renderSessions() {
           "tbody",
           {},
           ...table.seats.map((seat) => {
-            const cells = [el("td", { class: "n" }, seat.seat === 0 ? t("tournament.seat_deals", { seat: seat.seat }) : String(seat.seat)), el("th", { scope: "row" }, seat.name), el("td", {}, seat.player)];
+            const shown = seat.seat + 1; // the API counts seats from 0 (the first dealer); people, every page and paper from 1
+            const cells = [el("td", { class: "n" }, seat.seat === 0 ? t("tournament.seat_deals", { seat: shown }) : String(shown)), el("th", { scope: "row" }, seat.name), el("td", {}, seat.player)];
             if (!s.started) {
               const box = el("input", { type: "checkbox", "data-pick": seat.player, "aria-label": t("tournament.pick", { name: seat.name }), checked: picked.includes(seat.player) });
               cells.push(el("td", {}, box));
@@ -383,9 +391,9 @@ function renderOverall() {
   if (!overall) return;
   const measure = overall.format.ranking;
   const extra = measure !== "total" && measure !== "table_points" && measure !== "wins";
-  $("overall-format").textContent = t("tournament.format_line", { name: overall.format.name, ranking: t(`tournament.measure.${measure}`), through: overall.through ?? "–" });
-  const lang = document.documentElement.lang;
-  const num = (x) => (x === null ? "" : Number(x).toLocaleString(lang, { maximumFractionDigits: 2 }));
+  const state = overall.provisional ? t("console.standings_provisional", { n: overall.through ?? 0 }) : t("console.standings_final");
+  $("overall-format").textContent = `${t("tournament.format_line", { name: overall.format.name, ranking: t(`tournament.measure.${measure}`), through: overall.through ?? "–" })} ${state}`;
+  const num = (x) => formatNumber(x, overall.format.decimals ?? 2); // the format's one rounding, as the projector and the PDFs show it
   const head = ["console.rank", "console.player", "tournament.games", "console.total", ...(extra ? [`tournament.measure.${measure}`] : []), "tournament.measure.table_points", "tournament.measure.wins"];
   $("overall-table").tHead.replaceChildren(el("tr", {}, ...head.map((key, i) => el("th", { scope: "col", class: i === 1 ? null : "n" }, t(key)))));
   $("overall-table").tBodies[0].replaceChildren(
@@ -411,7 +419,7 @@ function renderOverall() {
 // `tablesChanged()` tells it the event has new tables.
 export function showTournament(context) {
   ctx = context;
-  [players, sessions, overall, seen, through, picked, confirming, unfinished, status] = [[], [], null, "", "", [], null, null, null];
+  [players, sessions, overall, crosstable, seen, through, picked, confirming, unfinished, status] = [[], [], null, null, "", "", [], null, null, null];
   tokens.clear();
   $("tournament").hidden = false;
   $("session-target").max = String(ctx.event.ruleset.snapshot.players.max);
@@ -423,6 +431,7 @@ export function showTournament(context) {
 
 export function hideTournament() {
   unwatch();
+  hideParts();
   ctx = null;
   $("tournament").hidden = true;
 }

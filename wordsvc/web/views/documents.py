@@ -101,14 +101,27 @@ def _build(kind: str, event_id: str, session: int | None) -> docs.Document:
         tables = seated["tables"] if seated is not None else event["games"]
         return docs.scorecards_document(event, tables, lambda table: console_link(event_id, table), printed, seated["number"] if seated else None)
     if kind == "standings":
-        return docs.standings_document(event, store.standings.standings(actor, event_id), printed)
+        return docs.standings_document(event, _standings(event_id), printed)
     if kind == "crosstable":
         return docs.crosstable_document(event, store.tournament_standings.crosstable(actor, event_id), store.players.players(actor, event_id), printed)
     if kind == "results":
-        standings = store.standings.standings(actor, event_id)
+        standings = _standings(event_id)
         crosstable = store.tournament_standings.crosstable(actor, event_id) if "overall" in standings else None
         return docs.results_document(event, standings, crosstable, printed)
     return docs.audit_document(event, _audit(event_id), printed)
+
+
+def _standings(event_id: str) -> dict[str, Any]:
+    """The standings a document prints: a tournament's after its last complete session while it is provisional.
+
+    Paper says "after session k" (docs/documents.md), so until the tournament's last session is complete it prints
+    the standings as they stood once every game of session k was played, never a session half played.
+    """
+    standings = ledger().standings.standings(principal(), event_id)
+    overall = standings.get("overall")
+    if overall and overall["provisional"] and 0 < overall["completed"] < (overall["through"] or 0):
+        standings = ledger().standings.standings(principal(), event_id, overall["completed"])
+    return standings
 
 
 def _session(event_id: str, number: int | None) -> dict[str, Any] | None:
