@@ -96,6 +96,7 @@ build: $(STAMP)
 
 # Serves as soon as English is built (seconds); `--build` builds the other languages in the
 # background and each comes online when its build is done (503 with Retry-After until then).
+# At a venue, WORDSVC_HOST=0.0.0.0 make serve answers the players' phones and names the addresses they can open (docs/venue.md).
 serve: $(STAMP)
 	$(BIN)/wordsvc build --only en-US,en-GB
 	$(BIN)/wordsvc serve --build

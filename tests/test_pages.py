@@ -25,7 +25,7 @@ def test_every_word_the_pages_use_is_in_the_catalogue_in_every_locale() -> None:
     scripts = [name for name in ASSETS if name.endswith(".js")]  # every module: the pages' own and those they import
     for js in scripts:  # a quoted key of the page's own prefixes ("judge.ruling" in dashboard.js is an audit action, not a word)
         text = (STATIC / js).read_text(encoding="utf-8")
-        prefixes = "page|judge" if js == "judge.js" else "page|console|tournament|dashboard|players"
+        prefixes = "page|judge" if js == "judge.js" else "page|console|tournament|dashboard|players|links|newevent"
         used |= set(re.findall(r'\btn?\("([a-z_.]+)"', text)) | set(re.findall(rf'"((?:{prefixes})\.[a-z_.]+)"', text))
     for js in scripts:
         for prefix in re.findall(r"t\(`([a-z_.]+)\$\{", (STATIC / js).read_text(encoding="utf-8")):  # keys made at run time: page.role.*, console.bonus.*

@@ -10,6 +10,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .data.languages import default_data_dir
 from .data.rulesets import default_rulesets_dir
@@ -65,6 +66,21 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_JUDGE_KEY_DELAY": ("0.5", "The judge kiosk: seconds after a ruling before a key clears it (a key held from typing does not)."),
     "WORDSVC_JUDGE_IDLE_SECONDS": ("15", "The judge kiosk: seconds without a key before unfinished input is cleared."),
     "WORDSVC_STANDINGS_POLL_SECONDS": ("5", "The pages (/console, /judge, the display): how often they read again while the event stream cannot connect (docs/streams.md)."),
+    "WORDSVC_EVENT_CREATION": (
+        "open",
+        "Who may create an event with POST /events (and the console's New event form): `open`, anyone who reaches the service, up to "
+        "WORDSVC_OPEN_EVENTS events created without a token; `admin`, only an admin token. An admin token creates events in both (docs/operations.md).",
+    ),
+    "WORDSVC_OPEN_EVENTS": (
+        "200",
+        "With WORDSVC_EVENT_CREATION=open: the most events created without a token, counted in the ledger; past it POST /events without an "
+        "admin token answers 403 open_events_exhausted (docs/operations.md).",
+    ),
+    "WORDSVC_PUBLIC_URL": (
+        "none: the address the browser used",
+        "The address players' devices reach the service at, e.g. `http://192.168.1.20:8000` or `https://quiddler.example.org`: an http(s) "
+        "URL of the service's root (no path, query or fragment). Every sign-in link, QR code and printed document uses it (docs/venue.md).",
+    ),
     "WORDSVC_LOG_FORMAT": ("json", "`json`: one JSON object per line (each request with its id); `plain`: readable lines."),
     "WORDSVC_LOG_LEVEL": ("info", "Log level of the service."),
 }
@@ -100,6 +116,9 @@ class Settings:
     judge_key_delay: float
     judge_idle_seconds: float
     standings_poll_seconds: float
+    event_creation: str
+    open_events: int
+    public_url: str | None
     log_format: str
     log_level: str
 
@@ -137,6 +156,9 @@ class Settings:
             judge_key_delay=read.seconds("WORDSVC_JUDGE_KEY_DELAY", 0.5),
             judge_idle_seconds=read.seconds("WORDSVC_JUDGE_IDLE_SECONDS", 15.0),
             standings_poll_seconds=read.seconds("WORDSVC_STANDINGS_POLL_SECONDS", 5.0),
+            event_creation=read.choice("WORDSVC_EVENT_CREATION", "open", ("open", "admin")),
+            open_events=read.number("WORDSVC_OPEN_EVENTS", 200, 0, 1 << 20),
+            public_url=read.public_url("WORDSVC_PUBLIC_URL"),
             log_format=read.choice("WORDSVC_LOG_FORMAT", "json", ("json", "plain")),
             log_level=read.choice("WORDSVC_LOG_LEVEL", "info", ("debug", "info", "warning", "error", "critical")),
         )
@@ -152,6 +174,26 @@ def default_database_url() -> str:
 
 class SettingsError(ValueError):
     """One or more ``WORDSVC_*`` variables hold a value the service cannot use; the message names each."""
+
+
+def _url_problem(raw: str) -> str | None:
+    """What keeps ``raw`` from being the service's public address, or ``None``."""
+    try:
+        url = urlsplit(raw)
+        url.port  # noqa: B018 (raises ValueError for a port that is not a number from 0 to 65535)
+    except ValueError:
+        return "must be a URL"
+    if url.scheme not in ("http", "https") or not url.hostname:
+        return "must be an absolute http:// or https:// URL with a host"
+    if url.path not in ("", "/"):
+        return "must be the service's root, with no path: the pages call /events, /qr, ... from the root"
+    if url.query or url.fragment or "?" in raw or "#" in raw:
+        return "must have no query (?) or fragment (#)"
+    if url.username is not None or url.password is not None:
+        return "must hold no user name or password"
+    if any(ch.isspace() for ch in raw):
+        return "must hold no spaces"
+    return None
 
 
 class _Reader:
@@ -181,6 +223,24 @@ class _Reader:
             return value
         self.problems.append(f"{name}: must be a number of seconds above 0 and at most 3600, not {raw!r}")
         return default
+
+    def public_url(self, name: str) -> str | None:
+        """An absolute http(s) URL of the service's root (no path, query, fragment or credentials), without a trailing slash; ``None`` when unset.
+
+        Links are made by appending ``/console#...`` to it, so anything after
+        the host would end up inside every link; and a path is refused because
+        the pages call the API from the root (``/events``, ``/qr``), so a
+        service under ``/wordsvc`` of a proxy would serve links that work and
+        pages that do not (docs/venue.md).
+        """
+        raw = self.text(name, "")
+        if not raw:
+            return None
+        problem = _url_problem(raw)
+        if problem:
+            self.problems.append(f"{name}: {problem}, not {raw!r} (e.g. http://192.168.1.20:8000 or https://quiddler.example.org)")
+            return None
+        return raw.rstrip("/")
 
     def choice(self, name: str, default: str, options: tuple[str, ...]) -> str:
         raw = self.text(name, default).lower()

@@ -167,6 +167,7 @@ INVALID_PLAY = _register("invalid_play", 422, "A solitaire layout or move the ga
 TOKEN_MISSING = _register("token_missing", 401, "A write (or a private event) needs a bearer token and none was sent.")
 TOKEN_INVALID = _register("token_invalid", 401, "The bearer token is not valid (never saying whether it exists).")
 ROLE_REQUIRED = _register("role_required", 403, "The token's role, event or table does not allow the action (the detail names the role needed).")
+OPEN_EVENTS_EXHAUSTED = _register("open_events_exhausted", 403, "Events created without an admin token have reached the service's limit (WORDSVC_OPEN_EVENTS): an admin token creates more.")
 NOT_YET = _register("not_yet", 403, "The round is not dealt yet: the round before it is not stored.")
 
 # ---------------------------------------------------------------- the ledger: what does not exist

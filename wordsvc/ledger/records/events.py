@@ -13,7 +13,7 @@ import json
 import secrets
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 
 from ...core import problem_codes as codes
 from ...core.deal import commitment, new_seed
@@ -22,16 +22,20 @@ from ...core.lexicon import Lexicon
 from ...core.ruleset import Ruleset
 from ...data.rulesets import ruleset_document
 from .._db.canonical import canonical, now, sha256_of
-from .._db.schema import events, games, revisions
-from ..errors import Conflict
+from .._db.database import lock_chain
+from .._db.schema import audit, events, games, revisions
+from ..errors import Conflict, Forbidden
 from ..integrity.receipts import Appended
 from .access import require_admin, require_director, require_read
 from .deals import Deals
-from .principals import Principal
+from .principals import OPEN, Principal
 from .store import RULESET_JSON, Store, check_id, refuse_if_closed
 from .tokens import Tokens
 
 __all__ = ["Events", "event_payload"]
+
+#: The lock every creation without an admin token takes (PostgreSQL: replicas count one after another), so the limit is exact.
+_OPEN_CHAIN = "wordsvc:open-events"
 
 
 class Events:
@@ -53,8 +57,17 @@ class Events:
         deals: str = "none",
         duplicate: bool = False,
         tournament_format: dict[str, Any] | None = None,
+        open_limit: int | None = None,
     ) -> dict[str, Any]:
         """A new event under a snapshot of ``ruleset`` and ``lexicon``'s stamp; the answer carries the director token, once.
+
+        ``open_limit``: creation is open to anyone (``WORDSVC_EVENT_CREATION=open``),
+        and this many events may be created without an admin token. Such an
+        event's audit names :data:`~.principals.OPEN` as its creator, and the
+        events created so are counted from the audit in the write's own
+        transaction (on PostgreSQL under a lock of their own), so the limit
+        holds exactly however many requests arrive at once: past it,
+        403 ``open_events_exhausted``. ``None``: an admin token is needed.
 
         Every event draws a secret seed and publishes its commitment (docs/deals.md,
         section 8): with ``deals="seeded"`` the service deals every round from
@@ -63,7 +76,7 @@ class Events:
         cards. ``tournament_format``: the snapshot of the format its players
         are ranked by across sessions (docs/standings.md; none: the default).
         """
-        actor = require_admin(actor)
+        creator = OPEN if open_limit is not None and (actor is None or actor.role != "admin") else require_admin(actor)
         event_id = event_id or f"e{secrets.token_hex(4)}"
         check_id(event_id, "id")
         if duplicate and deals != "seeded":
@@ -90,11 +103,13 @@ class Events:
         def work(conn: Connection) -> tuple[str, str, Appended]:
             if conn.execute(select(events.c.id).where(events.c.id == event_id)).first() is not None:
                 raise Conflict(f"There is already an event {event_id!r}.", {"id": ["taken"]}, code=codes.EVENT_EXISTS)
+            if creator is OPEN:
+                _count_open(conn, open_limit or 0)
             conn.execute(insert(events).values(row))
-            self.store.append(conn, event_id, actor, "event.created", event_payload(row))
-            return self.tokens.issue_director(conn, event_id, actor)
+            self.store.append(conn, event_id, creator, "event.created", event_payload(row))
+            return self.tokens.issue_director(conn, event_id, creator)
 
-        return self.with_director(actor, event_id, self.store.writer.run(event_id, work))
+        return self.with_director(event_id, self.store.writer.run(event_id, work))
 
     def event(self, actor: Principal | None, event_id: str) -> dict[str, Any]:
         row = self.store.event_row(event_id)
@@ -165,9 +180,9 @@ class Events:
         with self.store.engine.connect() as conn:
             return [row.id for row in conn.execute(select(events.c.id).order_by(events.c.created_at, events.c.id))]
 
-    def with_director(self, actor: Principal, event_id: str, issued: tuple[str, str, Appended]) -> dict[str, Any]:
+    def with_director(self, event_id: str, issued: tuple[str, str, Appended]) -> dict[str, Any]:
         """The event as answered to the one who made it (created or imported): with its director token, shown this once, and the write's receipt."""
-        view = self.event(actor, event_id)
+        view = self.event(Principal(issued[0], "director", event_id), event_id)  # read as its new director: an open creator reads no private event
         view["director_token"] = {"id": issued[0], "token": issued[1]}
         view["receipt"] = self.store.receipts.of_write(event_id, issued[2])
         return view
@@ -188,3 +203,16 @@ def event_payload(row: dict[str, Any]) -> dict[str, Any]:
         "deal_commitment": row["deal_commitment"],
         **({"format": json.loads(row["format_json"])} if row.get("format_json") else {}),
     }
+
+
+def _count_open(conn: Connection, limit: int) -> None:
+    """Refuse (403 ``open_events_exhausted``) when ``limit`` events were created without an admin token already."""
+    lock_chain(conn, _OPEN_CHAIN)
+    made = conn.execute(select(func.count()).select_from(audit).where(audit.c.action == "event.created", audit.c.actor_token == OPEN.token)).scalar_one()
+    if made >= limit:
+        raise Forbidden(
+            f"This service has created the {limit} events it allows without an admin token (WORDSVC_OPEN_EVENTS); an administrator creates more "
+            "with an admin token (wordsvc event create, or POST /events with Authorization: Bearer).",
+            {"authorization": [f"events without an admin token: {made} of {limit} created"]},
+            code=codes.OPEN_EVENTS_EXHAUSTED,
+        )

@@ -16,7 +16,7 @@ import re
 import secrets
 from dataclasses import dataclass
 
-__all__ = ["LOCAL", "ROLES", "Principal", "hash_token", "matches", "new_token", "token_id"]
+__all__ = ["LOCAL", "OPEN", "ROLES", "Principal", "hash_token", "matches", "new_token", "token_id"]
 
 #: Roles, most powerful first.
 ROLES = ("admin", "director", "referee", "viewer")
@@ -61,3 +61,6 @@ def matches(token: str, stored_hash: str | None) -> bool:
 
 #: The actor of the command line (whoever can run ``wordsvc`` on the machine can open the database anyway).
 LOCAL = Principal("local", "admin")
+#: The actor of an event created without an admin token where creation is open (``WORDSVC_EVENT_CREATION=open``): anyone who reached
+#: the service. Its audit entry names no token; such events are counted against ``WORDSVC_OPEN_EVENTS``.
+OPEN = Principal("open", "public")

@@ -142,7 +142,7 @@ class Transfer:
             store.append(conn, event_id, actor, "event.imported", {"entries": len(records.audit), "head": records.audit[-1]["hash"]}, decision=True)
             return self.tokens.issue_director(conn, event_id, actor)
 
-        return self.events.with_director(actor, event_id, store.writer.run(event_id, work))
+        return self.events.with_director(event_id, store.writer.run(event_id, work))
 
     def records(self, event_id: str, reveal: bool = False) -> Records:
         """The event as an export holds it; the seed and the deal ids (which hold it) only once the event is closed, or with ``reveal``."""

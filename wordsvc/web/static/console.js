@@ -16,6 +16,8 @@ import { differences, samePlay } from "./round_diff.js";
 import { refreshStandings, renderStandings, startStandings, stopStandings } from "./standings.js";
 import { refusalMessage, slipMessages, tokenLooksRight, tokenMessage } from "./slip_messages.js";
 import { hideTournament, showTournament } from "./tournament.js";
+import { wireNewEvent } from "./new_event.js";
+import { showCreatedLink } from "./venue_links.js";
 import { clearVerdicts } from "./verdicts.js";
 import { eventPath, finished, forgetAll, hand, mayCorrect, nextRound, refused, state, storedRound } from "./console_state.js";
 import { $, drawForm, listTables, play, renderEntry, renderHeader, renderMessages, renderNext, renderPreview, renderStoredRounds, signInError, slip, typedAnything } from "./console_drawing.js";
@@ -60,7 +62,7 @@ async function signIn(sentToken, eventId, tableId) {
     state.who = me;
     const { token, event, who } = state;
     keepSignIn(token, event.id, me.table || tableId);
-    $("signin").hidden = true;
+    $("signin").hidden = $("new-event").hidden = true;
     $("signin-token").value = "";
     renderHeader();
     followEvent(); // the open table and every view below read again when the event's stream says they changed
@@ -113,7 +115,7 @@ function signOut() {
   hideDashboard();
   forgetAll();
   for (const id of ["table-pick", "entry", "stored", "signin-event-field"]) $(id).hidden = true;
-  $("signin").hidden = false;
+  $("signin").hidden = $("new-event").hidden = false;
   renderHeader();
   $("signin-token").focus();
 }
@@ -514,6 +516,11 @@ $("stored-table").addEventListener("click", (e) => {
 });
 
 languageSwitch($("language"));
+// An event made on the sign-in screen: the console signs in as its director and shows the director's link to keep.
+wireNewEvent(async (token, id) => {
+  await signIn(token, id, null);
+  if (state.token === token) await showCreatedLink();
+});
 onLanguage(() => {
   renderHeader();
   renderEntry();

@@ -1,6 +1,7 @@
 // The director's dashboard in the console (docs/pages.md, "The dashboard and sign-in links"): every table
 // of the event with its players, the last round stored, the rounds still to enter and its kiosk rulings;
-// one click opens a table; per table a referee's sign-in link (and its QR code) is issued and revoked.
+// one click opens a table; per table a referee's sign-in link (and its QR code, signin_links.js: one a table from
+// this device) is issued and revoked; the director's, the kiosk's and the projector's links (venue_links.js).
 // Also, for every role, the open table named at the top of the page. Only the public API, with the
 // console's token: GET /events/{e}, its audit (read from where the last read stopped), its tokens;
 // POST /events/{e}/tokens, DELETE /events/{e}/tokens/{id}, POST /qr. All of it is read again when the
@@ -9,6 +10,8 @@
 import { ApiError, api, el, onLanguage, t } from "./common.js";
 import { watch } from "./event_feed.js";
 import { printDocument } from "./print.js";
+import { dropRevokedLinks, forgetTableLinks, keptTableLink, tableLink, tableLinkBox } from "./signin_links.js";
+import { hideVenueLinks, showVenueLinks } from "./venue_links.js";
 
 const $ = (id) => document.getElementById(id);
 const AUDIT_PAGE = 1000; // the most entries GET /events/{e}/audit answers at once
@@ -21,7 +24,7 @@ let cursor = 0; // the last audit entry read
 let stored = new Map(); // game -> Map(round -> time it was last stored)
 let rulings = new Map(); // game -> {count, at, acceptable} of its kiosk rulings
 let tokens = []; // the event's live referee tokens limited to a table
-let links = new Map(); // game -> {id, url, svg}: a sign-in link issued here, shown until hidden, revoked or the page is left
+let links = new Map(); // game -> {id, url, at, again, svg}: a table's sign-in link (signin_links.js) shown until hidden or revoked
 let openGame = null; // the table open in the console
 let shown = ""; // what the last render drew, to draw again only when something changed
 let status = null; // {key, params} of the last revocation
@@ -71,6 +74,7 @@ async function refresh() {
       const live = (await api("GET", path("/tokens"), { token: ctx.token })).body.tokens;
       tokens = live.filter((tk) => tk.role === "referee" && tk.table !== null && tk.revoked_at === null);
       for (const [game, link] of links) if (!tokens.some((tk) => tk.id === link.id)) links.delete(game); // revoked elsewhere
+      dropRevokedLinks(ctx.event.id, new Set(tokens.map((tk) => tk.id)));
       loaded = true;
       $("dashboard-error").textContent = "";
       $("dashboard-updated").textContent = t("dashboard.updated", { time: new Date().toLocaleTimeString(document.documentElement.lang) });
@@ -128,17 +132,17 @@ function renderOpen() {
 
 // --- writing ----------------------------------------------------------------------------------------------
 
-// A referee token for the table, its link made absolute and its QR code drawn by the service (POST /qr).
-async function issueLink(game) {
+// The table's referee link: the one this device issued, shown again, or a new one (`renew`: the old one revoked first).
+async function issueLink(game, renew = false) {
   if (busy) return;
   busy = true;
   status = null;
   $("dashboard-error").textContent = "";
   try {
-    const issued = (await api("POST", path("/tokens"), { token: ctx.token, body: { role: "referee", table: game } })).body;
-    const url = new URL(issued.console, location.origin).href;
-    links.set(game, { id: issued.id, url, svg: await qrCode(url) });
-    tokens.push({ id: issued.id, role: "referee", table: game, created_at: new Date().toISOString(), revoked_at: null });
+    const before = keptTableLink(ctx.event.id, game);
+    const link = await tableLink(ctx.token, ctx.event.id, game, { renew });
+    links.set(game, link);
+    if (!link.again) tokens = [...tokens.filter((tk) => !(renew && tk.id === before?.id)), { id: link.id, role: "referee", table: game, created_at: link.at, revoked_at: null }];
   } catch (error) {
     $("dashboard-error").textContent = problemText(error);
   } finally {
@@ -146,16 +150,6 @@ async function issueLink(game) {
   }
   render(true);
   document.querySelector(`#dashboard [data-game="${CSS.escape(game)}"] .link-url`)?.focus();
-}
-
-async function qrCode(text) {
-  const response = await fetch("/qr", { method: "POST", headers: { "Content-Type": "application/json", Accept: "image/svg+xml" }, body: JSON.stringify({ text }), cache: "no-store" });
-  if (!response.ok) throw new ApiError(response.status, {});
-  const doc = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
-  const svg = doc.documentElement;
-  if (svg.localName !== "svg") throw new ApiError(500, {});
-  for (const title of svg.querySelectorAll("title")) title.remove(); // named by aria-label, in the page's language
-  return document.importNode(svg, true);
 }
 
 async function revoke(id, game) {
@@ -166,6 +160,7 @@ async function revoke(id, game) {
     await api("DELETE", path(`/tokens/${encodeURIComponent(id)}`), { token: ctx.token });
     tokens = tokens.filter((tk) => tk.id !== id);
     if (links.get(game)?.id === id) links.delete(game);
+    dropRevokedLinks(ctx.event.id, new Set(tokens.map((tk) => tk.id)));
     status = { key: "dashboard.revoked", params: { id } };
   } catch (error) {
     $("dashboard-error").textContent = problemText(error);
@@ -174,18 +169,6 @@ async function revoke(id, game) {
   }
   render(true);
   document.querySelector(`#dashboard [data-game="${CSS.escape(game)}"] button[data-link]`)?.focus();
-}
-
-async function copy(game, button) {
-  const field = document.querySelector(`#dashboard [data-game="${CSS.escape(game)}"] .link-url`);
-  const said = button.nextElementSibling;
-  try {
-    await navigator.clipboard.writeText(field.value);
-    said.textContent = t("dashboard.copied");
-  } catch {
-    field.select(); // no clipboard (a page over plain HTTP on the venue's network): the link is selected to copy by hand
-    said.textContent = t("dashboard.copy_failed");
-  }
 }
 
 // --- rendering --------------------------------------------------------------------------------------------
@@ -209,7 +192,7 @@ function render(force = false) {
 // A selector for the focused control that finds it again in the cards drawn anew.
 function focusKey(node) {
   const box = node.closest("[data-game]");
-  const attr = ["data-open", "data-link", "data-revoke", "data-copy", "data-hide"].find((name) => node.hasAttribute(name));
+  const attr = ["data-open", "data-link", "data-revoke", "data-copy", "data-hide", "data-renew", "data-print-link"].find((name) => node.hasAttribute(name));
   if (!box || !attr) return null;
   return `#dashboard [data-game="${CSS.escape(box.dataset.game)}"] [${attr}="${CSS.escape(node.getAttribute(attr))}"]`;
 }
@@ -245,7 +228,7 @@ function card(game) {
   );
   const box = el("article", { class: `dash-table${isOpen ? " current" : ""}`, "data-game": game.id, "aria-labelledby": id }, el("h3", { id }, t("dashboard.table", { game: game.id })), ...lines, actions);
   const link = links.get(game.id);
-  if (link) box.append(linkBox(game.id, link));
+  if (link) box.append(tableLinkBox(game.id, link));
   if (live.length) {
     box.append(
       el("p", { class: "hint" }, t("dashboard.tokens", { count: live.length })),
@@ -267,28 +250,6 @@ function card(game) {
   return box;
 }
 
-function linkBox(game, link) {
-  const fieldId = `link-${game}`;
-  link.svg.setAttribute("role", "img");
-  link.svg.setAttribute("aria-label", t("dashboard.qr", { game }));
-  return el(
-    "div",
-    { class: "signin-link" },
-    el("h4", {}, t("dashboard.link_heading", { game })),
-    el("p", { class: "hint" }, t("dashboard.link_once", { game })),
-    el("label", { for: fieldId, class: "visually-hidden" }, t("dashboard.link_field", { game })),
-    el("textarea", { id: fieldId, class: "link-url", rows: 4, readonly: true, spellcheck: "false" }, link.url), // wraps: the whole link is seen, on a phone too
-    el(
-      "div",
-      { class: "row" },
-      el("button", { type: "button", "data-copy": game }, t("dashboard.copy")),
-      el("span", { role: "status" }),
-      el("button", { type: "button", class: "quiet", "data-hide": game }, t("dashboard.hide_link")),
-    ),
-    el("div", { class: "qr" }, link.svg),
-  );
-}
-
 // --- wiring -----------------------------------------------------------------------------------------------
 
 // Called by the console once signed in: `ctx` is {token, event, who, openTable(game)}. A director (or an
@@ -300,6 +261,7 @@ export function showDashboard(context) {
   [cursor, stored, rulings, tokens, links, openGame, shown, status, busy, loaded] = [0, new Map(), new Map(), [], new Map(), null, "", null, false, false];
   $("dashboard").hidden = !director();
   render(true);
+  if (director()) showVenueLinks(ctx);
   unwatch();
   unwatch = watch(CHANGES, refresh);
   refresh();
@@ -307,6 +269,8 @@ export function showDashboard(context) {
 
 export function hideDashboard() {
   unwatch();
+  if (ctx) forgetTableLinks(ctx.event.id); // a link holds a token: not kept past the sign-out
+  hideVenueLinks();
   ctx = event = openGame = null;
   links = new Map(); // a link holds a token: gone with the sign-out
   $("dashboard").hidden = true;
@@ -325,11 +289,11 @@ $("dashboard-tables").addEventListener("click", (e) => {
   const button = e.target.closest("button");
   if (!button || !ctx) return;
   const game = button.closest("[data-game]").dataset.game;
-  const { open, link, revoke: id, copy: copied, hide } = button.dataset;
+  const { open, link, revoke: id, renew, hide } = button.dataset;
   if (open) ctx.openTable(open);
   if (link) issueLink(link);
+  if (renew) issueLink(renew, true);
   if (id) revoke(id, game);
-  if (copied) copy(copied, button);
   if (hide) {
     links.delete(hide);
     render(true);

@@ -410,7 +410,24 @@ onLanguage(() => {
   renderWordsPrompt();
 });
 
+// A kiosk's sign-in link (/judge#event=…&token=…, from the director's dashboard): the token comes in the fragment,
+// which no browser sends, and is taken out of the address at once; a kiosk not yet set up is set up with it (one
+// already locked to a table stays so: leaving needs a director's token).
+function takeKioskLink() {
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
+  if (!fragment.has("token")) return null;
+  history.replaceState(history.state, "", location.pathname + location.search);
+  return (fragment.get("token") || "").trim();
+}
+
 async function start() {
+  const linked = takeKioskLink();
+  if (!lock && linked) {
+    show("setup");
+    $("setup-token").value = linked;
+    await setUp();
+    return;
+  }
   if (!lock) {
     show("setup");
     $("setup-token").focus();

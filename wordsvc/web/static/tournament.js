@@ -11,6 +11,7 @@ import { hideParts, showParts } from "./parts.js";
 import { watch } from "./event_feed.js";
 import { hidePlayers, showPlayers } from "./players.js";
 import { printButton, printDocument } from "./print.js";
+import { tableLink, tableLinkBox } from "./signin_links.js";
 
 const $ = (id) => document.getElementById(id);
 const METHODS = ["random", "standings", "swiss", "schedule", "manual"];
@@ -29,7 +30,7 @@ let busy = false; // a write is in flight: a second click sends nothing
 let picked = []; // the (at most two) players picked for a swap, in the order picked
 let unfinished = null; // {number, tables}: the last seating refused because the session before is unfinished
 let status = null; // {key, params} of the last write that went through
-const tokens = new Map(); // game -> a referee token issued for it here
+const tokens = new Map(); // game -> its referee sign-in link shown here (signin_links.js: the dashboard's too)
 
 const path = (rest = "") => `/events/${encodeURIComponent(ctx.event.id)}${rest}`;
 const nextNumber = () => sessions.length + 1;
@@ -194,15 +195,16 @@ function redraw(number) {
   );
 }
 
-async function issueToken(game) {
+// The table's referee link, as the dashboard hands it out (one a table from this device; `renew`: a new one, the old revoked).
+async function issueLink(game, renew = false) {
   try {
-    const answer = await api("POST", path("/tokens"), { token: ctx.token, body: { role: "referee", table: game } });
-    tokens.set(game, answer.body.token);
+    tokens.set(game, await tableLink(ctx.token, ctx.event.id, game, { renew }));
     $("seating-error").textContent = "";
   } catch (error) {
     showProblems(problems(error), {}, "seating-error");
   }
   render();
+  document.querySelector(`#sessions .seating[data-game="${CSS.escape(game)}"] .link-url`)?.focus();
 }
 
 // The CSV, fetched with the token (a private event's standings need it) and handed to the browser as a file.
@@ -286,9 +288,9 @@ function renderSessions() {
           "div",
           { class: "row" },
           el("button", { type: "button", "data-open": table.game }, t("tournament.enter_rounds", { game: table.game })),
-          el("button", { type: "button", class: "quiet", "data-token": table.game }, t("tournament.referee_token", { game: table.game })),
+          el("button", { type: "button", class: "quiet", "data-token": table.game }, t("dashboard.link", { game: table.game })),
         );
-        const issued = tokens.has(table.game) ? el("p", { class: "token" }, t("tournament.token_for", { game: table.game }), " ", el("code", {}, tokens.get(table.game))) : null;
+        const issued = tokens.has(table.game) ? tableLinkBox(table.game, tokens.get(table.game)) : null;
         grid.append(el("div", { class: "seating", "data-game": table.game }, el("table", {}, caption, head, body), actions, issued));
       }
       box.append(grid, el("div", { class: "row" }, printButton("seating", { "data-session": s.number }), printButton("scorecards", { "data-session": s.number })));
@@ -386,10 +388,15 @@ $("sessions").addEventListener("change", (e) => {
 $("sessions").addEventListener("click", (e) => {
   const button = e.target.closest("button");
   if (!button) return;
-  const { open, token, swap: swapIn, redraw: redrawIn, print, session } = button.dataset;
+  const { open, token, renew, hide, swap: swapIn, redraw: redrawIn, print, session } = button.dataset;
   if (print) printDocument(ctx.token, path(), print, { session, errorNode: $("seating-error"), button });
   if (open) ctx.openTable(open);
-  if (token) issueToken(token);
+  if (token) issueLink(token);
+  if (renew) issueLink(renew, true);
+  if (hide) {
+    tokens.delete(hide);
+    render();
+  }
   if (swapIn) swap(Number(swapIn));
   if (redrawIn) redraw(Number(redrawIn));
 });

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from flask import Response, request
+from flask import Response, current_app, request
 
 from ...core import documents as docs
 from ...core import problem_codes as codes
@@ -27,7 +27,7 @@ from ..parameters import EVENT, KIND
 from ..requests import query_args
 from .ledger_access import ledger, principal
 
-__all__ = ["bp", "console_link"]
+__all__ = ["bp", "console_link", "public_base"]
 
 bp = Resource("documents", __name__)
 
@@ -37,8 +37,19 @@ AUDIT_PAGE = 1000
 
 
 def console_link(event: str, table: str) -> str:
-    """The console opened at ``table`` of ``event``, absolute on this host: what a scorecard's QR code holds. Never a token."""
-    return f"{request.host_url}console#event={quote(event, safe='')}&table={quote(table, safe='')}"
+    """The console opened at ``table`` of ``event``: what a scorecard's QR code holds. Never a token.
+
+    Absolute on the venue's address, ``WORDSVC_PUBLIC_URL``, when it is set
+    (a laptop answering on 127.0.0.1 prints codes phones can reach, and a
+    reverse proxy's outside address is not the one the request came in on);
+    else on the address the request used.
+    """
+    return f"{public_base()}/console#event={quote(event, safe='')}&table={quote(table, safe='')}"
+
+
+def public_base() -> str:
+    """The address devices reach the service at, without a trailing slash: WORDSVC_PUBLIC_URL, else the request's own."""
+    return current_app.extensions["wordsvc.settings"].public_url or request.host_url.rstrip("/")
 
 
 @bp.declare(

@@ -67,21 +67,39 @@ def tournament_format(format_id: str | None) -> dict[str, Any] | None:
         operation_id="createEvent",
         tag="ledger",
         summary="Create an event",
-        description="Admin token. Snapshots the ruleset and the lexicon stamp; the answer carries the event's director token, once.",
+        description="Who may create one is the service's policy, WORDSVC_EVENT_CREATION (docs/operations.md): `open` (the default), anyone, "
+        "with no token or any token, up to WORDSVC_OPEN_EVENTS events created without an admin token (then 403 `open_events_exhausted`); `admin`, an "
+        "admin token only. An admin token creates events under both, uncounted. Snapshots the ruleset and the lexicon stamp; the answer carries the "
+        "event's director token, once.",
         body=EventBody,
         answers={201: EventOut},
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
-        access=TOKEN,
-        roles=("admin",),
-        problems=(codes.TOKEN_MISSING, codes.TOKEN_INVALID, codes.ROLE_REQUIRED, codes.INVALID_ID, codes.EVENT_EXISTS, codes.CONFLICTING_FIELDS, codes.FORMAT_NOT_FOUND, codes.INVALID_FORMAT, codes.NO_WORD_LIST, *RESOLVE),
+        access=PUBLIC,
+        problems=(
+            codes.TOKEN_MISSING,
+            codes.TOKEN_INVALID,
+            codes.ROLE_REQUIRED,
+            codes.OPEN_EVENTS_EXHAUSTED,
+            codes.INVALID_ID,
+            codes.EVENT_EXISTS,
+            codes.CONFLICTING_FIELDS,
+            codes.FORMAT_NOT_FOUND,
+            codes.INVALID_FORMAT,
+            codes.NO_WORD_LIST,
+            *RESOLVE,
+        ),
     )
 )
 def create_event() -> Response:
-    actor = require_admin(writer())
+    settings = current_app.extensions["wordsvc.settings"]
+    actor = principal()  # a token sent must be a live one (401), whatever the policy; checked before the body is read
+    if settings.event_creation == "admin":
+        actor = require_admin(actor)  # none: 401 token_missing; another role: 403
     body = EVENT_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
     chosen = tournament_format(body["format"])
-    event = ledger().events.create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"], chosen)
+    open_limit = settings.open_events if settings.event_creation == "open" else None
+    event = ledger().events.create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"], chosen, open_limit)
     return created_response(event, f"/events/{event['id']}")
 
 

@@ -30,7 +30,7 @@ __all__ = ["ASSETS", "PAGES", "STATIC", "bp", "page_strings", "render_page"]
 STATIC = Path(__file__).resolve().parent.parent / "static"
 #: Each page: its HTML file and the prefixes of the catalogue keys it uses.
 PAGES = {
-    "console": ("console.html", ("page.", "console.", "tournament.", "players.", "dashboard.", "print.")),
+    "console": ("console.html", ("page.", "console.", "tournament.", "players.", "dashboard.", "print.", "links.", "newevent.")),
     "judge": ("judge.html", ("page.", "judge.")),
     "display": ("display.html", ("page.", "display.", "tournament.measure.")),
 }
@@ -49,6 +49,7 @@ ASSETS = (
     "entry_keys.js",
     "event_feed.js",
     "judge.js",
+    "new_event.js",
     "next_table.js",
     "paging.js",
     "pages.css",
@@ -58,10 +59,12 @@ ASSETS = (
     "print.js",
     "results.js",
     "round_diff.js",
+    "signin_links.js",
     "slip_messages.js",
     "standings.js",
     "stream.js",
     "tournament.js",
+    "venue_links.js",
     "verdicts.js",
 )
 #: The kiosk's examples of double cards (``(ch)ico``), by every tag a language answers to: its manifest's ``double_examples``.
@@ -97,6 +100,8 @@ def _config(page: str) -> dict[str, Any]:
         "judge": {"result_seconds": settings.judge_result_seconds, "key_delay": settings.judge_key_delay, "idle_seconds": settings.judge_idle_seconds},
         "standings_poll_seconds": settings.standings_poll_seconds,
         "display": {"page_seconds": DISPLAY_PAGE_SECONDS},
+        "public_url": settings.public_url,  # every link and QR code a page makes starts with it; null: the address the browser used (docs/venue.md)
+        "event_creation": settings.event_creation,
         **({"double_examples": DOUBLE_EXAMPLES} if page == "judge" else {}),
     }
 
