@@ -119,8 +119,17 @@ def test_a_director_runs_a_small_tournament_from_the_console(browser: Any, cup: 
         # Session 1, random at 4: one request however often it is clicked, two tables of 4.
         page.select_option("#session-method", "random")
         page.fill("#session-target", "4")
+        held: list[Any] = []  # the request is held until both clicks are in: the second meets it in flight on any machine
+        page.route(f"{server.url}/events/{EVENT}/sessions", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
         page.dblclick("#seat")
+        for _ in range(500):  # the held request reaches the test as an event: wait for it, at most 10 s
+            if held:
+                break
+            page.wait_for_timeout(20)
+        assert len(held) == 1 and page.is_disabled("#seat")
+        held[0].continue_()
         page.wait_for_selector("#sessions details[data-session='1'] .seating[data-game=s1-t2]")
+        page.unroute(f"{server.url}/events/{EVENT}/sessions")
         assert len(traffic.sent(page, "POST", f"/events/{EVENT}/sessions")) == 1
         seated = _seated(page, 1)
         assert seated == _stored(server, 1) and sorted(map(len, seated.values())) == [4, 4]
