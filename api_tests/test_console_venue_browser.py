@@ -125,7 +125,7 @@ def test_a_director_creates_an_event_from_the_console_and_hands_out_the_rooms_li
         page.click("#venue-link-kiosk")
         assert page.locator("[data-link-box='venue-kiosk'] .link-url").input_value() == kiosk_link
         live = _api(url, "GET", f"/events/{event}/tokens", token).json()["tokens"]
-        assert [(tk["role"], tk["table"]) for tk in live if tk["revoked_at"] is None and tk["role"] == "referee"] == [("referee", None)]
+        assert [(tk["role"], tk["table"]) for tk in live if tk["revoked_at"] is None and tk["role"] == "kiosk"] == [("kiosk", None)]
         kiosk_context, kiosk, kiosk_traffic = open_page(browser, kiosk_link)
         try:
             kiosk.wait_for_selector("#setup-table-field:not([hidden])")  # signed in by the link: which table does it serve?
@@ -236,7 +236,7 @@ def test_a_tables_link_is_one_from_either_view_shown_again_and_renewed_only_when
         kiosk.locator("button[data-renew-room=kiosk]").click()
         page.wait_for_function("(old) => { const f = document.querySelector('#link-venue-kiosk'); return f && f.value !== old; }", arg=kiosk_first)
         assert _api(url, "GET", "/whoami", kiosk_first.rsplit("token=", 1)[1]).status_code == 401
-        assert _api(url, "GET", "/whoami", page.input_value("#link-venue-kiosk").rsplit("token=", 1)[1]).json()["role"] == "referee"
+        assert _api(url, "GET", "/whoami", page.input_value("#link-venue-kiosk").rsplit("token=", 1)[1]).json()["role"] == "kiosk"
         assert_accessible(page, "the kiosk's link shown again after a reload")
         kept = "() => Object.keys(localStorage).filter((key) => /^wordsvc\\.(table|room)-links/.test(key)).sort()"
         assert page.evaluate(kept) == ["wordsvc.room-links/quay-cup", "wordsvc.table-links/quay-cup"]

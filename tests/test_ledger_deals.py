@@ -75,6 +75,10 @@ def test_a_seeded_event_commits_deals_each_round_when_due_and_reveals_on_close(l
         ledger.deals.round_deal(ledger.tokens.authenticate(ledger.tokens.issue_token(director, event, "referee", "t2")["token"]), event, "t1", 1)
     with pytest.raises(Forbidden):
         ledger.deals.round_deal(ledger.tokens.authenticate(ledger.tokens.issue_token(director, event, "viewer")["token"]), event, "t1", 1)
+    kiosk = ledger.tokens.authenticate(ledger.tokens.issue_token(director, event, "kiosk", "t1")["token"])
+    with pytest.raises(Forbidden):  # the judge kiosk of that very table: it stands where players reach it
+        ledger.deals.round_deal(kiosk, event, "t1", 1)
+    assert ledger.rulings.judge(kiosk, event, "t1", 1, ["cat"])["acceptable"] is True  # rulings are all it records
     ahead = ledger.deals.round_deal(director, event, "t1", 5)  # a director may ask sooner
     stored = ledger.rounds.submit_round(referee, event, "t1", 1, _play_of(first["seats"]))
     assert stored.round["deal_digest"] == first["digest"]

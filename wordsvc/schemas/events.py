@@ -97,8 +97,8 @@ def read_round_submission(data: Any) -> dict[str, Any] | None:
 
 
 class TokenBody(Strict):
-    role = fields.String(required=True, validate=validate.OneOf(("director", "referee", "viewer")))
-    table = id_field(load_default=None, metadata={"description": "A referee token for this table only."})
+    role = fields.String(required=True, validate=validate.OneOf(("director", "referee", "kiosk", "viewer")))
+    table = id_field(load_default=None, metadata={"description": "A referee or kiosk token for this table only."})
     label = _text(MAX_NAME, required=False, load_default=None)
 
 
@@ -300,7 +300,7 @@ class PreviewOut(Strict):
 
 class WhoamiOut(Strict):
     id = fields.String(required=True, metadata={"description": "The token's id (never the token)."})
-    role = fields.String(required=True, metadata={"description": "admin, director, referee or viewer."})
+    role = fields.String(required=True, metadata={"description": "admin, director, referee, kiosk or viewer."})
     event = fields.String(allow_none=True, required=True)
     table = fields.String(allow_none=True, required=True, metadata={"description": "A referee token's one table, or null for every table."})
 

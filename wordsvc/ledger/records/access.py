@@ -11,7 +11,7 @@ from ...core import problem_codes as codes
 from ..errors import Forbidden, Unauthorized
 from .principals import Principal
 
-__all__ = ["require_admin", "require_director", "require_read", "require_referee"]
+__all__ = ["require_admin", "require_director", "require_judge", "require_read", "require_referee"]
 
 
 def _present(actor: Principal | None, what: str) -> Principal:
@@ -43,6 +43,20 @@ def require_referee(actor: Principal | None, event_id: str, table: str) -> Princ
             return actor
         raise Forbidden(f"This referee token is for table {actor.table}, not {table}.", {"authorization": [f"limited to table {actor.table}"]})
     raise Forbidden(f"Submitting needs a referee or director token of event {event_id}.", {"authorization": ["needs role referee of this event"]})
+
+
+def require_judge(actor: Principal | None, event_id: str, table: str) -> Principal:
+    """Who may record a judge ruling at ``table``: whoever may submit its rounds, or a kiosk token of the event.
+
+    A kiosk token (role ``kiosk``, optionally for one table) is what the judge kiosk holds: it sits where
+    players can reach it, so it records rulings and reads the event, and can never store or correct a round
+    or read a deal.
+    """
+    if actor is not None and actor.event == event_id and actor.role == "kiosk":
+        if actor.table is None or actor.table == table:
+            return actor
+        raise Forbidden(f"This kiosk token is for table {actor.table}, not {table}.", {"authorization": [f"limited to table {actor.table}"]})
+    return require_referee(actor, event_id, table)
 
 
 def require_read(actor: Principal | None, event_id: str, private: bool) -> None:

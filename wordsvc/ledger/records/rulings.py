@@ -16,7 +16,7 @@ from ...core import problem_codes as codes
 from ...core.errors import Problems
 from ...core.verdict import judge
 from ..integrity.receipts import Appended
-from .access import require_referee
+from .access import require_judge
 from .principals import Principal
 from .store import Store, refuse_if_closed
 
@@ -33,7 +33,7 @@ class Rulings:
         """Judge mode under the event's snapshot, recorded: acceptable or not, how many words, the lexicon; never which word."""
         store = self.store
         event = store.event_row(event_id)
-        actor = require_referee(actor, event_id, table)
+        actor = require_judge(actor, event_id, table)
         ruleset = store.ruleset(event)
         problems = Problems()
         with store.engine.connect() as conn:

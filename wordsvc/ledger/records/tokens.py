@@ -58,7 +58,7 @@ class Tokens:
         return self.store.writer.run(HOUSE, work)
 
     def issue_token(self, actor: Principal | None, event_id: str, role: str, table: str | None = None, label: str | None = None) -> dict[str, Any]:
-        """A director's (or admin's) new director, referee or viewer token for the event; ``token`` is in the answer only."""
+        """A director's (or admin's) new director, referee, kiosk or viewer token for the event; ``token`` is in the answer only."""
         store = self.store
         store.event_row(event_id)
         actor = require_director(actor, event_id)

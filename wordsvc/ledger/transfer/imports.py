@@ -313,7 +313,7 @@ def _tokens(rows: list[Any], seats: dict[str, list[str]], problems: Problems) ->
             continue
         _text(problems, f"{where}.id", token.get("id"), _ACTOR)
         if token.get("role") not in ROLES or token.get("role") == "admin":
-            problems.add(f"{where}.role", "must be director, referee or viewer")
+            problems.add(f"{where}.role", "must be director, referee, kiosk or viewer")
         table = token.get("table")
         if table is not None and (not isinstance(table, str) or table not in seats):
             problems.add(f"{where}.table", f"no table {table!r} in the import")

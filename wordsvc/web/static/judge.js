@@ -81,7 +81,7 @@ function tell(target, problem) {
   $(target).textContent = problem ? t(...problem) : "";
 }
 
-// --- set-up: a referee token entered once locks the kiosk to its event and table -------------------
+// --- set-up: a kiosk (or referee) token entered once locks the kiosk to its event and table -------------------
 
 let pending = null; // {token, who} while a token open to every table waits for its table to be chosen
 
@@ -94,7 +94,7 @@ async function setUp() {
       return;
     }
     const who = (await api("GET", "/whoami", { token })).body;
-    if (!who.event || !["referee", "director"].includes(who.role)) {
+    if (!who.event || !["kiosk", "referee", "director"].includes(who.role)) {
       tell("setup-error", ["judge.token_role", {}]);
       return;
     }

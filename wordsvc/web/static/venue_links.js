@@ -1,6 +1,7 @@
 // The dashboard's sign-in links for the room (docs/pages.md, "Sign-in links"; docs/venue.md): the director's own
 // (the console signed in with the token it holds, to keep, print or open on another device), the judge kiosk's (a
-// referee token of the event without a table: the kiosk asks which table it serves) and the projector's (the
+// kiosk token of the event without a table, which records rulings and stores no round: the kiosk asks which
+// table it serves) and the projector's (the
 // display; a private event's with a viewer token). Each is shown in the box of signin_links.js, link, QR code,
 // Copy and Print. A link holding a token is issued once on this device: it is kept (signin_links.js, forgotten
 // at sign-out) and shown again, after a reload too, while its token is live. A warning says when the links would
@@ -28,7 +29,7 @@ async function linkOf(kind) {
     if (live.some((tk) => tk.id === kept.id && tk.revoked_at === null)) return { url: kept.url, at: kept.at };
     keepRoomLink(event, kind, null); // revoked meanwhile: a new one
   }
-  const body = kind === "kiosk" ? { role: "referee", label: t("links.kiosk") } : { role: "viewer", label: t("links.projector") };
+  const body = kind === "kiosk" ? { role: "kiosk", label: t("links.kiosk") } : { role: "viewer", label: t("links.projector") };
   const issued = (await api("POST", tokens, { token: ctx.token, body })).body;
   const url = kind === "kiosk" ? kioskLink(event, issued.token) : displayLink(event, issued.token);
   keepRoomLink(event, kind, { id: issued.id, url, at: new Date().toISOString() });

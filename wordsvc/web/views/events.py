@@ -253,13 +253,13 @@ def export_event(event: str) -> Response:
         operation_id="recordJudgeRuling",
         tag="ledger",
         summary="A recorded judge ruling",
-        description="Referee or director token. Acceptable or not, the count and the lexicon, never which word; recorded in the audit.",
+        description="Kiosk, referee or director token. Acceptable or not, the count and the lexicon, never which word; recorded in the audit.",
         parameters=[EVENT],
         body=JudgeBody,
         answers={200: JudgeRulingOut},
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
-        roles=("referee", "director"),
+        roles=("kiosk", "referee", "director"),
         problems=(*WRITE, *RESOLVE, *CARDS, codes.TABLE_NOT_FOUND, codes.ROUND_OUT_OF_RANGE, codes.EMPTY_WORD, codes.NO_WORD_LIST),
     )
 )
