@@ -151,8 +151,10 @@ def play_game(ruleset: Ruleset, lexicon, seed: str, seats: int, knobs: Knobs, rn
         state = apply(state, move, ruleset, lexicon)
         moves.append(move)
         if not state.over:
-            if state.current.number != number:
+            if state.current.number != number:  # a new round: dealt by q1, the first turn at the dealer's left
                 cards = deck_cards(ruleset, seats, state.current.number, seed)
+                r = state.current
+                assert (r.turn, r.phase, r.turns) == ((r.dealer + 1) % seats, Phase.DRAW, (0,) * seats)
             check_round_invariants(state, ruleset, cards)
     assert len(state.finished) == len(ruleset.rounds)
     assert [r.number for r in state.finished] == list(range(1, len(ruleset.rounds) + 1))

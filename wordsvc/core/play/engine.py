@@ -67,8 +67,7 @@ def new_game(ruleset: Ruleset, seed: str, players: Sequence[str], lexicon: Lexic
         first = _deal(ruleset, seed, len(names), 1)
     except DealError as err:
         raise SetupError(err.field, str(err)) from err
-    stamp = tuple(sorted((str(k), str(v)) for k, v in lexicon.info.stamp().items()))
-    return GameState(ruleset.id, seed, names, knobs, stamp, (), first)
+    return GameState(ruleset.id, seed, names, knobs, _stamp(lexicon), (), first)
 
 
 def replay(ruleset: Ruleset, seed: str, players: Sequence[str], moves: Iterable[Move], lexicon: Lexicon, knobs: Knobs | None = None) -> GameState:
@@ -86,6 +85,8 @@ def apply(state: GameState, move: Move, ruleset: Ruleset, lexicon: Lexicon) -> G
     """
     if ruleset.id != state.ruleset:
         raise ValueError(f"the game plays ruleset {state.ruleset}, not {ruleset.id}")
+    if _stamp(lexicon) != state.lexicon:
+        raise ValueError(f"the game's words are judged by lexicon {dict(state.lexicon)}, not {lexicon.info.stamp()}")
     if state.current is None:
         raise IllegalMove("game_over")
     if not 0 <= move.seat < len(state.players):
@@ -231,6 +232,10 @@ def _deal(ruleset: Ruleset, seed: str, players: int, number: int) -> RoundState:
         turns=(0,) * players,
         words=((),) * players,
     )
+
+
+def _stamp(lexicon: Lexicon) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(lexicon.info.stamp_view.items()))
 
 
 def _set(items: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
