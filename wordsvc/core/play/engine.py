@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from ..deal import DealError
 from ..lexicon import Lexicon
 from ..ruleset import Ruleset, TwoPlayers, WordCheck
 from ..scoring import score_round
@@ -52,8 +53,6 @@ class SetupError(ValueError):
 
 def new_game(ruleset: Ruleset, seed: str, players: Sequence[str], lexicon: Lexicon, knobs: Knobs | None = None) -> GameState:
     """The game before its first move: round 1 dealt from ``seed`` (64 lowercase hex digits) to ``players`` in seat order."""
-    from ..deal import DealError
-
     knobs = knobs or Knobs()
     names = tuple(players)
     if len(set(names)) != len(names):
