@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import json
 import random
-import zlib
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from play_lexicon import HASH
 
 from wordsvc.core.game import score_game
-from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
+from wordsvc.core.lexicon import MemoryLexicon
 from wordsvc.core.play import (
     REFUSALS,
     Challenge,
@@ -59,24 +58,6 @@ from wordsvc.data.rulesets import load_rulesets
 
 BOOK = load_rulesets()
 RULESETS = ["standard", "junior-rules", "full-game", "challenge", "two-player-one-bonus", "deutsch", "islenska"]
-
-
-class HashLexicon:
-    """Every form of letters is a word unless its CRC-32 is a multiple of 5: about four words in five, in any alphabet."""
-
-    info = LexiconInfo(id="hash-words", lang="xx", version="1", sha256="3" * 64, enumerable=False)
-
-    def readings(self, form: str) -> tuple[frozenset[str], ...]:
-        return (frozenset(),) if form.isalpha() and zlib.crc32(form.encode("utf-8")) % 5 else ()
-
-    def at_hand(self, form: str) -> bool:
-        return True
-
-    def forms(self) -> Iterator[str]:
-        raise TypeError("a rule, not a list")
-
-
-HASH = HashLexicon()
 
 
 def deck_cards(ruleset: Ruleset, seats: int, number: int, seed: str) -> list[str]:
