@@ -5,17 +5,20 @@ immutable states (docs/play.md). One concept a module: card ids, the deal
 with ids and the reshuffle (``dealing``), the house rules (``knobs``), the
 moves and their JSON (``moves``), why a move is refused (``refusals``), the
 state and its canonical bytes (``state``), the cards laid checked
-(``laying``), applying a move and replaying a log (``engine``), and a player
+(``laying``), applying a move and replaying a log (``engine``), a player
 that makes random legal moves (``random_player``), the skeleton of the bots
-to come. Nothing here is wired to the web yet.
+to come, the committed seed a game is dealt from (``fairness``), the game's
+log and its offline check (``verify``). Nothing here is wired to the web yet.
 """
 
 from .dealing import card_order, deal_round, face_of, sort_cards
 from .engine import SetupError, apply, new_game, replay
+from .fairness import FairnessError, check_nonce, check_reveal, commitment, game_seed
 from .knobs import DrawPileOut, Knobs
 from .moves import Challenge, Discard, Draw, GoOut, LayDown, Move, MoveFormatError, Pass, Take, move_from_dict, move_to_dict
 from .refusals import REFUSALS, IllegalMove
 from .state import FinishedRound, GameState, Phase, RoundState
+from .verify import LogReport, game_log, verify_log
 
 __all__ = [
     "REFUSALS",
@@ -23,12 +26,14 @@ __all__ = [
     "Discard",
     "Draw",
     "DrawPileOut",
+    "FairnessError",
     "FinishedRound",
     "GameState",
     "GoOut",
     "IllegalMove",
     "Knobs",
     "LayDown",
+    "LogReport",
     "Move",
     "MoveFormatError",
     "Pass",
@@ -38,11 +43,17 @@ __all__ = [
     "Take",
     "apply",
     "card_order",
+    "check_nonce",
+    "check_reveal",
+    "commitment",
     "deal_round",
     "face_of",
+    "game_log",
+    "game_seed",
     "move_from_dict",
     "move_to_dict",
     "new_game",
     "replay",
     "sort_cards",
+    "verify_log",
 ]
