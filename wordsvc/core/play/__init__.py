@@ -7,9 +7,10 @@ moves and their JSON (``moves``), why a move is refused (``refusals``), the
 state and its canonical bytes (``state``), the cards laid checked
 (``laying``), applying a move and replaying a log (``engine``), and a player
 that makes random legal moves (``random_player``), the skeleton of the bots
-to come. Nothing here is wired to the web yet.
+(``bots``, their levels in ``bot_levels``). Nothing here is wired to the web yet.
 """
 
+from .bots import LEVELS, Bot, Level, NotBotsTurn
 from .dealing import card_order, deal_round, face_of, sort_cards
 from .engine import SetupError, apply, new_game, replay
 from .knobs import DrawPileOut, Knobs
@@ -18,7 +19,9 @@ from .refusals import REFUSALS, IllegalMove
 from .state import FinishedRound, GameState, Phase, RoundState
 
 __all__ = [
+    "LEVELS",
     "REFUSALS",
+    "Bot",
     "Challenge",
     "Discard",
     "Draw",
@@ -29,8 +32,10 @@ __all__ = [
     "IllegalMove",
     "Knobs",
     "LayDown",
+    "Level",
     "Move",
     "MoveFormatError",
+    "NotBotsTurn",
     "Pass",
     "Phase",
     "RoundState",
