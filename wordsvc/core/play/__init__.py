@@ -7,8 +7,10 @@ moves and their JSON (``moves``), why a move is refused (``refusals``), the
 state and its canonical bytes (``state``), the cards laid checked
 (``laying``), applying a move and replaying a log (``engine``), a player
 that makes random legal moves (``random_player``), the skeleton of the bots
-to come, the committed seed a game is dealt from (``fairness``), the game's
-log and its offline check (``verify``). Nothing here is wired to the web yet.
+(``bots``, their levels in ``bot_levels``: imported from there, since they
+bring the solver), the committed seed a game is dealt from (``fairness``), the
+game's log and its offline check (``verify``), and what each viewer may see
+(``views``).
 """
 
 from .dealing import card_order, deal_round, face_of, sort_cards
