@@ -403,3 +403,28 @@ def test_the_javascript_verifier_deals_every_round_of_a_random_game_as_the_engin
         assert [sorted(hand) for hand in dealt["hands"]] == [sorted(map(face_of, hand)) for hand in r.hands]
         assert dealt["faceUp"] == face_of(r.discard_pile[0])
     assert [(b["ok"], b["problem"].split(":")[0]) for b in bad] == [(False, "commitment"), (False, "seed"), (False, "round 6")]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda log: log["nonces"].__setitem__(0, 7),
+        lambda log: log.update(players=[{"name": "A"}, {"name": "B"}, {"name": "C"}]),
+        lambda log: log.update(players=[]),
+        lambda log: log["moves"].__setitem__(0, ["draw", 0]),
+        lambda log: log["moves"].__setitem__(0, {"kind": "draw", "seat": 99}),
+        lambda log: log["rounds"].__setitem__(0, "round 1"),
+        lambda log: log.update(knobs={"draw_pile_out": 5}),
+        lambda log: log.update(lexicon={}),
+        lambda log: log.update(seed="not hex"),
+        lambda log: log.update(totals="all of them"),
+    ],
+)
+def test_a_malformed_log_is_a_report_never_an_exception(game, change):
+    report = verify(tampered(game[0], change))
+    assert not report.ok and report.problem
+
+
+@pytest.mark.parametrize("document", [None, [], "log", 52, {}])
+def test_a_document_that_is_no_log_is_a_report(document):
+    assert not verify(document).ok

@@ -11,13 +11,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import audit, best, data, ledger, lexicons, scoring, serve, solitaire, words
+from . import audit, best, data, games, ledger, lexicons, scoring, serve, solitaire, words
 from .common import one_line
 
 __all__ = ["main"]
 
 #: Command groups, in the order ``wordsvc --help`` lists them.
-COMMANDS = (words, scoring, data, lexicons, best, solitaire, ledger, audit, serve)
+COMMANDS = (words, scoring, data, lexicons, best, solitaire, ledger, audit, games, serve)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

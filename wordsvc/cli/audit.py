@@ -28,7 +28,7 @@ from ..ledger.integrity.receipt_check import check, checkpoint_of, export_checkp
 from ..ledger.integrity.verification import Verified, verify_event
 from ..ledger.ledger import records_of
 from ..service import Service
-from .common import CliError, one_line, read_json
+from .common import CliError, lexicon_of, load_service, one_line, read_json
 from .ledger import open_ledger
 
 __all__ = ["add_parsers"]
@@ -76,7 +76,7 @@ def add_parsers(sub: Any) -> None:
 def _audit_verify(args: argparse.Namespace) -> int:
     keys = [public_key_from_pem(_read_bytes(path), path) for path in args.public_key]
     receipts = [(path, read_json(path)) for path in args.receipt]
-    service = _service()  # the lexicons rounds are scored again with, each loaded when a round needs it
+    service = load_service("rounds are not scored again")  # the lexicons rounds are scored again with, each loaded when a round needs it
     if args.export:
         if args.events:
             raise CliError("give event ids or --export, not both")
@@ -113,7 +113,7 @@ def _verify_export(document: Any, receipts: list[tuple[str, Any]], keys: list[An
     receipt against its entries."""
     records = records_of(document)
     event = records.event["id"]
-    failed = _report(f"export of event {event}", verify_event(records, {key_id(key): key for key in keys}, _lexicon_of(service)))
+    failed = _report(f"export of event {event}", verify_event(records, {key_id(key): key for key in keys}, lexicon_of(service)))
     checkpoint = document.get("checkpoint")
     if checkpoint is not None:
         exact = export_checkpoint_problems(checkpoint, event, records.audit, {})
@@ -138,30 +138,6 @@ def _report(name: str, found: Verified) -> bool:
     return False
 
 
-def _service() -> Service | None:
-    """The service's lexicons, for scoring rounds again; ``None`` (rounds then go unscored, and the check says so) if it cannot load."""
-    try:
-        return Service.from_settings()
-    except Exception as err:  # a machine with no lexicons built still checks chains, rows and signatures
-        print(f"# lexicons not loaded ({one_line(err)}): rounds are not scored again", file=sys.stderr)
-        return None
-
-
-def _lexicon_of(service: Service | None) -> Any:
-    """The loaded lexicon of a stamp (same id and sha256), else ``None``."""
-
-    def of(stamp: dict[str, Any]) -> Any:
-        if service is None:
-            return None
-        try:
-            lexicon = service.languages.get(str(stamp["id"]))
-        except Exception:  # a language this machine does not have
-            return None
-        return lexicon if lexicon.info.sha256 == stamp.get("sha256") else None
-
-    return of
-
-
 def _audit_accept(args: argparse.Namespace) -> int:
     if args.all == bool(args.event or args.house):
         raise CliError("give EVENT --upto N, --house --upto N, or --all")
@@ -171,7 +147,7 @@ def _audit_accept(args: argparse.Namespace) -> int:
         raise CliError("--all accepts each chain as it is now: leave out --upto")
     if not args.all and args.upto is None:
         raise CliError("give --upto N: the number of entries the log holds, as you checked it (wordsvc audit verify, GET .../audit)")
-    ledger = open_ledger(_service())
+    ledger = open_ledger(load_service("rounds are not scored again"))
     try:
         if not args.all:
             return 0 if _accept_one(ledger, HOUSE if args.house else args.event, args.upto) else 1

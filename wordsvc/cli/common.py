@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,9 @@ from marshmallow import ValidationError
 
 from ..core.errors import WordsvcError
 from ..schemas.common import flatten_errors
+from ..service import Service
 
-__all__ = ["CliError", "one_line", "print_json", "read_json", "read_text"]
+__all__ = ["CliError", "lexicon_of", "load_service", "one_line", "print_json", "read_json", "read_text"]
 
 
 class CliError(Exception):
@@ -51,3 +53,27 @@ def read_json(path: str) -> Any:
         return json.loads(read_text(path))
     except ValueError as err:
         raise CliError(f"{path}: not valid JSON: {err}") from None
+
+
+def load_service(without: str) -> Service | None:
+    """The service's rulesets and lexicons, for checks that need them; ``None`` if they cannot load (saying on stderr what goes ``without`` them)."""
+    try:
+        return Service.from_settings()
+    except Exception as err:  # a machine with no lexicons built still checks what needs none
+        print(f"# lexicons not loaded ({one_line(err)}): {without}", file=sys.stderr)
+        return None
+
+
+def lexicon_of(service: Service | None) -> Callable[[Mapping[str, Any]], Any]:
+    """A function from a lexicon's stamp to the service's loaded lexicon of the same id and sha256, else ``None``."""
+
+    def of(stamp: Mapping[str, Any]) -> Any:
+        if service is None:
+            return None
+        try:
+            lexicon = service.languages.get(str(stamp["id"]))
+        except Exception:  # a language this machine does not have
+            return None
+        return lexicon if lexicon.info.sha256 == stamp.get("sha256") else None
+
+    return of

@@ -9,10 +9,11 @@ state and its canonical bytes (``state``), the cards laid checked
 that makes random legal moves (``random_player``), the skeleton of the bots
 (``bots``, their levels in ``bot_levels``: imported from there, since they
 bring the solver), the committed seed a game is dealt from (``fairness``), the
-game's log and its offline check (``verify``), and what each viewer may see
-(``views``).
+game's log and its offline check (``verify``), the clocks' arithmetic and the
+move a timeout makes (``clocks``), and what each viewer may see (``views``).
 """
 
+from .clocks import TIMEOUTS_TO_BOT, Clock, ClockError, ClockKind, handed_to_bot, timeout_move, timeout_moves
 from .dealing import card_order, deal_round, face_of, sort_cards
 from .engine import SetupError, apply, new_game, replay
 from .fairness import FairnessError, check_nonce, check_reveal, commitment, game_seed
@@ -24,7 +25,11 @@ from .verify import LogReport, game_log, verify_log
 
 __all__ = [
     "REFUSALS",
+    "TIMEOUTS_TO_BOT",
     "Challenge",
+    "Clock",
+    "ClockError",
+    "ClockKind",
     "Discard",
     "Draw",
     "DrawPileOut",
@@ -52,10 +57,13 @@ __all__ = [
     "face_of",
     "game_log",
     "game_seed",
+    "handed_to_bot",
     "move_from_dict",
     "move_to_dict",
     "new_game",
     "replay",
     "sort_cards",
+    "timeout_move",
+    "timeout_moves",
     "verify_log",
 ]
