@@ -102,7 +102,7 @@ def running_server(prefix: str, env: dict[str, str] | None = None) -> Iterator[t
     command = [_wordsvc_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
     with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
         log = Path(tmp) / "stderr.log"
-        environ = {**os.environ, "WORDSVC_DATABASE_URL": f"sqlite:///{tmp}/ledger.sqlite3", **(env or {})}
+        environ = {**os.environ, "WORDSVC_DATABASE_URL": f"sqlite:///{tmp}/ledger.sqlite3", "WORDSVC_BOT_DELAY_MS": "0", **(env or {})}
         with log.open("wb") as stderr:
             process = subprocess.Popen(command, cwd=REPO, stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr, start_new_session=True, env=environ)
             try:

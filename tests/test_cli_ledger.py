@@ -27,7 +27,7 @@ def wordsvc(tmp_path: Path):
 @pytest.mark.skipif(not (EN_US / "meta.json").is_file(), reason="the en-US lexicon is not built; run `make setup`")
 def test_an_event_from_the_command_line(wordsvc, tmp_path: Path) -> None:
     upgraded = wordsvc("db", "upgrade")
-    assert upgraded.returncode == 0 and "schema revision 0004" in upgraded.stderr
+    assert upgraded.returncode == 0 and "schema revision 0005" in upgraded.stderr
     created = wordsvc("event", "create", "--name", "Club night", "--id", "club", "--private")
     assert created.returncode == 0, created.stderr
     event = json.loads(created.stdout)

@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "wordsvc"
 
 #: The ledger's rooms a room outside the ledger may import: all but its private plumbing (``ledger._db``).
-LEDGER = {"ledger", "ledger.errors", "ledger.integrity", "ledger.records", "ledger.tournaments", "ledger.transfer"}
+LEDGER = {"ledger", "ledger.errors", "ledger.integrity", "ledger.records", "ledger.tournaments", "ledger.transfer", "ledger.hosting"}
 
 #: room -> the rooms it may import (besides itself). ``config`` is the settings module. A room is a folder of
 #: ``wordsvc/``, or one of the sub-rooms named here: the ledger's sub-packages (``ledger`` itself is its public face,
@@ -34,6 +34,7 @@ ALLOWED: dict[str, set[str]] = {
     "ledger.records": {"core", "data", "config", "ledger._db", "ledger.errors", "ledger.integrity"},
     "ledger.tournaments": {"core", "data", "config", "ledger._db", "ledger.errors", "ledger.integrity", "ledger.records"},
     "ledger.transfer": {"core", "data", "config", "ledger._db", "ledger.errors", "ledger.integrity", "ledger.records"},
+    "ledger.hosting": {"core", "data", "config", "ledger._db", "ledger.errors", "ledger.integrity", "ledger.records"},
     "ledger": {"core", "data", "config", "ledger._db", *LEDGER},
     "server.hosting": set(),
     "server": {"server.hosting"},
@@ -55,6 +56,7 @@ SUB_ROOMS = {
     "wordsvc.ledger.records": "ledger.records",
     "wordsvc.ledger.tournaments": "ledger.tournaments",
     "wordsvc.ledger.transfer": "ledger.transfer",
+    "wordsvc.ledger.hosting": "ledger.hosting",
     "wordsvc.web.views": "web.views",
     "wordsvc.server.hosting": "server.hosting",
 }

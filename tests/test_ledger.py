@@ -84,12 +84,12 @@ def referee(ledger: Ledger, event: dict, table: str | None = "t1") -> Principal:
 def test_the_migrations_make_the_schema_the_code_describes(database_url: str) -> None:
     engine = connect(database_url)
     try:
-        assert upgrade(engine) == head_revision() == "0004"
+        assert upgrade(engine) == head_revision() == "0005"
         found = inspect(engine)
         for table in metadata.sorted_tables:
             assert {c["name"] for c in found.get_columns(table.name)} == {c.name for c in table.columns}, table.name
             assert set(found.get_pk_constraint(table.name)["constrained_columns"]) == {c.name for c in table.primary_key}, table.name
-        assert upgrade(engine) == "0004"  # a second run changes nothing
+        assert upgrade(engine) == "0005"  # a second run changes nothing
     finally:
         engine.dispose()
 

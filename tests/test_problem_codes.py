@@ -50,8 +50,23 @@ def _named_constants() -> set[str]:
     return used
 
 
+def _refusals_raised() -> set[str]:
+    """Every code the game engine refuses a move with: the first argument of each ``IllegalMove("...")`` of the package."""
+    found: set[str] = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "IllegalMove" and node.args:
+                found.update(c.value for c in ast.walk(node.args[0]) if isinstance(c, ast.Constant) and isinstance(c.value, str))
+    return found
+
+
+def test_the_engine_refuses_with_every_refusal_code_and_no_other():
+    assert _refusals_raised() == set(problem_codes.REFUSALS)
+    assert all(code in REGISTRY and 422 in REGISTRY[code].statuses for code in problem_codes.REFUSALS)
+
+
 def test_every_registered_code_is_raised_somewhere_and_every_raised_one_is_registered():
-    raised = {CONSTANTS[name] for name in _named_constants()} | set(SERVER_CODES.values()) | {INTERNAL_ERROR}
+    raised = {CONSTANTS[name] for name in _named_constants()} | set(SERVER_CODES.values()) | {INTERNAL_ERROR} | _refusals_raised()
     assert sorted(set(REGISTRY) - raised) == [], "registered, never raised"
     assert sorted(raised - set(REGISTRY)) == [], "raised, not registered"
 
@@ -200,12 +215,7 @@ ENGLISH_PATTERNS = (
 
 def test_the_pages_choose_their_words_by_code_never_by_the_services_text():
     static = PACKAGE / "web" / "static"
-    found = [
-        f"{path.name}: {pattern}"
-        for path in sorted(static.glob("*.js"))
-        for pattern in ENGLISH_PATTERNS
-        if pattern in path.read_text(encoding="utf-8")
-    ]
+    found = [f"{path.name}: {pattern}" for path in sorted(static.glob("*.js")) for pattern in ENGLISH_PATTERNS if pattern in path.read_text(encoding="utf-8")]
     assert found == []
     assert "entries()" in (static / "common.js").read_text(encoding="utf-8")  # the one reader of a problem's entries
 

@@ -66,6 +66,7 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "WORDSVC_JUDGE_KEY_DELAY": ("0.5", "The judge kiosk: seconds after a ruling before a key clears it (a key held from typing does not)."),
     "WORDSVC_JUDGE_IDLE_SECONDS": ("15", "The judge kiosk: seconds without a key before unfinished input is cleared."),
     "WORDSVC_STANDINGS_POLL_SECONDS": ("5", "The pages (/console, /judge, the display): how often they read again while the event stream cannot connect (docs/streams.md)."),
+    "WORDSVC_BOT_DELAY_MS": ("700", "Hosted games (docs/play.md): milliseconds the server's bots wait before each move, so people can follow them (0: at once)."),
     "WORDSVC_EVENT_CREATION": (
         "open",
         "Who may create an event with POST /events (and the console's New event form): `open`, anyone who reaches the service, up to "
@@ -117,6 +118,7 @@ class Settings:
     judge_idle_seconds: float
     standings_poll_seconds: float
     event_creation: str
+    bot_delay_ms: int
     open_events: int
     public_url: str | None
     log_format: str
@@ -157,6 +159,7 @@ class Settings:
             judge_idle_seconds=read.seconds("WORDSVC_JUDGE_IDLE_SECONDS", 15.0),
             standings_poll_seconds=read.seconds("WORDSVC_STANDINGS_POLL_SECONDS", 5.0),
             event_creation=read.choice("WORDSVC_EVENT_CREATION", "open", ("open", "admin")),
+            bot_delay_ms=read.number("WORDSVC_BOT_DELAY_MS", 700, 0, 60_000),
             open_events=read.number("WORDSVC_OPEN_EVENTS", 200, 0, 1 << 20),
             public_url=read.public_url("WORDSVC_PUBLIC_URL"),
             log_format=read.choice("WORDSVC_LOG_FORMAT", "json", ("json", "plain")),

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["REGISTRY", "CodedMessage", "ProblemCode", "code_of", "coded"]
+__all__ = ["REFUSALS", "REGISTRY", "CodedMessage", "ProblemCode", "code_of", "coded"]
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,9 @@ METHOD_NOT_ALLOWED = _register("method_not_allowed", 405, "The endpoint does not
 BODY_TOO_LARGE = _register("body_too_large", 413, "The body is larger than the service takes.")
 HEADER_TOO_LARGE = _register("header_too_large", 431, "The request line and headers are larger than the server takes.")
 MALFORMED_REQUEST = _register("malformed_request", 400, "Not an HTTP/1.1 request: a malformed request line or target, a control character in the URL.")
-MALFORMED_FRAMING = _register("malformed_framing", 400, "Malformed HTTP framing: chunk sizes, line ends, trailers, a folded header, Transfer-Encoding with Content-Length or in HTTP/1.0.")
+MALFORMED_FRAMING = _register(
+    "malformed_framing", 400, "Malformed HTTP framing: chunk sizes, line ends, trailers, a folded header, Transfer-Encoding with Content-Length or in HTTP/1.0."
+)
 TLS_ON_PLAIN_PORT = _register("tls_on_plain_port", 400, "A TLS handshake sent to the plain HTTP port.")
 REQUEST_TIMEOUT = _register("request_timeout", 408, "The headers or the body did not arrive within their timeout.")
 NOT_IMPLEMENTED = _register("not_implemented", 501, "A Transfer-Encoding other than chunked.")
@@ -154,7 +156,9 @@ DUPLICATE_NAME = _register("duplicate_name", (409, 422), "A player's name given 
 NAMES_LOOK_ALIKE = _register("names_look_alike", (409, 422), "Two players' names a reader cannot tell apart.")
 MIXED_SCRIPTS = _register("mixed_scripts", 422, "A name mixing scripts a reader cannot tell apart.")
 ONE_GOES_OUT = _register("one_goes_out", 422, "More than one player went out.")
-INVALID_CHALLENGE = _register("invalid_challenge", 422, "A challenge the round cannot have: no such player or word, one's own word, twice, or no challenges in the ruleset.")
+INVALID_CHALLENGE = _register(
+    "invalid_challenge", 422, "A challenge the round cannot have: no such player or word, one's own word, twice, or no challenges in the ruleset."
+)
 INVALID_BONUS_CHOICE = _register("invalid_bonus_choice", 422, "A bonus choice the ruleset does not offer for this many players.")
 GAME_MISMATCH = _register("game_mismatch", 422, "A game's rounds or players that do not make one game.")
 INVALID_PATTERN = _register("invalid_pattern", 422, "A word-search pattern that is not one: an unclosed set, too many wildcards, ...")
@@ -167,7 +171,9 @@ INVALID_PLAY = _register("invalid_play", 422, "A solitaire layout or move the ga
 TOKEN_MISSING = _register("token_missing", 401, "A write (or a private event) needs a bearer token and none was sent.")
 TOKEN_INVALID = _register("token_invalid", 401, "The bearer token is not valid (never saying whether it exists).")
 ROLE_REQUIRED = _register("role_required", 403, "The token's role, event or table does not allow the action (the detail names the role needed).")
-OPEN_EVENTS_EXHAUSTED = _register("open_events_exhausted", 403, "Events created without an admin token have reached the service's limit (WORDSVC_OPEN_EVENTS): an admin token creates more.")
+OPEN_EVENTS_EXHAUSTED = _register(
+    "open_events_exhausted", 403, "Events created without an admin token have reached the service's limit (WORDSVC_OPEN_EVENTS): an admin token creates more."
+)
 NOT_YET = _register("not_yet", 403, "The round is not dealt yet: the round before it is not stored.")
 
 # ---------------------------------------------------------------- the ledger: what does not exist
@@ -194,8 +200,12 @@ ROUND_DIFFERS = _register("round_differs", 409, "The round is stored with anothe
 STORED_MEANWHILE = _register("stored_meanwhile", 409, "The round, or its table's seating, changed while this request stored it: read it again and retry.")
 TABLE_CONFLICT = _register("table_conflict", 409, "The table was seated with other players, or its id is taken.")
 PLAYER_CONFLICT = _register("player_conflict", 409, "The player was registered with other details, or the change contradicts the player's record.")
-PLAYER_HAS_GAMES = _register("player_has_games", 409, "The player has been seated (or is in the published schedule): a registration with games is withdrawn, never deleted.")
-NAMES_SIMILAR = _register("names_similar", 409, "Two players' names are one once folded (Zoe, Zoë): registered only when the director confirms (allow_similar).")
+PLAYER_HAS_GAMES = _register(
+    "player_has_games", 409, "The player has been seated (or is in the published schedule): a registration with games is withdrawn, never deleted."
+)
+NAMES_SIMILAR = _register(
+    "names_similar", 409, "Two players' names are one once folded (Zoe, Zoë): registered only when the director confirms (allow_similar)."
+)
 SESSION_CONFLICT = _register("session_conflict", 409, "The session's number or seating contradicts those stored (another session, a stored round).")
 SCHEDULE_CONFLICT = _register("schedule_conflict", 409, "Another schedule is published, or sessions are already seated.")
 NO_SEED = _register("no_seed", 409, "The event has no seed to draw from (created or imported without one).")
@@ -216,3 +226,51 @@ EXPORT_UNVERIFIED = _register("export_unverified", 422, "An import whose audit l
 PROOF_OUT_OF_RANGE = _register("proof_out_of_range", 422, "A proof asked of a tree larger than the log, or of an entry outside the tree.")
 STANDINGS_NOT_YET = _register("standings_not_yet", 422, "Standings asked after a session not yet seated.")
 LAST_EVENT_ID = _register("last_event_id", 422, "`Last-Event-ID` that is not the id of a message of this stream.")
+
+# ---------------------------------------------------------------- hosted play (docs/play.md)
+
+NOT_HOSTED = _register("not_hosted", (404, 409), "The event hosts no table of that id (404 where the table is the resource read, 409 for a move).")
+NOT_A_SEAT = _register("not_a_seat", 403, "The token is a seat of another table (or of none): it cannot move here.")
+GAME_NOT_STARTED = _register("game_not_started", 409, "The game starts when every seat is taken.")
+TABLE_FULL = _register("table_full", 409, "Every seat of the table is taken, or its game has started.")
+SEAT_TAKEN = _register("seat_taken", 409, "That seat is taken.")
+NAME_TAKEN = _register("name_taken", 409, "Another seat of the table has that name (compared without case).")
+NO_SUCH_SEAT = _register("no_such_seat", 422, "No seat of that number at the table.")
+STALE_MOVE = _register("stale_move", 409, "The move quoted another move count than the table's: the answer's `state` is the current one.")
+MOVE_ID_REUSED = _register("move_id_reused", 409, "The move id was used by another seat at this table.")
+MOVE_MALFORMED = _register("move_malformed", 422, "The move is not one the protocol knows (its kind, its fields, a card named otherwise than by face).")
+
+
+#: The game engine's refusals (:class:`wordsvc.core.play.refusals.IllegalMove`): code -> what it means, in the order of docs/play.md.
+#: Each is registered as a 422 of a move (``empty_word`` is the card fields' own: a word without a card).
+REFUSALS: dict[str, str] = {
+    "game_over": "The game has ended: every round of the ruleset is scored.",
+    "unknown_seat": "No seat of that number at this table.",
+    "not_your_turn": "Another seat is to move (or, in a challenge window, this seat has passed).",
+    "must_draw_first": "The turn begins with a draw from the draw pile or the discard pile.",
+    "must_discard": "The seat has drawn: it discards (or goes out, or lays down) now.",
+    "draw_pile_empty": "The draw pile is empty and cannot be rebuilt (or the knobs end the round instead).",
+    "discard_pile_empty": "The discard pile has no card to take.",
+    "card_not_in_hand": "A card the move names is not in the seat's hand.",
+    "card_named_twice": "The move names one card twice.",
+    "discard_taken_card": "The knobs forbid discarding the card just taken from the discard pile.",
+    "empty_word": "A word laid without a card.",
+    "word_not_valid": "A word laid is not valid: the verdict's reason code comes with it.",
+    "too_many_cards_laid": "More cards laid than the round dealt (the final discard is compulsory).",
+    "cards_left_over": "Going out lays every card but the one discarded; cards are left.",
+    "final_discard_required": "Going out, and a last turn, end with a discard.",
+    "no_going_out_first_turn": "The knobs forbid going out on a seat's first turn of the round.",
+    "someone_went_out": "A player has gone out already: the others lay down what they can, in their last turn.",
+    "nobody_went_out": "Laying down words before someone has gone out is going out.",
+    "no_discard_now": "The round ended with the draw pile: cards are laid down, none discarded.",
+    "laying_down": "The draw pile ended the round: each seat in turn lays down words, and nothing else.",
+    "challenge_window": "The round's words are open to challenge: only challenges and passes now.",
+    "not_challenge_time": "Challenges are made after the round's last turn, under a ruleset whose words stand unless challenged.",
+    "challenge_own_word": "A player cannot challenge their own word.",
+    "no_such_word": "That player laid no word of that number.",
+    "already_challenged": "That word is challenged already.",
+}
+
+for _code, _meaning in REFUSALS.items():
+    if _code not in REGISTRY:
+        _register(_code, 422, f"A move the rules refuse: {_meaning[0].lower()}{_meaning[1:]}")

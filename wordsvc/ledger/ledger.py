@@ -15,7 +15,8 @@ docs/ledger.md, "The Ledger object"):
 - :mod:`.tournaments.standings`: standings and matchpoints;
 - :mod:`.transfer.export`: export and import;
 - :mod:`.trail`: the audit entries, checkpoints and proofs, and verify;
-- :mod:`.records.feed`: an event's changes as its streams send them (docs/streams.md).
+- :mod:`.records.feed`: an event's changes as its streams send them (docs/streams.md);
+- :mod:`.hosting.tables` and :mod:`.hosting.plays`: hosted games, their seats and moves (docs/play.md).
 
 Every write runs in one transaction (:class:`~wordsvc.ledger._db.database.Writer`)
 that holds its event's audit chain (:func:`~wordsvc.ledger._db.database.lock_chain`),
@@ -38,6 +39,8 @@ from ..core.budget import MemoryBudget
 from ..core.ids import EXPORT_FORMAT
 from ..core.lexicon import Lexicon
 from ._db.database import connect, upgrade
+from .hosting.plays import Plays
+from .hosting.tables import Tables
 from .integrity.checkpoints import Signer
 from .records.deals import Deals
 from .records.events import Events
@@ -97,6 +100,8 @@ class Ledger:
         self.transfer = Transfer(store, self.tokens, self.events)
         self.trail = Trail(store, self.transfer)
         self.feed = Feed(store)
+        self.tables = Tables(store, self.tokens)
+        self.plays = Plays(store, self.tables)
 
     @classmethod
     def open(

@@ -11,6 +11,7 @@ from marshmallow import fields, validate
 
 from .common import Strict
 from .events import MAX_SEQ
+from .play import FinishedRoundOut
 
 __all__ = ["MESSAGE_DATA", "StreamQuery"]
 
@@ -25,6 +26,7 @@ class StreamQuery(Strict):
 
 class ReadyData(Strict):
     event = fields.String(required=True, metadata={"description": "The event's id."})
+    game = fields.String(metadata={"description": "The table, on a hosted table's stream."})
     head = fields.Integer(required=True, metadata={"description": "The event's newest audit entry when the stream opened (0: none)."})
 
 
@@ -85,6 +87,50 @@ class EventClosedData(Strict):
     pass
 
 
+class PlaySeatOut(Strict):
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True)
+    name = fields.String(required=True, allow_none=True)
+    level = fields.Integer(required=True, allow_none=True)
+
+
+class PlayCreatedData(Strict):
+    game = fields.String(required=True, metadata={"description": "The hosted table."})
+    seats = fields.List(fields.Nested(PlaySeatOut), required=True)
+    commitment = fields.String(required=True, metadata={"description": "The commitment to the server seed (docs/play.md)."})
+
+
+class PlaySeatedData(Strict):
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"description": "`person` or `outside` (a program, shown as a bot)."})
+
+
+class PlayStartedData(Strict):
+    game = fields.String(required=True)
+    players = fields.List(fields.String(), required=True, metadata={"description": "In seat order."})
+
+
+class MoveData(Strict):
+    game = fields.String(required=True)
+    seq = fields.Integer(required=True, metadata={"description": "The move's number at its table (what the next move quotes)."})
+    kind = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    card = fields.String(metadata={"description": "The card taken or discarded; for a draw, only on the stream of the seat that drew."})
+    reshuffled = fields.Boolean(metadata={"description": "A draw that rebuilt the draw pile from the discard pile."})
+    words = fields.List(fields.List(fields.String()), metadata={"description": "Words laid, each its faces."})
+    discard = fields.String(allow_none=True)
+    player = fields.Integer()
+    word = fields.Integer()
+    round_over = fields.Nested(FinishedRoundOut, metadata={"description": "The round this move ended, scored."})
+
+
+class PlayEndedData(Strict):
+    game = fields.String(required=True)
+    totals = fields.List(fields.Integer(), required=True, metadata={"description": "Each seat's total, in seat order."})
+
+
 #: Each message type and its data, in the order docs/api.md lists them; the OpenAPI component of each is ``Stream`` + the class name.
 MESSAGE_DATA: dict[str, type[Strict]] = {
     "ready": ReadyData,
@@ -99,4 +145,9 @@ MESSAGE_DATA: dict[str, type[Strict]] = {
     "player.deleted": PlayerDeletedData,
     "ruling.given": RulingGivenData,
     "event.closed": EventClosedData,
+    "play.created": PlayCreatedData,
+    "play.seated": PlaySeatedData,
+    "play.started": PlayStartedData,
+    "move": MoveData,
+    "play.ended": PlayEndedData,
 }

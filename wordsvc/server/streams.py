@@ -6,7 +6,10 @@ fetch, key)``: the body it returns is what the client gets first, and the
 connection then stays open, held by :class:`Streams` on the event loop. A
 held stream costs no thread.
 
-A channel is a name the app chooses (the ledger's: an event id). Its
+A channel is a name the app chooses (the ledger's: an event id; a hosted
+table's view for one viewer is ``"<event> <table> <viewer>"``). A name with a
+space belongs to the *family* of the part before it: ``changed("e1")``
+reaches channel ``e1`` and every channel ``e1 ...``. Its
 messages are numbered by the app; each stream remembers the last number it
 was sent (its *cursor*). When the channel may have changed, the app (from
 any thread, any process that can reach it: it is told by its database) calls
@@ -137,6 +140,7 @@ class Streams:
         self.loop, self.options = loop, options
         self.page = max(1, options.stream_buffer // 4)  # the most written to a stream at once (whole messages, one at least)
         self.channels: dict[str, _Channel] = {}
+        self.families: dict[str, set[str]] = {}  # a family (the part of a name before a space) -> its channels with a space
         self.by_conn: dict[Connection, _Stream] = {}
         self.clients: dict[str, int] = {}  # open streams by client address
         self.executor: ThreadPoolExecutor | None = None  # the fetching thread, made with the first stream
@@ -171,6 +175,9 @@ class Streams:
         channel = self.channels.get(held.channel)
         if channel is None:
             channel = self.channels[held.channel] = _Channel(held.fetch)
+            family, space, _ = held.channel.partition(" ")
+            if space:
+                self.families.setdefault(family, set()).add(held.channel)
         else:
             channel.fetch = held.fetch  # the newest: every stream of a channel reads the same messages
         stream = _Stream(conn, held, chunked, client)
@@ -221,7 +228,7 @@ class Streams:
         if channel is not None:
             channel.streams.pop(conn, None)
             if not channel.streams and not channel.fetching:
-                del self.channels[stream.channel]
+                self._forget(stream.channel)
 
     def drain(self) -> None:
         """End every stream (the worker is stopping): the last chunk, then close; clients reconnect elsewhere."""
@@ -234,14 +241,27 @@ class Streams:
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
 
+    def _forget(self, name: str) -> None:
+        """Channel ``name`` has no stream left."""
+        self.channels.pop(name, None)
+        family, space, _ = name.partition(" ")
+        if space and (members := self.families.get(family)) is not None:
+            members.discard(name)
+            if not members:
+                del self.families[family]
+
     # -- fetching ------------------------------------------------------------------------------------
 
     def _changed(self, channel: str | None) -> None:
         if channel is None:
             for name, held in list(self.channels.items()):
                 self._fetch(name, held)
-        elif (held := self.channels.get(channel)) is not None:
+            return
+        if (held := self.channels.get(channel)) is not None:
             self._fetch(channel, held)
+        for name in list(self.families.get(channel, ())):
+            if (held := self.channels.get(name)) is not None:
+                self._fetch(name, held)
 
     def _fetch(self, name: str, channel: _Channel) -> None:
         """Fetch from the lowest cursor of the streams that can take messages now (caught up, or with nothing unsent)."""
@@ -251,7 +271,7 @@ class Streams:
             channel.again = True
             return
         if not channel.streams:
-            self.channels.pop(name, None)
+            self._forget(name)
             return
         channel.fetching, channel.again = True, False
         streams = channel.streams.values()
@@ -311,7 +331,7 @@ class Streams:
         elif further or channel.again:
             self._fetch(name, channel)
         elif not channel.streams:
-            del self.channels[name]
+            self._forget(name)
 
     def _feed(self, stream: _Stream, page: _Page, framed: dict[tuple[int, bool], tuple[bytes, int, bool]]) -> int:
         """Write ``stream`` what it may take of ``page`` now; what is left to do for it (:data:`_DONE`, :data:`_AGAIN`, :data:`_FURTHER`)."""

@@ -49,7 +49,7 @@ __all__ = [
 #: (a token only for private events). An endpoint outside the ledger states neither (``access=None``).
 TOKEN, PUBLIC = "token", "public"
 #: The roles a token can have (:mod:`wordsvc.ledger.records.principals`), the ones an endpoint's ``roles`` name.
-ROLES = ("admin", "director", "referee", "kiosk", "viewer")
+ROLES = ("admin", "director", "referee", "kiosk", "viewer", "player")
 #: The Flask converter of a path parameter by its name; any other is a plain segment. ``event`` refuses the reserved ids
 #: (``/events/import``), ``round`` and ``session`` take ASCII digits only (:class:`~wordsvc.web.app.AsciiInt`).
 CONVERTERS = {"event": "event", "round": "int", "session": "int"}

@@ -34,7 +34,7 @@ from ..config import SETTINGS
 from ..core.problem_codes import REGISTRY
 from ..schemas import analysis as analysis_schemas
 from ..schemas import best_meld as solver_schemas
-from ..schemas import common, rounds, validate
+from ..schemas import common, play, rounds, validate
 from ..schemas import events as ledger_schemas
 from ..schemas import solitaire as solitaire_schemas
 from ..schemas import tournaments as t
@@ -212,6 +212,24 @@ COMPONENTS: list[tuple[str, type[Schema]]] = [
     ("Crosstable", t.CrosstableOut),
     ("Rating", t.RatingOut),
     ("RatingList", t.RatingListOut),
+    ("TableKnobs", play.KnobsBody),
+    ("TableClock", play.ClockBody),
+    ("BotSeat", play.BotSeat),
+    ("TableBody", play.TableBody),
+    ("SeatBody", play.SeatBody),
+    ("PlayMove", play.MoveSchema),
+    ("MoveBody", play.MoveBody),
+    ("TableSeat", play.SeatOut),
+    ("Table", play.TableOut),
+    ("CreatedTable", play.CreatedTableOut),
+    ("TableList", play.TablesOut),
+    ("SeatTaken", play.SeatTakenOut),
+    ("PlayedRound", play.FinishedRoundOut),
+    ("RoundView", play.RoundViewOut),
+    ("PlayState", play.StateOut),
+    ("Play", play.PlayOut),
+    ("Moved", play.MovedOut),
+    ("PlayLog", play.LogOut),
     *STREAM_SCHEMAS,
 ]
 

@@ -8,9 +8,10 @@ test compares the two.
 
 from __future__ import annotations
 
+from sqlalchemy import BigInteger as sa_BigInteger
 from sqlalchemy import Boolean, Column, ForeignKeyConstraint, Index, Integer, MetaData, String, Table, Text, UniqueConstraint, false, true
 
-__all__ = ["audit", "events", "games", "metadata", "players", "revisions", "schedules", "seats", "sessions", "tokens"]
+__all__ = ["audit", "events", "games", "hosted", "hosted_seats", "metadata", "moves", "players", "revisions", "schedules", "seats", "sessions", "tokens"]
 
 metadata = MetaData()
 
@@ -151,4 +152,53 @@ schedules = Table(
     Column("document_json", Text, nullable=False),  # the request and the whole schedule, canonical JSON
     Column("created_at", String(32), nullable=False),
     ForeignKeyConstraint(["event_id"], ["events.id"], name="schedules_event_fk"),
+)
+
+# 0005: hosted games (docs/play.md): the table's setup and secret, its seats, and every move in order
+hosted = Table(
+    "hosted",
+    metadata,
+    Column("event_id", String(64), primary_key=True),
+    Column("game_id", String(64), primary_key=True),
+    Column("setup_json", Text, nullable=False),  # ruleset, language, knobs, seats, clock, rated, public: canonical JSON
+    Column("server_seed", String(64), nullable=False),  # secret until the game is over
+    Column("commitment", String(64), nullable=False),
+    Column("seed", String(64), nullable=True),  # the game's seed, derived when it starts; secret until the game is over
+    Column("status", String(16), nullable=False),  # waiting, playing, over, aborted
+    Column("deadline_ms", Integer().with_variant(sa_BigInteger(), "postgresql"), nullable=True),  # the seat to move must move by then (clocks)
+    Column("created_at", String(32), nullable=False),
+    ForeignKeyConstraint(["event_id"], ["events.id"], name="hosted_event_fk"),
+    Index("hosted_status", "status"),
+)
+
+hosted_seats = Table(
+    "hosted_seats",
+    metadata,
+    Column("event_id", String(64), primary_key=True),
+    Column("game_id", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),  # open, person, bot (the server's), outside (a program with a bot token)
+    Column("name", String(64), nullable=True),
+    Column("level", Integer, nullable=True),  # a server bot's level
+    Column("token_id", String(16), nullable=True),  # the seat's bearer token (the tokens table keeps its hash)
+    Column("nonce", String(64), nullable=True),
+    Column("bank_ms", Integer().with_variant(sa_BigInteger(), "postgresql"), nullable=True),  # what is left of the seat's time bank
+    Column("timeouts", Integer, nullable=False, server_default="0"),  # timeouts in a row
+    ForeignKeyConstraint(["event_id", "game_id"], ["hosted.event_id", "hosted.game_id"], name="hosted_seats_table_fk"),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("event_id", String(64), primary_key=True),
+    Column("game_id", String(64), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),  # 1, 2, 3 ...: one move a number, whichever process takes it
+    Column("seat", Integer, nullable=False),
+    Column("move_json", Text, nullable=False),  # the engine's move, card ids: secret until the game is over
+    Column("move_id", String(64), nullable=False),  # the client's id of the move: a retry is answered, never applied twice
+    Column("drawn", String(16), nullable=True),  # the face a draw gave its seat (only that seat's stream shows it)
+    Column("by", String(16), nullable=False),  # who made it: the seat, a bot, the clock
+    Column("created_at", String(32), nullable=False),
+    UniqueConstraint("event_id", "game_id", "move_id", name="moves_one_id"),
+    ForeignKeyConstraint(["event_id", "game_id"], ["hosted.event_id", "hosted.game_id"], name="moves_table_fk"),
 )

@@ -64,6 +64,12 @@ _MESSAGES: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
     "player.deleted": ("player.deleted", lambda p: {"player": p["player"]}),
     "judge.ruling": ("ruling.given", lambda p: {"table": p["table"], "round": p["round"], "acceptable": p["acceptable"], "count": p["count"]}),
     "event.closed": ("event.closed", lambda p: {}),
+    # hosted games (docs/play.md): each payload is what a spectator may see
+    "play.created": ("play.created", lambda p: {"game": p["game"], "seats": p["seats"], "commitment": p["commitment"]}),
+    "play.seated": ("play.seated", lambda p: {"game": p["game"], "seat": p["seat"], "name": p["name"], "kind": p["kind"]}),
+    "play.started": ("play.started", lambda p: {"game": p["game"], "players": p["players"]}),
+    "move.played": ("move", lambda p: p),
+    "play.ended": ("play.ended", lambda p: {"game": p["game"], "totals": p["totals"]}),
 }
 
 

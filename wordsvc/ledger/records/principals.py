@@ -19,7 +19,7 @@ from dataclasses import dataclass
 __all__ = ["LOCAL", "OPEN", "ROLES", "Principal", "hash_token", "matches", "new_token", "token_id"]
 
 #: Roles, most powerful first.
-ROLES = ("admin", "director", "referee", "kiosk", "viewer")
+ROLES = ("admin", "director", "referee", "kiosk", "viewer", "player")
 _TOKEN = re.compile(r"^wsv_([0-9a-f]{8})_[A-Za-z0-9_-]{43}$")
 _DUMMY = hashlib.sha256(b"no such token").hexdigest()
 

@@ -24,6 +24,7 @@ from . import (
     health,
     lexicons,
     pages,
+    play,
     qr,
     ratings,
     reference,
@@ -42,5 +43,5 @@ __all__ = ["BLUEPRINTS"]
 #: Every resource's blueprint, in the order their routes are registered and the document lists them.
 BLUEPRINTS = (
     validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, deals.bp, solitaire.bp, tokens.bp, events.bp, games.bp, trail.bp, stream.bp, tournaments.bp,
-    documents.bp, ratings.bp, analysis.bp, pages.bp, qr.bp, health.bp, metrics.bp, reference.bp,
+    play.bp, documents.bp, ratings.bp, analysis.bp, pages.bp, qr.bp, health.bp, metrics.bp, reference.bp,
 )  # fmt: skip

@@ -43,7 +43,7 @@ from ..parameters import EVENT, LAST_EVENT_ID
 from ..requests import query_args
 from .ledger_access import ledger, principal
 
-__all__ = ["RETRY_MS", "bp", "encode"]
+__all__ = ["RETRY_MS", "bp", "encode", "last_event_id", "message", "watch_ledger"]
 
 bp = Resource("stream", __name__)
 STREAM_QUERY = StreamQuery()
@@ -90,7 +90,7 @@ def stream(event: str) -> Response:
     revocation, heard by the fetch, ends it (docs/streams.md).
     """
     query = STREAM_QUERY.load(query_args())
-    after = _last_event_id(request.headers.get("Last-Event-ID"), query["after"])
+    after = last_event_id(request.headers.get("Last-Event-ID"), query["after"])
     book = ledger()
     actor = principal()
     head = book.feed.head(actor, event)
@@ -102,7 +102,7 @@ def stream(event: str) -> Response:
             parts += [data for _, data in encode(book.feed.read(event, cursor))[0]]
     else:
         if request.method == "GET":
-            _watch(hosting.changed)
+            watch_ledger(hosting.changed)
 
         def fetch(past: int, keys: frozenset[str]) -> tuple[list[tuple[int, bytes]], int, bool, frozenset[str]]:
             return encode(book.feed.read(event, past, keys))
@@ -111,7 +111,7 @@ def stream(event: str) -> Response:
     return Response(b"".join(parts), 200, _HEADERS, mimetype="text/event-stream")
 
 
-def _last_event_id(header: str | None, after: int | None) -> int | None:
+def last_event_id(header: str | None, after: int | None) -> int | None:
     if header is None:
         return after
     value = header.strip()
@@ -120,7 +120,7 @@ def _last_event_id(header: str | None, after: int | None) -> int | None:
     return int(value)
 
 
-def _watch(changed: Callable[[str | None], None]) -> None:
+def watch_ledger(changed: Callable[[str | None], None]) -> None:
     """Start this worker's watch of the ledger (once a process) for changes made elsewhere."""
     extensions = current_app.extensions
     with _WATCHING:

@@ -1,0 +1,143 @@
+"""The server's bots at hosted tables: one thread a process plays every bot seat whose turn it is, off the request path.
+
+A bot is an ordinary client (:class:`~wordsvc.core.play.bots.Bot`): it reads
+its seat's projection and sends a public move through the same
+:meth:`~wordsvc.ledger.hosting.plays.Plays.move` a person's POST goes
+through, quoting the move count it saw, with the move id
+``bot-<seq>-<seat>``. So two processes (or replicas) that both think for
+the same bot store one move: the other finds its id taken, or a stale count,
+and looks again. A request that changes a table (a seat taken, a move)
+*nudges* the runner; the runner plays after ``WORDSVC_BOT_DELAY_MS`` (0 in
+the tests), then looks again, until no bot is to move. On its first nudge a
+process also looks at every table being played, so a restart leaves no bot
+waiting.
+
+Each bot draws its randomness from the game's seed and its seat (secret
+until the game is over), so a game with bots replays the same.
+"""
+
+from __future__ import annotations
+
+import heapq
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app
+
+from ...core.play.bots import Bot, NotBotsTurn
+from ...core.play.views import project
+from ...ledger import Conflict, Ledger
+from ...ledger.hosting.plays import HOST, IllegalPlay
+from .analysis import snapshot_solvers
+from .ledger_access import ledger
+
+__all__ = ["BotRunner", "play_bots"]
+
+log = logging.getLogger(__name__)
+_MAKING = threading.Lock()
+
+
+class BotRunner:
+    """Plays the bots of the tables it is nudged about, one move at a time, on a thread of its own."""
+
+    def __init__(self, book: Ledger, solver_for: Callable[[Any, Any], Any], delay: float):
+        self.book = book
+        self.solver_for = solver_for
+        self.delay = delay
+        self._due: list[tuple[float, str, str]] = []
+        self._waiting: set[tuple[str, str]] = set()
+        self._bots: dict[tuple[str, str, int], Bot] = {}
+        self._wake = threading.Condition()
+        self._changed: Callable[[str | None], None] | None = None
+        self._thread: threading.Thread | None = None
+        self._swept = False
+
+    def nudge(self, event_id: str, game_id: str, changed: Callable[[str | None], None] | None = None) -> None:
+        """Look at the table soon: a bot may be to move. ``changed``: tells this worker's streams of the event once a bot moved."""
+        with self._wake:
+            if changed is not None:
+                self._changed = changed
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="bots", daemon=True)
+                self._thread.start()
+            if not self._swept:
+                self._swept = True
+                for table in self.book.tables.playing():
+                    self._add(table, 0.0)
+            self._add((event_id, game_id), self.delay)
+            self._wake.notify()
+
+    def _add(self, table: tuple[str, str], delay: float) -> None:
+        if table not in self._waiting:
+            self._waiting.add(table)
+            heapq.heappush(self._due, (time.monotonic() + delay, *table))
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._due or self._due[0][0] > time.monotonic():
+                    self._wake.wait(None if not self._due else max(0.0, self._due[0][0] - time.monotonic()))
+                _, event_id, game_id = heapq.heappop(self._due)
+                self._waiting.discard((event_id, game_id))
+            try:
+                again = self._turn(event_id, game_id)
+            except Exception:  # a bot must never take the runner down: the table is looked at again on its next nudge
+                log.exception("bot_failed", extra={"event": event_id, "game": game_id})
+                again = False
+            if again:
+                with self._wake:
+                    self._add((event_id, game_id), self.delay)
+
+    def _turn(self, event_id: str, game_id: str) -> bool:
+        """One bot move at the table if a bot is to move; whether to look again."""
+        try:
+            game = self.book.plays.game(event_id, game_id)
+        except Conflict:  # not started, or not hosted
+            return False
+        state = game.state
+        r = state.current
+        if r is None:
+            return False
+        seats = self.book.tables.bot_seats(event_id, game_id)
+        movers = [s for s in seats if not r.passed[s]] if r.phase.value == "challenges" else [r.turn] if r.turn in seats else []
+        if not movers:
+            return False
+        seat = movers[0]
+        bot = self._bot(event_id, game_id, seat, seats[seat], game)
+        try:
+            move = bot.move(project(state, seat))
+            self.book.plays.move(HOST, seat, event_id, game_id, state.moves, f"bot-{state.moves}-{seat}", move, by="bot")
+        except (NotBotsTurn, Conflict, IllegalPlay) as err:  # another process moved first, or a bot's bug: look again once
+            log.info("bot_move_refused", extra={"event": event_id, "game": game_id, "seat": seat, "why": type(err).__name__})
+        if self._changed is not None:
+            self._changed(event_id)
+        return True
+
+    def _bot(self, event_id: str, game_id: str, seat: int, level: int, game: Any) -> Bot:
+        key = (event_id, game_id, seat)
+        bot = self._bots.get(key)
+        if bot is None:
+            solver = self.solver_for(game.ruleset, game.lexicon)
+            rng = random.Random(f"{game.state.seed}:{seat}:{level}")
+            bot = self._bots[key] = Bot(level, game.ruleset, game.lexicon, solver, rng, game.setup.knobs)
+            if len(self._bots) > 4096:
+                self._bots.pop(next(iter(self._bots)))
+        return bot
+
+
+def play_bots() -> BotRunner:
+    """The app's bot runner, made on first use in this process."""
+    extensions = current_app.extensions
+    runner = extensions.get("wordsvc.bots")
+    if runner is None:
+        with _MAKING:
+            runner = extensions.get("wordsvc.bots")
+            if runner is None:
+                settings = extensions["wordsvc.settings"]
+                solvers = snapshot_solvers()
+                runner = extensions["wordsvc.bots"] = BotRunner(ledger(), solvers.get, settings.bot_delay_ms / 1000)
+    return runner  # type: ignore[no-any-return]
