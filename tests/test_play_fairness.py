@@ -171,7 +171,7 @@ def play(ruleset: Ruleset, nonces: list[str | None], rng: random.Random, knobs: 
 
 def log_of(ruleset: Ruleset, nonces: list[str | None], rng: random.Random, knobs: Knobs | None = None) -> tuple[dict[str, Any], list[GameState]]:
     state, moves, starts = play(ruleset, nonces, rng, knobs)
-    log = game_log(state, moves, ruleset, commitment=commitment(SERVER_SEED), server_seed=SERVER_SEED, nonces=[check_nonce(n) for n in nonces])
+    log = game_log(state, moves, ruleset, commitment=commitment(SERVER_SEED), server_seed=SERVER_SEED, nonces=nonces)
     return json.loads(json.dumps(log)), starts  # as a reader gets it: through JSON
 
 
