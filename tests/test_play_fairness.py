@@ -38,6 +38,7 @@ from wordsvc.core.play import (
     face_of,
     game_log,
     game_seed,
+    move_from_dict,
     move_to_dict,
     new_game,
     verify_log,
@@ -48,7 +49,8 @@ from wordsvc.data.rulesets import load_rulesets
 
 BOOK = load_rulesets()
 REPO = Path(__file__).resolve().parent.parent
-VECTORS = json.loads((REPO / "tests" / "play_seed_vectors.json").read_text(encoding="utf-8"))["setups"]
+_VECTORS = json.loads((REPO / "tests" / "play_seed_vectors.json").read_text(encoding="utf-8"))
+VECTORS, GAME = _VECTORS["setups"], _VECTORS["game"]
 VERIFY_JS = REPO / "examples" / "verify-seed.mjs"
 DEAL_JS = REPO / "examples" / "deal.mjs"
 SERVER_SEED = "9e" * 32
@@ -91,6 +93,22 @@ def test_vectors_cover_the_edge_cases():
     assert pair[("ab", "")] != pair[("a", "b")], "the length prefix keeps the nonces apart"
     absent = {v["seed"] for v in VECTORS if v["server_seed"] == "00" * 32 and all(not n for n in v["nonces"])}
     assert len(absent) == 1, "no nonce and an empty nonce are the same"
+
+
+def test_the_vector_games_log_verifies_and_its_replay_holds_each_rounds_deal():
+    """The stored whole game: its log replays, and each round begins with the vector's hands (as faces, sorted) and face-up card."""
+    log = GAME["log"]
+    assert verify(log).ok
+    ruleset = BOOK.get(log["ruleset"])
+    state = new_game(ruleset, log["seed"], log["players"], HASH, Knobs.from_dict(log["knobs"]))
+    seen = []
+    for doc in log["moves"]:
+        if not seen or seen[-1][0] != state.current.number:
+            r = state.current
+            seen.append((r.number, r.dealer, [sorted(map(face_of, hand)) for hand in r.hands], face_of(r.discard_pile[0])))
+        state = apply(state, move_from_dict(doc), ruleset, HASH)
+    assert seen == [(v["number"], v["dealer"], [sorted(hand) for hand in v["hands"]], v["face_up"]) for v in GAME["rounds"]]
+    assert [v["number"] for v in GAME["rounds"]] == list(range(1, len(ruleset.rounds) + 1))
 
 
 # --- nonces, commitments, seeds -----------------------------------------------------------------------------------
@@ -171,7 +189,7 @@ def play(ruleset: Ruleset, nonces: list[str | None], rng: random.Random, knobs: 
 
 def log_of(ruleset: Ruleset, nonces: list[str | None], rng: random.Random, knobs: Knobs | None = None) -> tuple[dict[str, Any], list[GameState]]:
     state, moves, starts = play(ruleset, nonces, rng, knobs)
-    log = game_log(state, moves, ruleset, commitment=commitment(SERVER_SEED), server_seed=SERVER_SEED, nonces=[check_nonce(n) for n in nonces])
+    log = game_log(state, moves, ruleset, commitment=commitment(SERVER_SEED), server_seed=SERVER_SEED, nonces=nonces)
     return json.loads(json.dumps(log)), starts  # as a reader gets it: through JSON
 
 
@@ -373,6 +391,13 @@ def test_the_javascript_verifier_agrees_with_the_vectors():
             v["round_1"]["dealer"],
             v["round_1"]["deal_digest"],
         )
+
+
+def test_the_javascript_verifier_deals_the_vector_games_rounds():
+    (report,) = js([["verify", "verifyLog", GAME["log"], deck_of(BOOK.get(GAME["log"]["ruleset"]))]])
+    assert report["ok"]["ok"], report
+    dealt = [{"number": r["number"], "dealer": r["dealer"], "hands": r["hands"], "face_up": r["faceUp"]} for r in report["ok"]["rounds"]]
+    assert dealt == GAME["rounds"]
 
 
 def test_the_javascript_verifier_refuses_malformed_nonces_and_seeds():

@@ -22,7 +22,7 @@ from ..deal import deal
 from ..lexicon import Lexicon
 from ..ruleset import Ruleset
 from .engine import SetupError, apply, new_game
-from .fairness import check_reveal
+from .fairness import check_nonce, check_reveal
 from .knobs import Knobs
 from .moves import Move, MoveFormatError, move_from_dict, move_to_dict
 from .refusals import IllegalMove
@@ -49,12 +49,13 @@ _FIELDS: dict[str, type | tuple[type, ...]] = {
 }
 
 
-def game_log(state: GameState, moves: Sequence[Move], ruleset: Ruleset, *, commitment: str, server_seed: str, nonces: Sequence[str]) -> dict[str, Any]:
+def game_log(state: GameState, moves: Sequence[Move], ruleset: Ruleset, *, commitment: str, server_seed: str, nonces: Sequence[str | None]) -> dict[str, Any]:
     """The log of the game ``moves`` made ``state``, as JSON-ready values: publish it only once the game is over (it reveals every card).
 
     ``ruleset`` is the game's (each round's deal digest is its q1 deal's);
     ``commitment``, ``server_seed`` and ``nonces`` are the table's commit-reveal,
-    the nonces in seat order (``""`` for a seat that gave none). Keys:
+    the nonces in seat order (``None`` or ``""`` for a seat that gave none,
+    written ``""``). Keys:
     ``format`` (:data:`FORMAT`), ``ruleset`` (its id), ``lexicon`` (the state's
     stamp: id, version, sha256), ``players``, ``knobs``, ``commitment``,
     ``server_seed``, ``nonces``, ``seed``, ``moves`` (:func:`move_to_dict`
@@ -82,7 +83,7 @@ def game_log(state: GameState, moves: Sequence[Move], ruleset: Ruleset, *, commi
         "knobs": state.knobs.to_dict(),
         "commitment": commitment,
         "server_seed": server_seed,
-        "nonces": list(nonces),
+        "nonces": [check_nonce(nonce) for nonce in nonces],
         "seed": state.seed,
         "moves": [move_to_dict(move) for move in moves],
         "rounds": [
