@@ -238,6 +238,7 @@ NAME_TAKEN = _register("name_taken", 409, "Another seat of the table has that na
 NO_SUCH_SEAT = _register("no_such_seat", 422, "No seat of that number at the table.")
 STALE_MOVE = _register("stale_move", 409, "The move quoted another move count than the table's: the answer's `state` is the current one.")
 MOVE_ID_REUSED = _register("move_id_reused", 409, "The move id was used by another seat at this table.")
+SEAT_HANDED_OVER = _register("seat_handed_over", 409, "The seat was handed to a bot (its player resigned or let its time run out): the bot plays it now.")
 MOVE_MALFORMED = _register("move_malformed", 422, "The move is not one the protocol knows (its kind, its fields, a card named otherwise than by face).")
 
 

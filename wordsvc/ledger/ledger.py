@@ -39,7 +39,7 @@ from ..core.budget import MemoryBudget
 from ..core.ids import EXPORT_FORMAT
 from ..core.lexicon import Lexicon
 from ._db.database import connect, upgrade
-from .hosting.plays import Plays
+from .hosting.plays import Plays, wall_ms
 from .hosting.tables import Tables
 from .integrity.checkpoints import Signer
 from .records.deals import Deals
@@ -82,7 +82,9 @@ class Ledger:
         budget: MemoryBudget | None = None,
         on_commit: Callable[[int, float], None] | None = None,
         signer: Signer | None = None,
+        play_clock: Callable[[], int] | None = None,
     ):
+        """``play_clock``: hosted games' time in milliseconds since the epoch (the system's; the tests of clocks give their own)."""
         self.store = store = Store(engine, lexicons, budget, on_commit, signer)
         self.engine, self.writer, self.readers, self.receipts = store.engine, store.writer, store.readers, store.receipts
         self.tokens = Tokens(store)
@@ -100,8 +102,8 @@ class Ledger:
         self.transfer = Transfer(store, self.tokens, self.events)
         self.trail = Trail(store, self.transfer)
         self.feed = Feed(store)
-        self.tables = Tables(store, self.tokens)
-        self.plays = Plays(store, self.tables)
+        self.tables = Tables(store, self.tokens, play_clock or wall_ms)
+        self.plays = Plays(store, self.tables, clock=play_clock or wall_ms)
 
     @classmethod
     def open(
@@ -111,6 +113,7 @@ class Ledger:
         budget: MemoryBudget | None = None,
         on_commit: Callable[[int, float], None] | None = None,
         signer: Signer | None = None,
+        play_clock: Callable[[], int] | None = None,
     ) -> Ledger:
         """Connect, bring the schema up to date, and close the connections (a pre-fork master must not share them).
 
@@ -119,7 +122,7 @@ class Ledger:
         engine = connect(url)
         upgrade(engine)
         engine.dispose()
-        return cls(engine, lexicons, budget, on_commit, signer)
+        return cls(engine, lexicons, budget, on_commit, signer, play_clock)
 
     def close(self) -> None:
         """Close the ledger's connections (its threads' readers and the pool)."""

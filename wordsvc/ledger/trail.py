@@ -85,8 +85,13 @@ class Trail:
         whose = tokens.c.event_id.is_(None) if chain == HOUSE else tokens.c.event_id == chain
         with self.store.engine.connect() as conn:
             rows = conn.execute(select(tokens).where(whose, tokens.c.revoked_at.is_(None)).order_by(tokens.c.created_at, tokens.c.id)).all()
-        return [f"token {row.id}: {problem} (put in the database without the service's key, or issued before tokens were sealed and never accepted)"
-                if problem == "not sealed" else f"token {row.id}: {problem}" for row in rows if (problem := seal_problem(row, keys)) is not None]
+        return [
+            f"token {row.id}: {problem} (put in the database without the service's key, or issued before tokens were sealed and never accepted)"
+            if problem == "not sealed"
+            else f"token {row.id}: {problem}"
+            for row in rows
+            if (problem := seal_problem(row, keys)) is not None
+        ]
 
     def verify_house(self, keys: Keys | None = None) -> list[str]:
         """The admin tokens' chain, checked as an event's is, the admin token rows against it, and (``keys`` as in :meth:`verify`) its signatures."""
@@ -120,7 +125,11 @@ class Trail:
             store.event_row(chain)
         problems = self.verify_house(keys={}) if chain == HOUSE else self.verify(chain, keys={})
         if problems:
-            raise Conflict(f"The log of {chain} does not verify: {problems[0]}. Only a log that verifies can be accepted.", {"audit": problems[:50]}, code=codes.LOG_UNVERIFIED)
+            raise Conflict(
+                f"The log of {chain} does not verify: {problems[0]}. Only a log that verifies can be accepted.",
+                {"audit": problems[:50]},
+                code=codes.LOG_UNVERIFIED,
+            )
         whose = tokens.c.event_id.is_(None) if chain == HOUSE else tokens.c.event_id == chain
         unsigned = signature_problems(self.log(chain), store.receipts.signer.trusted).problems  # entries no signature or decision vouches for
 
@@ -130,7 +139,11 @@ class Trail:
             if frontier.size == 0:
                 raise NotFound(f"The chain {chain} has no entries.", {"chain": ["has no entries"]}, code=codes.CHAIN_NOT_FOUND)
             if frontier.size != upto:
-                raise Conflict(f"The log of {chain} holds {frontier.size} entries, not {upto}: check it again and accept what it holds.", {"upto": [f"the log holds {frontier.size}"]}, code=codes.AUDIT_GAP)
+                raise Conflict(
+                    f"The log of {chain} holds {frontier.size} entries, not {upto}: check it again and accept what it holds.",
+                    {"upto": [f"the log holds {frontier.size}"]},
+                    code=codes.AUDIT_GAP,
+                )
             unsealed = conn.execute(select(tokens).where(whose, tokens.c.revoked_at.is_(None), tokens.c.signature.is_(None)).order_by(tokens.c.id)).all()
             for row in unsealed:
                 conn.execute(update(tokens).where(tokens.c.id == row.id).values(**seals.seal(row.id, row.secret_sha256, row.role, row.event_id, row.table_id)))

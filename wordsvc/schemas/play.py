@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from typing import Any
 
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from ..core import problem_codes as codes
+from ..core.play.bot_levels import LEVELS
+from ..core.play.clocks import BANK_SECONDS, TURN_HOURS, TURN_SECONDS, Clock, ClockError
 from ..core.play.fairness import NONCE_MAX
 from ..core.play.views import PUBLIC_MOVES
+from ..core.problem_codes import coded
 from .common import BoundedList, Strict, StrictBoolean, lang_field, name_field, ruleset_field
 from .events import MAX_SEQ, id_field
 
 #: The levels of the server's bots (docs/play.md, "Bots"), and the most cards a word or a move names.
-BOT_LEVELS = (1, 2, 3, 4)
+BOT_LEVELS = tuple(LEVELS)
 MAX_CARDS = 10
 
 
@@ -35,7 +41,26 @@ class KnobsBody(Strict):
 
 
 class ClockBody(Strict):
-    kind = fields.String(load_default="none", validate=validate.OneOf(("none",)), metadata={"description": "`none`: a casual table without clocks."})
+    kind = fields.String(
+        load_default="none", validate=validate.OneOf(("none", "live", "correspondence")),
+        metadata={"description": "`none`: a casual table; `live`: `turn_seconds` and `bank_seconds`; `correspondence`: `turn_hours` (docs/play.md, \"Clocks\")."},
+    )  # fmt: skip
+    turn_seconds = fields.Integer(validate=validate.Range(min=TURN_SECONDS[0], max=TURN_SECONDS[1]), metadata={"description": "A live table's limit per turn."})
+    bank_seconds = fields.Integer(
+        validate=validate.Range(min=BANK_SECONDS[0], max=BANK_SECONDS[1]), metadata={"description": "A live table's time bank per seat."}
+    )
+    turn_hours = fields.Integer(
+        validate=validate.Range(min=TURN_HOURS[0], max=TURN_HOURS[1]), metadata={"description": "A correspondence table's limit per turn."}
+    )
+
+    @validates_schema
+    def _kind_fields(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """The fields of the clock's kind, and no other (:class:`~wordsvc.core.play.clocks.Clock` says which)."""
+        try:
+            Clock.from_dict(data)
+        except ClockError as err:
+            code = codes.CONFLICTING_FIELDS if data.get(err.field) is not None else codes.REQUIRED
+            raise ValidationError({err.field: [coded(code, str(err))]}) from None
 
 
 class BotSeat(Strict):
@@ -100,6 +125,11 @@ class MoveBody(Strict):
 
 class SeatOut(Strict):
     seat = fields.Integer(required=True)
+    bank_ms = fields.Integer(required=True, allow_none=True, metadata={"description": "A live table: what is left of the seat's time bank."})
+    deadline_ms = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "When the seat's turn runs out (ms since the epoch), while it is on the clock."}
+    )
+    timeouts = fields.Integer(required=True, metadata={"description": "The seat's turns in a row played by the clock."})
     kind = fields.String(required=True, metadata={"description": "`open`, `person`, `bot` (the server's) or `outside` (a program, shown as a bot)."})
     name = fields.String(required=True, allow_none=True)
     level = fields.Integer(required=True, allow_none=True)

@@ -38,17 +38,13 @@ def in_order(play: RoundPlay, seats: Sequence[str]) -> RoundPlay:
 
 def play_document(play: RoundPlay) -> dict[str, Any]:
     return {
-        "players": [
-            {"name": p.name, "words": [list(cards) for cards in p.words], "unused": list(p.unused), "went_out": p.went_out} for p in play.players
-        ],
+        "players": [{"name": p.name, "words": [list(cards) for cards in p.words], "unused": list(p.unused), "went_out": p.went_out} for p in play.players],
         "challenges": [{"by": c.by, "player": c.player, "word": c.word} for c in play.challenges],
         "bonus_choice": play.bonus_choice,
     }
 
 
 def play_from_document(document: dict[str, Any], round_number: int) -> RoundPlay:
-    players = tuple(
-        PlayerPlay(p["name"], tuple(tuple(cards) for cards in p["words"]), tuple(p["unused"]), p["went_out"]) for p in document["players"]
-    )
+    players = tuple(PlayerPlay(p["name"], tuple(tuple(cards) for cards in p["words"]), tuple(p["unused"]), p["went_out"]) for p in document["players"])
     challenges = tuple(Challenge(c["by"], c["player"], c["word"]) for c in document["challenges"])
     return RoundPlay(players, round_number, challenges, document["bonus_choice"])

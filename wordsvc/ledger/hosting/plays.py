@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,20 +33,23 @@ from sqlalchemy import Connection, bindparam, insert, select, update
 from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...core.play import GameState, IllegalMove, Move, MoveFormatError, apply, move_to_dict
+from ...core.play.clocks import Clock, bank_used, deadline, handed_to_bot, on_clock, timed_out, timeout_moves, turns_started
 from ...core.play.views import project, project_move, public_refusal, resolve
 from ...core.scoring import score_round
 from .._db.canonical import canonical, now
 from .._db.plays import in_order, play_document
 from .._db.prepared import Prepared
-from .._db.schema import audit, hosted, moves
+from .._db.schema import audit, hosted, hosted_seats, moves
 from ..errors import Conflict, LedgerError
 from ..records.principals import Principal
 from ..records.store import INSERT_REVISION, Store
 from .states import Game, States
-from .tables import Tables, hosted_row
+from .tables import Tables, hosted_row, seat_rows
 
-__all__ = ["HOST", "IllegalPlay", "Played", "Plays", "StaleMove"]
+__all__ = ["HOST", "IllegalPlay", "Played", "Plays", "StaleMove", "wall_ms"]
 
+#: The level of the bot a seat is handed to when its player has left (timeouts in a row, or a resignation).
+HANDOVER_LEVEL = 2
 #: Who the server's own moves are made by in the audit: a bot's, or the clock's for a seat out of time.
 HOST = Principal("host", "referee")
 
@@ -81,10 +86,12 @@ class Played:
 class Plays:
     """Moves at hosted tables, and the games' states as each viewer may see them."""
 
-    def __init__(self, store: Store, tables: Tables, states: States | None = None):
+    def __init__(self, store: Store, tables: Tables, states: States | None = None, clock: Callable[[], int] | None = None):
+        """``clock``: the time in milliseconds since the epoch (the system's by default; the tests give their own)."""
         self.store = store
         self.tables = tables
         self.states = states or States()
+        self.clock = clock or wall_ms
 
     def game(self, event_id: str, game_id: str) -> Game:
         """The table's game with every stored move (409 ``game_not_started`` before its last seat is taken)."""
@@ -99,7 +106,14 @@ class Plays:
         return project(self.game(event_id, game_id).state, viewer)
 
     def move(self, actor: Principal, seat: int, event_id: str, game_id: str, seq: int, move_id: str, move: dict[str, Any], by: str = "seat") -> Played:
-        """Play ``move`` (cards named by face) for ``seat``, quoting ``seq``, the move count its sender saw."""
+        """Play ``move`` (cards named by face) for ``seat``, quoting ``seq``, the move count its sender saw.
+
+        A seat whose time ran out has its turn played by the clock first
+        (:meth:`time_out`, a write of its own), so a move sent after its
+        deadline finds the table moved on: 409 ``stale_move``.
+        """
+        moment = self.clock()
+        self.time_out(event_id, game_id, moment)  # its own write: a refused move must not undo the clock's
         store = self.store
         event = store.event_row(event_id)
         ruleset, lexicon = store.ruleset(event), store.event_lexicon(event)
@@ -114,6 +128,12 @@ class Plays:
                         f"Move id {move_id!r} was used for another move at this table.", {"move_id": ["used for another move"]}, code=codes.MOVE_ID_REUSED
                     )
                 return game, True, int(known.seq)
+            if by == "seat" and _seat(conn, event_id, game_id, seat).kind == "bot":
+                raise Conflict(
+                    f"Seat {seat} has been handed to a bot: it plays the rest of the game.",
+                    {"authorization": ["the seat is a bot's now"]},
+                    code=codes.SEAT_HANDED_OVER,
+                )
             state = game.state
             if seq != state.moves:
                 raise StaleMove(f"The table is at move {state.moves}, not {seq}: read the state and play again.", project(state, seat))
@@ -124,37 +144,140 @@ class Plays:
                 raise InvalidRequest(f"The move is malformed: {err}", {"move": [str(err)]}, code=codes.MOVE_MALFORMED) from None
             except IllegalMove as refusal:
                 raise IllegalPlay(public_refusal(refusal)) from None
-            number = after.state.moves
-            drawn = project_move(state, engine_move, after.state, seat).get("card") if engine_move.kind == "draw" else None
-            _INSERT.execute(
-                conn,
-                {
-                    "event_id": event_id,
-                    "game_id": game_id,
-                    "seq": number,
-                    "seat": seat,
-                    "move_json": canonical(move_to_dict(engine_move)),
-                    "move_id": move_id,
-                    "drawn": drawn,
-                    "by": by,
-                    "created_at": now(),
-                },
-            )
-            public = project_move(state, engine_move, after.state, None)
-            store.append(conn, event_id, actor, "move.played", {"game": game_id, **public})
-            if len(after.state.finished) > len(state.finished):
-                self._store_round(conn, actor, event_id, game_id, game, after.state)
-            if after.state.over:
-                conn.execute(update(hosted).where(hosted.c.event_id == event_id, hosted.c.game_id == game_id).values(status="over"))
-                store.append(
-                    conn, event_id, actor, "play.ended", {"game": game_id, "totals": list(after.state.totals), "server_seed": row.server_seed, "seed": row.seed}
-                )
-            return after, False, number
+            if by == "seat":
+                conn.execute(_seat_where(update(hosted_seats), event_id, game_id, seat).values(timeouts=0))
+            self._record(conn, actor, row, game, engine_move, after, move_id, by, moment)
+            return after, False, after.state.moves
 
         game, repeat, number = store.writer.run(event_id, work)
         if not repeat:
             self.states.remember(game)
         return Played(number, repeat, project(game.state, seat))
+
+    def time_out(self, event_id: str, game_id: str, moment: int | None = None) -> int:
+        """Play the turns of the seats at this table whose time has run out at ``moment`` (now); the moves made (0: none was due)."""
+        moment = self.clock() if moment is None else moment
+        ends = self.tables.deadline_of(event_id, game_id)
+        if ends is None or ends > moment:
+            return 0  # nothing due: no write
+        store = self.store
+        event = store.event_row(event_id)
+        ruleset, lexicon = store.ruleset(event), store.event_lexicon(event)
+
+        def work(conn: Connection) -> tuple[Game, int]:
+            row = _started(conn, event_id, game_id)
+            game = self.states.at(conn, row, ruleset, lexicon)
+            after = self._timeouts(conn, row, game, moment)
+            return after, after.state.moves - game.state.moves
+
+        game, made = store.writer.run(event_id, work)
+        self.states.remember(game)
+        return made
+
+    def resume_clocks(self) -> int:
+        """At a process's start: every turn whose deadline passed while no process was there to see it starts again now; the count.
+
+        A restart never costs a player time: the server cannot tell how long
+        it was away, so the turn's whole limit is given again.
+        """
+        moment = self.clock()
+        resumed = 0
+        for event_id, game_id in self.tables.overdue(moment):
+
+            def work(conn: Connection, event_id: str = event_id, game_id: str = game_id) -> int:
+                row = hosted_row(conn, event_id, game_id)
+                if row is None or row.status != "playing" or row.deadline_ms is None or row.deadline_ms > moment:
+                    return 0
+                conn.execute(
+                    update(hosted_seats)
+                    .where(hosted_seats.c.event_id == event_id, hosted_seats.c.game_id == game_id, hosted_seats.c.clock_from_ms.is_not(None))
+                    .values(clock_from_ms=moment)
+                )
+                self._set_deadline(conn, row, moment)
+                return 1
+
+            resumed += self.store.writer.run(event_id, work)
+        return resumed
+
+    def _timeouts(self, conn: Connection, row: Any, game: Game, moment: int) -> Game:
+        """``game`` after the clock has played every turn whose deadline is at or before ``moment`` (each timeout counted, a seat handed to a bot at the limit)."""
+        clock = Clock.from_dict(game.setup.clock)
+        if clock.turn_ms is None:
+            return game
+        while game.state.current is not None:
+            seats = {s.seat: s for s in seat_rows(conn, row.event_id, row.game_id)}
+            due = [seat for seat in on_clock(game.state) if timed_out(clock, _from(seats[seat], moment), seats[seat].bank_ms or 0, moment)]
+            if not due:
+                return game
+            seat = due[0]
+            moves, _ = timeout_moves(game.state, seat, game.ruleset, game.lexicon)
+            for engine_move in moves:
+                after = game.after(_apply(game, engine_move))
+                self._record(conn, HOST, row, game, engine_move, after, f"clock-{after.state.moves}-{seat}", "clock", moment)
+                game = after
+            count = (seats[seat].timeouts or 0) + 1
+            values: dict[str, Any] = {"timeouts": count}
+            if handed_to_bot(count) and seats[seat].kind != "bot":
+                values.update(kind="bot", level=HANDOVER_LEVEL)
+                self.store.append(conn, row.event_id, HOST, "play.handed", {"game": row.game_id, "seat": seat, "reason": "timeouts", "forfeit": True})
+            conn.execute(_seat_where(update(hosted_seats), row.event_id, row.game_id, seat).values(**values))
+        return game
+
+    def _record(self, conn: Connection, actor: Principal, row: Any, game: Game, engine_move: Move, after: Game, move_id: str, by: str, moment: int) -> None:
+        """Store move ``after.state.moves``: its row, its audit entry as a spectator sees it, its clocks; the round it ended; the game's end."""
+        store, event_id, game_id = self.store, row.event_id, row.game_id
+        state, seat = game.state, engine_move.seat
+        drawn = project_move(state, engine_move, after.state, seat).get("card") if engine_move.kind == "draw" else None
+        _INSERT.execute(
+            conn,
+            {
+                "event_id": event_id,
+                "game_id": game_id,
+                "seq": after.state.moves,
+                "seat": seat,
+                "move_json": canonical(move_to_dict(engine_move)),
+                "move_id": move_id,
+                "drawn": drawn,
+                "by": by,
+                "created_at": now(),
+            },
+        )
+        public = project_move(state, engine_move, after.state, None)
+        store.append(conn, event_id, actor, "move.played", {"game": game_id, **public})
+        self._clocks(conn, row, game, after, moment)
+        if len(after.state.finished) > len(state.finished):
+            self._store_round(conn, actor, event_id, game_id, game, after.state)
+        if after.state.over:
+            conn.execute(update(hosted).where(hosted.c.event_id == event_id, hosted.c.game_id == game_id).values(status="over", deadline_ms=None))
+            store.append(
+                conn, event_id, actor, "play.ended", {"game": game_id, "totals": list(after.state.totals), "server_seed": row.server_seed, "seed": row.seed}
+            )
+
+    def _clocks(self, conn: Connection, row: Any, game: Game, after: Game, moment: int) -> None:
+        """The clocks after a move: each turn it ended charged to its seat's bank, each turn it began started at ``moment``, the deadline stored."""
+        clock = Clock.from_dict(game.setup.clock)
+        if clock.turn_ms is None:
+            return
+        started = set(turns_started(game.state, after.state))
+        seats = {s.seat: s for s in seat_rows(conn, row.event_id, row.game_id)}
+        for seat in on_clock(game.state):
+            if seat not in on_clock(after.state) or seat in started:  # its turn is over: what it took beyond the limit comes off its bank
+                used = bank_used(clock, _from(seats[seat], moment), moment)
+                conn.execute(
+                    _seat_where(update(hosted_seats), row.event_id, row.game_id, seat).values(
+                        bank_ms=max(0, (seats[seat].bank_ms or 0) - used), clock_from_ms=None
+                    )
+                )
+        for seat in started:
+            conn.execute(_seat_where(update(hosted_seats), row.event_id, row.game_id, seat).values(clock_from_ms=moment))
+        self._set_deadline(conn, row, moment)
+
+    def _set_deadline(self, conn: Connection, row: Any, moment: int) -> None:
+        """The table's deadline: the earliest of its seats' on the clock (what the runner waits for)."""
+        setup_clock = Clock.from_dict(json.loads(row.setup_json)["clock"])
+        ends = [deadline(setup_clock, s.clock_from_ms, s.bank_ms or 0) for s in seat_rows(conn, row.event_id, row.game_id) if s.clock_from_ms is not None]
+        found = [end for end in ends if end is not None]
+        conn.execute(update(hosted).where(hosted.c.event_id == row.event_id, hosted.c.game_id == row.game_id).values(deadline_ms=min(found) if found else None))
 
     def _store_round(self, conn: Connection, actor: Principal, event_id: str, game_id: str, before: Game, state: GameState) -> None:
         """The round just scored, stored as the table's round as a referee's would be, with its moves' hash."""
@@ -219,6 +342,24 @@ class Plays:
         with self.store.engine.connect() as conn:
             rows = conn.execute(_DRAWN, {"event": event_id, "game": game_id, "seat": seat, "seqs": seqs}).all()
         return {int(row.seq): row.drawn for row in rows}
+
+
+def wall_ms() -> int:
+    """The system's time in milliseconds since the epoch."""
+    return time.time_ns() // 1_000_000
+
+
+def _from(seat: Any, moment: int) -> int:
+    """When ``seat``'s turn on the clock began (``moment`` for a seat whose start was not stored: a clock that starts now)."""
+    return int(seat.clock_from_ms) if seat.clock_from_ms is not None else moment
+
+
+def _seat(conn: Connection, event_id: str, game_id: str, seat: int) -> Any:
+    return next(s for s in seat_rows(conn, event_id, game_id) if s.seat == seat)
+
+
+def _seat_where(statement: Any, event_id: str, game_id: str, seat: int) -> Any:
+    return statement.where(hosted_seats.c.event_id == event_id, hosted_seats.c.game_id == game_id, hosted_seats.c.seat == seat)
 
 
 def _apply(game: Game, move: Move) -> GameState:

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, select, update
 
 from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
+from ...core.play.clocks import Clock, deadline
 from ...core.play.fairness import commitment, game_seed
 from .._db.canonical import canonical, now
 from .._db.prepared import Prepared
@@ -41,9 +43,11 @@ BOT_NAME = "Bot {seat} (level {level})"
 class Tables:
     """Hosting a table, taking its seats, reading who sits where."""
 
-    def __init__(self, store: Store, tokens: Tokens):
+    def __init__(self, store: Store, tokens: Tokens, clock: Callable[[], int]):
+        """``clock``: the time in milliseconds since the epoch (a game's clocks start when it does)."""
         self.store = store
         self.tokens = tokens
+        self.clock = clock
 
     def create(self, actor: Principal | None, event_id: str, game_id: str, setup: TableSetup) -> dict[str, Any]:
         """Host table ``game_id`` of the event (a director's): 201's body, the table as a spectator sees it."""
@@ -154,7 +158,14 @@ class Tables:
         nonces = [row.nonce for row in rows]
         seed = game_seed(table.server_seed, nonces)
         names = [row.name for row in rows]
-        conn.execute(update(hosted).where(hosted.c.event_id == event_id, hosted.c.game_id == game_id).values(status="playing", seed=seed))
+        clock = Clock.from_dict(json.loads(table.setup_json)["clock"])
+        moment, first = self.clock(), 1 % len(rows)  # round 1: seat 0 deals, the seat at its left plays first
+        if clock.turn_ms is not None:
+            of_table = (hosted_seats.c.event_id == event_id, hosted_seats.c.game_id == game_id)
+            conn.execute(update(hosted_seats).where(*of_table).values(bank_ms=clock.bank_ms))
+            conn.execute(update(hosted_seats).where(*of_table, hosted_seats.c.seat == first).values(clock_from_ms=moment))
+        ends = deadline(clock, moment, clock.bank_ms)
+        conn.execute(update(hosted).where(hosted.c.event_id == event_id, hosted.c.game_id == game_id).values(status="playing", seed=seed, deadline_ms=ends))
         conn.execute(insert(games).values(event_id=event_id, id=game_id, players_json=canonical(names), created_at=now()))
         self.store.append(conn, event_id, actor, "game.created", {"game": game_id, "players": names})
         return self.store.append(conn, event_id, actor, "play.started", {"game": game_id, "players": names, "nonces": nonces, "commitment": table.commitment})
@@ -181,6 +192,17 @@ class Tables:
             raise Forbidden("This token holds no seat.", {"authorization": ["no seat"]}, code=codes.NOT_A_SEAT)
         return int(row.seat)
 
+    def overdue(self, moment: int) -> list[tuple[str, str]]:
+        """The tables being played whose deadline is at or before ``moment``, as ``(event, game)``."""
+        with self.store.engine.connect() as conn:
+            return [(row.event_id, row.game_id) for row in _OVERDUE.all(conn, {"moment": moment})]
+
+    def deadline_of(self, event_id: str, game_id: str) -> int | None:
+        """The table's deadline (ms since the epoch): when the first turn on the clock runs out; ``None`` without one."""
+        with self.store.engine.connect() as conn:
+            row = hosted_row(conn, event_id, game_id)
+        return None if row is None or row.status != "playing" or row.deadline_ms is None else int(row.deadline_ms)
+
     def playing(self) -> list[tuple[str, str]]:
         """Every table being played, as ``(event, game)``."""
         with self.store.engine.connect() as conn:
@@ -205,6 +227,11 @@ class Tables:
 
 
 def table_view(row: Any, seats: list[Any]) -> dict[str, Any]:
+    clock = Clock.from_dict(json.loads(row.setup_json)["clock"])
+
+    def ends(seat: Any) -> int | None:
+        return deadline(clock, seat.clock_from_ms, seat.bank_ms or 0) if seat.clock_from_ms is not None and row.status == "playing" else None
+
     view = {
         "event": row.event_id,
         "game": row.game_id,
@@ -212,7 +239,19 @@ def table_view(row: Any, seats: list[Any]) -> dict[str, Any]:
         "setup": json.loads(row.setup_json),
         "commitment": row.commitment,
         "created_at": row.created_at,
-        "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "level": s.level, "nonce": s.nonce} for s in seats],
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name,
+                "level": s.level,
+                "nonce": s.nonce,
+                "bank_ms": s.bank_ms,
+                "deadline_ms": ends(s),
+                "timeouts": s.timeouts,
+            }
+            for s in seats
+        ],
     }
     if row.status in ("over", "aborted"):  # revealed once the game is over: anyone can replay it (docs/play.md, "Verifiable deals")
         view["server_seed"], view["seed"] = row.server_seed, row.seed
@@ -245,4 +284,5 @@ _SEAT_OF = Prepared(
     )
 )
 _PLAYING = Prepared(select(hosted.c.event_id, hosted.c.game_id).where(hosted.c.status == "playing"))
+_OVERDUE = Prepared(select(hosted.c.event_id, hosted.c.game_id).where(hosted.c.status == "playing", hosted.c.deadline_ms <= bindparam("moment")))
 _OPEN = Prepared(select(hosted).where(hosted.c.status == "waiting").order_by(hosted.c.created_at.desc()).limit(bindparam("limit")))

@@ -175,7 +175,14 @@ def checkpoint_problems(checkpoint: Any, keys: Iterable[Ed25519PublicKey] = ()) 
     if missing:
         return [f"the checkpoint has no {', '.join(missing)}"]
     event, size, root, timestamp = (checkpoint[k] for k in ("event", "tree_size", "root", "timestamp"))
-    if not isinstance(event, str) or type(size) is not int or size < 1 or not isinstance(root, str) or not _HEX64.fullmatch(root) or not isinstance(timestamp, str):
+    if (
+        not isinstance(event, str)
+        or type(size) is not int
+        or size < 1
+        or not isinstance(root, str)
+        or not _HEX64.fullmatch(root)
+        or not isinstance(timestamp, str)
+    ):
         return ["the checkpoint's event, tree_size (a whole number from 1), root (64 hex digits) or timestamp is malformed"]
     keys = {key_id(key): key for key in keys}
     if not keys:

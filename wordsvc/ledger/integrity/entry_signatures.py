@@ -179,18 +179,27 @@ class Vouch:
         if found is None:
             return
         seq, kind = newest.get("seq"), found[0]
-        why = {"unsigned": "it is unsigned", "other": f"it names key {newest.get('key_id')!r}, not one of the service's", "altered": "its signature does not verify"}[kind]
+        why = {
+            "unsigned": "it is unsigned",
+            "other": f"it names key {newest.get('key_id')!r}, not one of the service's",
+            "altered": "its signature does not verify",
+        }[kind]
         whose, name = ("The admin tokens' chain", " --house") if chain == HOUSE else (f"The audit log of event {chain}", f" {chain}")
         detail = (
             f"{whose} ends with entry {seq}, which this service did not sign ({why}): someone wrote to the database without the service. "
             f"Writes and signed answers are refused until an operator checks the log (wordsvc audit verify{'' if chain == HOUSE else name}) "
-            f"and decides (wordsvc audit accept{name} --upto {seq}; docs/ledger.md, \"Entry signatures\")."
+            f'and decides (wordsvc audit accept{name} --upto {seq}; docs/ledger.md, "Entry signatures").'
         )
         if (chain, str(newest.get("hash"))) not in self._logged:
             if len(self._logged) >= 4096:  # once per head and process is the aim; a process refusing thousands of chains logs them again
                 self._logged.clear()
             self._logged.add((chain, str(newest.get("hash"))))
-            log.error("audit chain %s: entry %s, the newest, is not signed by the service's key (%s); writes and checkpoints refused until wordsvc audit accept", chain, seq, why)
+            log.error(
+                "audit chain %s: entry %s, the newest, is not signed by the service's key (%s); writes and checkpoints refused until wordsvc audit accept",
+                chain,
+                seq,
+                why,
+            )
         raise Unvouched(detail, {"audit": [f"entry {seq} is not signed by the service's key"]}, code=codes.LOG_UNVERIFIED)
 
     def _own(self, chain: str, newest: Mapping[str, Any]) -> bool:

@@ -75,7 +75,10 @@ def check(document: Any, event: str, entries: Sequence[dict[str, Any]], keys: It
         return [*problems, f"the log holds {len(leaves)} entries, fewer than the {size} its checkpoint of {checkpoint['timestamp']} covers: {gone} deleted"]
     now = root(leaves)
     if not verify_consistency(size, len(leaves), bytes.fromhex(top), now, consistency_proof(leaves, size)):
-        return [*problems, f"the log's first {size} entries are not the ones its checkpoint of {checkpoint['timestamp']} covers: an entry was changed, removed or reordered and the chain recomputed (consistency proof from {size} to {len(leaves)} fails)"]
+        return [
+            *problems,
+            f"the log's first {size} entries are not the ones its checkpoint of {checkpoint['timestamp']} covers: an entry was changed, removed or reordered and the chain recomputed (consistency proof from {size} to {len(leaves)} fails)",
+        ]
     if receipt is not None:
         seq, leaf = receipt["seq"], entry_leaf(receipt["entry_hash"])
         if not verify_inclusion(leaf, seq - 1, size, inclusion_proof(leaves[:size], seq - 1), bytes.fromhex(top)):

@@ -57,7 +57,9 @@ _FROM = Prepared(
     .where(audit.c.chain == _b("chain"), audit.c.seq >= _b("first"))
     .order_by(audit.c.seq)
 )
-_NEWEST = Prepared(select(audit.c.seq, audit.c.hash, audit.c.key_id, audit.c.signature).where(audit.c.chain == _b("chain")).order_by(audit.c.seq.desc()).limit(1))
+_NEWEST = Prepared(
+    select(audit.c.seq, audit.c.hash, audit.c.key_id, audit.c.signature).where(audit.c.chain == _b("chain")).order_by(audit.c.seq.desc()).limit(1)
+)
 _UPTO = Prepared(select(audit.c.seq, audit.c.hash).where(audit.c.chain == _b("chain"), audit.c.seq <= _b("upto")).order_by(audit.c.seq))
 
 
@@ -116,7 +118,9 @@ class Trees:
         frontier = Frontier()
         for row in _UPTO.all(conn, {"chain": chain, "upto": _MAX_SEQ}):
             if row.seq != frontier.size + 1:
-                raise Conflict(f"The audit chain of {chain} has a gap before entry {row.seq}: run wordsvc audit verify.", {"audit": ["has a gap"]}, code=codes.AUDIT_GAP)
+                raise Conflict(
+                    f"The audit chain of {chain} has a gap before entry {row.seq}: run wordsvc audit verify.", {"audit": ["has a gap"]}, code=codes.AUDIT_GAP
+                )
             frontier = frontier.append(bytes.fromhex(row.hash))
         self._keep(chain, frontier)
         if vouch:
@@ -210,7 +214,9 @@ class Receipts:
         head = head or self.head(event)
         return self.signer.checkpoint(event, head.size, head.root)
 
-    def find(self, conn: Connection, event: str, actions: Sequence[str], match: Callable[[dict[str, Any]], bool], contains: str | None = None) -> tuple[int, str] | None:
+    def find(
+        self, conn: Connection, event: str, actions: Sequence[str], match: Callable[[dict[str, Any]], bool], contains: str | None = None
+    ) -> tuple[int, str] | None:
         """The newest entry of ``event`` with one of ``actions`` whose payload ``match`` accepts, as ``(seq, hash)``.
 
         ``contains`` narrows the rows read to those whose payload text holds it (a
@@ -256,9 +262,15 @@ class Receipts:
             size = self.trees.head(conn, event).size
             tree_size = size if tree_size is None else tree_size
             if tree_size > size:
-                raise InvalidRequest(f"The log of {event} holds {size} entries, not {tree_size}.", {"tree_size": [f"at most {size}, the entries the log holds"]}, code=codes.PROOF_OUT_OF_RANGE)
+                raise InvalidRequest(
+                    f"The log of {event} holds {size} entries, not {tree_size}.",
+                    {"tree_size": [f"at most {size}, the entries the log holds"]},
+                    code=codes.PROOF_OUT_OF_RANGE,
+                )
             if seq > tree_size:
-                raise InvalidRequest(f"Entry {seq} is not in a tree of {tree_size} entries.", {"seq": [f"at most tree_size ({tree_size})"]}, code=codes.PROOF_OUT_OF_RANGE)
+                raise InvalidRequest(
+                    f"Entry {seq} is not in a tree of {tree_size} entries.", {"seq": [f"at most tree_size ({tree_size})"]}, code=codes.PROOF_OUT_OF_RANGE
+                )
             leaves = log_leaves(conn, event, tree_size)
             entry_hash = conn.execute(select(audit.c.hash).where(audit.c.chain == event, audit.c.seq == seq)).scalar_one()
         proof = [p.hex() for p in inclusion_proof(leaves, seq - 1)]
@@ -270,9 +282,17 @@ class Receipts:
             size = self.trees.head(conn, event).size
             second = size if second is None else second
             if second > size:
-                raise InvalidRequest(f"The log of {event} holds {size} entries, not {second}.", {"to": [f"at most {size}, the entries the log holds"]}, code=codes.PROOF_OUT_OF_RANGE)
+                raise InvalidRequest(
+                    f"The log of {event} holds {size} entries, not {second}.",
+                    {"to": [f"at most {size}, the entries the log holds"]},
+                    code=codes.PROOF_OUT_OF_RANGE,
+                )
             if first > second:
-                raise InvalidRequest(f"A consistency proof runs from a smaller tree to a larger one, not from {first} to {second}.", {"from": [f"at most to ({second})"]}, code=codes.PROOF_OUT_OF_RANGE)
+                raise InvalidRequest(
+                    f"A consistency proof runs from a smaller tree to a larger one, not from {first} to {second}.",
+                    {"from": [f"at most to ({second})"]},
+                    code=codes.PROOF_OUT_OF_RANGE,
+                )
             leaves = log_leaves(conn, event, second)
         proof = [p.hex() for p in consistency_proof(leaves, first)]
         return {"event": event, "from": first, "to": second, "from_root": root(leaves[:first]).hex(), "to_root": root(leaves).hex(), "proof": proof}

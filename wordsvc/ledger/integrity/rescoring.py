@@ -58,7 +58,9 @@ def lexicon_at(entries: Iterable[Mapping[str, Any]]) -> Callable[[tuple[Any, Any
     return lambda key: at.get(key) if all(isinstance(part, str | int) for part in key) else None
 
 
-def rescore(row: Mapping[str, Any], ruleset: Ruleset, stamp: Mapping[str, Any] | None, lexicon_of: Callable[[dict[str, Any]], Lexicon | None]) -> tuple[str, str] | None:
+def rescore(
+    row: Mapping[str, Any], ruleset: Ruleset, stamp: Mapping[str, Any] | None, lexicon_of: Callable[[dict[str, Any]], Lexicon | None]
+) -> tuple[str, str] | None:
     """What is wrong with a revision's result, as ``(field, message)``, given the stamp in effect when it was stored; ``None`` if nothing is
     or if its lexicon is not loaded (:func:`lexicon_of` gives ``None``: nothing to score with).
 

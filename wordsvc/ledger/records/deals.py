@@ -53,7 +53,9 @@ class Deals:
         if event.private:
             require_read(actor, event_id, True)  # who may not read a private event learns nothing of it, not even whether it deals
         if event.deals != "seeded":
-            raise NotFound(f'Event {event_id} has no seeded deals; it was created without "deals": "seeded".', {"event": ["no seeded deals"]}, code=codes.DEALS_NOT_FOUND)
+            raise NotFound(
+                f'Event {event_id} has no seeded deals; it was created without "deals": "seeded".', {"event": ["no seeded deals"]}, code=codes.DEALS_NOT_FOUND
+            )
         closed = event.status == "closed"
         if closed:
             require_read(actor, event_id, event.private)
@@ -62,10 +64,16 @@ class Deals:
         with store.engine.connect() as conn:
             game = store.game_row(conn, event_id, game_id)
             if game is None:
-                raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]}, code=codes.TABLE_NOT_FOUND)
+                raise NotFound(
+                    f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]}, code=codes.TABLE_NOT_FOUND
+                )
             played = {row.round for row in BRIEF.all(conn, {"event": event_id, "game": game_id})}
         if not closed and actor.role == "referee" and number > 1 and number - 1 not in played:
-            raise Forbidden(f"Round {number} is dealt once round {number - 1} of table {game_id} is stored; a director may ask sooner.", {"round": ["not yet"]}, code=codes.NOT_YET)
+            raise Forbidden(
+                f"Round {number} is dealt once round {number - 1} of table {game_id} is stored; a director may ask sooner.",
+                {"round": ["not yet"]},
+                code=codes.NOT_YET,
+            )
         players = json.loads(game.players_json)
         try:
             dealt = self.deal(event, game_id, len(players), number)

@@ -80,7 +80,11 @@ class Events:
         event_id = event_id or f"e{secrets.token_hex(4)}"
         check_id(event_id, "id")
         if duplicate and deals != "seeded":
-            raise InvalidRequest('A duplicate event needs the service\'s deals: send "deals": "seeded".', {"duplicate": ['needs "deals": "seeded"']}, code=codes.CONFLICTING_FIELDS)
+            raise InvalidRequest(
+                'A duplicate event needs the service\'s deals: send "deals": "seeded".',
+                {"duplicate": ['needs "deals": "seeded"']},
+                code=codes.CONFLICTING_FIELDS,
+            )
         seed = new_seed()
         document = ruleset_document(ruleset)
         row = {

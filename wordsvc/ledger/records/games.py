@@ -46,19 +46,31 @@ class Games:
         ruleset = store.ruleset(event)
         problems = Problems()
         if not ruleset.players_min <= len(players) <= ruleset.players_max:
-            problems.add("players", f"{len(players)} player(s); ruleset {ruleset.id} is for {ruleset.players_min} to {ruleset.players_max}", code=codes.PLAYER_COUNT)
+            problems.add(
+                "players", f"{len(players)} player(s); ruleset {ruleset.id} is for {ruleset.players_min} to {ruleset.players_max}", code=codes.PLAYER_COUNT
+            )
         seen: dict[str, int] = {}  # by name without case: "Ann" and "ann" at one table is a slip, not two players
         for i, name in enumerate(players):
             key = name.casefold()
             if key in seen:
-                problems.add(f"players.{i}", f"duplicate player name {name!r} (also seat {seen[key]}; names are compared without case)", code=codes.DUPLICATE_NAME)
+                problems.add(
+                    f"players.{i}", f"duplicate player name {name!r} (also seat {seen[key]}; names are compared without case)", code=codes.DUPLICATE_NAME
+                )
             seen.setdefault(key, i)
             mixed = mixed_script(name)
             if mixed:
-                problems.add(f"players.{i}", f"{name!r} mixes scripts a reader cannot tell apart ({', '.join(sorted(s.title() for s in mixed))})", code=codes.MIXED_SCRIPTS)
+                problems.add(
+                    f"players.{i}",
+                    f"{name!r} mixes scripts a reader cannot tell apart ({', '.join(sorted(s.title() for s in mixed))})",
+                    code=codes.MIXED_SCRIPTS,
+                )
         for i, j in confusable_pairs(players, skeleton):
             if players[i].casefold() != players[j].casefold():  # the same name twice is said above
-                problems.add(f"players.{j}", f"{players[j]!r} looks like {players[i]!r} (seat {i}): give players names people can tell apart", code=codes.NAMES_LOOK_ALIKE)
+                problems.add(
+                    f"players.{j}",
+                    f"{players[j]!r} looks like {players[i]!r} (seat {i}): give players names people can tell apart",
+                    code=codes.NAMES_LOOK_ALIKE,
+                )
         problems.raise_if_any("The table cannot be seated; see errors.")
 
         def work(conn: Connection) -> Appended | tuple[int, str] | None:
@@ -94,7 +106,9 @@ class Games:
         with store.engine.connect() as conn:
             row = store.game_row(conn, event_id, game_id)
             if row is None:
-                raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]}, code=codes.TABLE_NOT_FOUND)
+                raise NotFound(
+                    f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]}, code=codes.TABLE_NOT_FOUND
+                )
             revs = history(conn, event_id, game_id)
         players = json.loads(row.players_json)
         totals = current_totals(revs)

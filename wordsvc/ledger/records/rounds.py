@@ -159,7 +159,9 @@ class Rounds:
         try:
             status, revision, seen, appended = store.writer.run(event_id, work)
         except (IntegrityError, store.engine.dialect.dbapi.IntegrityError):  # type: ignore[union-attr]  # only if a writer bypassed the chain lock; the key keeps one revision anyway
-            raise Conflict(f"Round {number} of table {game_id} was stored by another request just now; read it and retry.", code=codes.STORED_MEANWHILE) from None
+            raise Conflict(
+                f"Round {number} of table {game_id} was stored by another request just now; read it and retry.", code=codes.STORED_MEANWHILE
+            ) from None
         if not revision:  # another request stored this very play first
             return Submitted(200, self._stored_round(event_id, game_id, players, number))
         view = {
@@ -205,7 +207,9 @@ class Rounds:
         with store.engine.connect() as conn:
             row = store.game_row(conn, event_id, game_id)
             if row is None:
-                raise NotFound(f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]}, code=codes.TABLE_NOT_FOUND)
+                raise NotFound(
+                    f"Event {event_id} has no table {game_id!r}.", {"game": [f"no table {game_id!r} in event {event_id}"]}, code=codes.TABLE_NOT_FOUND
+                )
             revs = history(conn, event_id, game_id)
         if number not in revs:
             raise NotFound(f"Round {number} of table {game_id} has not been submitted.", {"round": ["not submitted"]}, code=codes.ROUND_NOT_FOUND)
@@ -321,7 +325,9 @@ def _check_play(play: RoundPlay, seated: list[str], ruleset: Ruleset, game_id: s
 
 def _check_correction(current: Any, if_match: str | None, body_sha: str, game_id: str, number: int) -> None:
     if current is None:
-        raise NotFound(f"Round {number} of table {game_id} has not been submitted; there is nothing to correct.", {"round": ["not submitted"]}, code=codes.ROUND_NOT_FOUND)
+        raise NotFound(
+            f"Round {number} of table {game_id} has not been submitted; there is nothing to correct.", {"round": ["not submitted"]}, code=codes.ROUND_NOT_FOUND
+        )
     if if_match is None:
         raise PreconditionRequired(
             f"A correction names the revision it replaces: send If-Match: {etag(current.body_sha256)}.", {"if-match": ["required for a correction"]}

@@ -65,7 +65,9 @@ class Tokens:
 
         def work(conn: Connection) -> tuple[str, str, Appended]:
             if table is not None and store.game_row(conn, event_id, table) is None:
-                raise InvalidRequest(f"Event {event_id} has no table {table!r}.", {"table": [f"no table {table!r} in event {event_id}"]}, code=codes.TABLE_NOT_FOUND)
+                raise InvalidRequest(
+                    f"Event {event_id} has no table {table!r}.", {"table": [f"no table {table!r} in event {event_id}"]}, code=codes.TABLE_NOT_FOUND
+                )
             tid, token = self.insert(conn, role, event_id, table, label)
             return tid, token, store.append(conn, event_id, actor, "token.issued", {"id": tid, "role": role, "table": table})
 
@@ -163,7 +165,7 @@ def token_view(row: Any) -> dict[str, Any]:
 
 
 _TOKEN = Prepared(
-    select(tokens.c.id, tokens.c.secret_sha256, tokens.c.role, tokens.c.event_id, tokens.c.table_id, tokens.c.revoked_at, tokens.c.key_id, tokens.c.signature).where(
-        tokens.c.id == bindparam("id")
-    )
+    select(
+        tokens.c.id, tokens.c.secret_sha256, tokens.c.role, tokens.c.event_id, tokens.c.table_id, tokens.c.revoked_at, tokens.c.key_id, tokens.c.signature
+    ).where(tokens.c.id == bindparam("id"))
 )

@@ -63,7 +63,11 @@ class Players:
             check_id(rating_id, "rating_id")
         mixed = mixed_script(name)
         if mixed:
-            raise InvalidRequest(f"{name!r} mixes scripts a reader cannot tell apart.", {"name": [f"mixes {', '.join(sorted(s.title() for s in mixed))}"]}, code=codes.MIXED_SCRIPTS)
+            raise InvalidRequest(
+                f"{name!r} mixes scripts a reader cannot tell apart.",
+                {"name": [f"mixes {', '.join(sorted(s.title() for s in mixed))}"]},
+                code=codes.MIXED_SCRIPTS,
+            )
         asked = {"name": name, "club": club, "rating_id": rating_id}
 
         def work(conn: Connection) -> Appended | tuple[int, str] | None:
@@ -238,7 +242,9 @@ def last_session(conn: Connection, event_id: str) -> int:
 def _player_row(conn: Connection, event_id: str, player_id: str) -> Any:
     row = conn.execute(select(players).where(players.c.event_id == event_id, players.c.id == player_id)).first()
     if row is None:
-        raise NotFound(f"Event {event_id} has no player {player_id!r}.", {"player": [f"no player {player_id!r} in event {event_id}"]}, code=codes.PLAYER_NOT_FOUND)
+        raise NotFound(
+            f"Event {event_id} has no player {player_id!r}.", {"player": [f"no player {player_id!r} in event {event_id}"]}, code=codes.PLAYER_NOT_FOUND
+        )
     return row
 
 
@@ -262,7 +268,9 @@ def name_problems(name: str, path: str, others: Sequence[tuple[str, str]], refus
         elif index in look_alike:
             refused.add(path, f"{name!r} looks like {other!r} (player {other_id}): give players names people can tell apart", code=codes.NAMES_LOOK_ALIKE)
         elif folded_name(other) == folded:
-            similar.add(path, f"{name!r} is {other!r} (player {other_id}) once accents and case are set aside: confirm with allow_similar", code=codes.NAMES_SIMILAR)
+            similar.add(
+                path, f"{name!r} is {other!r} (player {other_id}) once accents and case are set aside: confirm with allow_similar", code=codes.NAMES_SIMILAR
+            )
 
 
 def raise_similar(similar: Problems) -> None:

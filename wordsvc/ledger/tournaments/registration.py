@@ -95,7 +95,9 @@ class Registration:
 def _registrations(conn: Connection, event_id: str) -> dict[str, tuple[int, str]]:
     """Each player's newest ``player.registered`` entry, ``(seq, hash)``: read once for a retry of a whole list."""
     found: dict[str, tuple[int, str]] = {}
-    query = select(audit.c.seq, audit.c.hash, audit.c.payload_json).where(audit.c.chain == event_id, audit.c.action == "player.registered").order_by(audit.c.seq)
+    query = (
+        select(audit.c.seq, audit.c.hash, audit.c.payload_json).where(audit.c.chain == event_id, audit.c.action == "player.registered").order_by(audit.c.seq)
+    )
     for row in conn.execute(query):
         found[json.loads(row.payload_json)["player"]] = (row.seq, row.hash)
     return found
@@ -131,10 +133,13 @@ def _plan(lines: list[dict[str, Any]], rows: dict[str, Any], allow_similar: bool
     refused.raise_if_any("The players cannot be registered; see errors (players.N is the list's line N, from 0).")
     added = sum(1 for _, _, old in plan if not old)
     if added and len(rows) + added > MAX_EVENT_PLAYERS:
-        conflicts.add("players", f"the event holds {len(rows)} players and {added} more are asked; an event registers {MAX_EVENT_PLAYERS} at most", code=codes.PLAYER_CONFLICT)
+        conflicts.add(
+            "players",
+            f"the event holds {len(rows)} players and {added} more are asked; an event registers {MAX_EVENT_PLAYERS} at most",
+            code=codes.PLAYER_CONFLICT,
+        )
     if conflicts:
         raise Conflict("Some players contradict the event's registrations; see errors.", conflicts.items, code=codes.PLAYER_CONFLICT)
     if not allow_similar:
         raise_similar(similar)
     return plan
-

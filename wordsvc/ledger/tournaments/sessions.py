@@ -70,11 +70,17 @@ class Sessions:
             if asked is not None and asked <= last:
                 stored = conn.execute(select(sessions.c.request_json).where(sessions.c.event_id == event_id, sessions.c.number == asked)).scalar_one()
                 if json.loads(stored) != request:
-                    raise Conflict(f"Session {asked} of event {event_id} was seated by another request.", {"number": [f"session {asked} exists"]}, code=codes.SESSION_CONFLICT)
+                    raise Conflict(
+                        f"Session {asked} of event {event_id} was seated by another request.",
+                        {"number": [f"session {asked} exists"]},
+                        code=codes.SESSION_CONFLICT,
+                    )
                 return self.store.receipts.find(conn, event_id, ("session.created",), lambda p: p.get("session") == asked)
             number = last + 1
             if asked is not None and asked != number:
-                raise Conflict(f"The next session of event {event_id} is {number}, not {asked}.", {"number": [f"must be {number}"]}, code=codes.SESSION_CONFLICT)
+                raise Conflict(
+                    f"The next session of event {event_id} is {number}, not {asked}.", {"number": [f"must be {number}"]}, code=codes.SESSION_CONFLICT
+                )
             refuse_if_closed(conn, event_id, "no more sessions can be seated")
             unfinished = self._unfinished(conn, event_id, last, len(ruleset.rounds))
             if unfinished and body.get("unfinished") != "allow":
@@ -101,7 +107,9 @@ class Sessions:
             for index, table in enumerate(tables, start=1):
                 game = game_id_of(number, index)
                 if self.store.game_row(conn, event_id, game) is not None:
-                    raise Conflict(f"Event {event_id} already has a table {game!r}, seated by name.", {"number": [f"table {game} is taken"]}, code=codes.TABLE_CONFLICT)
+                    raise Conflict(
+                        f"Event {event_id} already has a table {game!r}, seated by name.", {"number": [f"table {game} is taken"]}, code=codes.TABLE_CONFLICT
+                    )
                 seated = [names[player] for player in table]
                 conn.execute(insert(games).values(event_id=event_id, id=game, players_json=canonical(seated), created_at=now(), session=number))
                 self._insert_seats(conn, event_id, number, game, table)
@@ -124,7 +132,9 @@ class Sessions:
             for player in (first, second):
                 if player not in where:
                     raise InvalidRequest(
-                        f"Player {player!r} is not seated in session {number}.", {"players": [f"{player!r} is not seated in session {number}"]}, code=codes.PLAYER_NOT_FOUND
+                        f"Player {player!r} is not seated in session {number}.",
+                        {"players": [f"{player!r} is not seated in session {number}"]},
+                        code=codes.PLAYER_NOT_FOUND,
                     )
             (t1, s1), (t2, s2) = where[first], where[second]
             tables[t1][s1], tables[t2][s2] = second, first
@@ -139,7 +149,9 @@ class Sessions:
 
         def change(conn: Connection, tables: list[list[str]], request: dict[str, Any], draws: int) -> tuple[list[list[str]], int]:
             if request["method"] == "manual":
-                raise InvalidRequest("A manual seating is the director's own: change it with swaps.", {"method": ["manual: nothing to draw"]}, code=codes.SEATING_IMPOSSIBLE)
+                raise InvalidRequest(
+                    "A manual seating is the director's own: change it with swaps.", {"method": ["manual: nothing to draw"]}, code=codes.SEATING_IMPOSSIBLE
+                )
             seated = sorted(player for table in tables for player in table)
             sizes = [len(table) for table in tables]
             again = self._plan(conn, event_id, number, request, ruleset.players_min, ruleset.players_max, draw=draws + 1, only=seated, sizes=sizes)
@@ -162,11 +174,19 @@ class Sessions:
                 return self.store.receipts.find(conn, event_id, ("schedule.published",), lambda p: True)
             refuse_if_closed(conn, event_id, "no schedule can be published")
             if last_session(conn, event_id):
-                raise Conflict(f"Event {event_id} has seated sessions: a schedule is published before the first.", {"sessions": ["sessions are seated"]}, code=codes.SCHEDULE_CONFLICT)
+                raise Conflict(
+                    f"Event {event_id} has seated sessions: a schedule is published before the first.",
+                    {"sessions": ["sessions are seated"]},
+                    code=codes.SCHEDULE_CONFLICT,
+                )
             field = active(_entrants(conn, event_id), 1)
             seed = _seed(conn, event_id)
             if seed is None:
-                raise Conflict(f"Event {event_id} has no seed (it was created before every event drew one): it cannot draw a schedule.", {"event": ["no seed"]}, code=codes.NO_SEED)
+                raise Conflict(
+                    f"Event {event_id} has no seed (it was created before every event drew one): it cannot draw a schedule.",
+                    {"event": ["no seed"]},
+                    code=codes.NO_SEED,
+                )
             try:
                 sizes = sizes_for(len(field), (size or {}).get("target"), (size or {}).get("remainder", "smaller"), ruleset.players_min, ruleset.players_max)
                 plan = round_robin_schedule(field, sizes, count, seed)

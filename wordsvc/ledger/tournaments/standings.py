@@ -57,7 +57,13 @@ class Standings:
         for game in game_rows:
             results = per_game.get(game.id, [])
             for name in json.loads(game.players_json):
-                line = {"player": name, "table": game.id, "session": game.session, "rounds": len(results), "total": sum(totals.get(name, 0) for totals in results)}
+                line = {
+                    "player": name,
+                    "table": game.id,
+                    "session": game.session,
+                    "rounds": len(results),
+                    "total": sum(totals.get(name, 0) for totals in results),
+                }
                 by_session.setdefault(game.session, []).append(line)
         ranked = [line for number in sorted(by_session, key=lambda n: (n is not None, n or 0)) for line in _ranked(by_session[number], "total")]
         answer: dict[str, Any] = {"event": event_id, "standings": ranked}

@@ -55,12 +55,22 @@ class TournamentStandings:
         fmt = event_format(conn, event_id)
         last = int(conn.execute(select(func.coalesce(func.max(sessions.c.number), 0)).where(sessions.c.event_id == event_id)).scalar_one())
         if through is not None and through > last:
-            raise InvalidRequest(f"Event {event_id} has seated {last} session(s): there are no standings after session {through} yet.", {"session": [f"must be 1 to {last}"]}, code=codes.STANDINGS_NOT_YET)
+            raise InvalidRequest(
+                f"Event {event_id} has seated {last} session(s): there are no standings after session {through} yet.",
+                {"session": [f"must be 1 to {last}"]},
+                code=codes.STANDINGS_NOT_YET,
+            )
         counted = last if through is None else through
         played = complete_games(conn, event_id, self._rounds(event_id))
         completed = min(completed_sessions(conn, event_id, played), counted)
         final = counted == last and completed == last and last_session_known(conn, event_id, last)
-        return {"format": fmt.document(), "through": counted, "completed": completed, "provisional": not final, "lines": standings(fmt, people, played, counted)}
+        return {
+            "format": fmt.document(),
+            "through": counted,
+            "completed": completed,
+            "provisional": not final,
+            "lines": standings(fmt, people, played, counted),
+        }
 
     def ranking(self, conn: Connection, event_id: str, through: int) -> list[str]:
         """The player ids in standings order after session ``through`` (0: before the first, in id order)."""

@@ -105,7 +105,12 @@ class Transfer:
             for k in records.sessions:
                 conn.execute(
                     insert(sessions).values(
-                        event_id=event_id, number=k["number"], request_json=canonical(k["request"]), draws=k["draws"], unfinished=k["unfinished"], created_at=k["created_at"]
+                        event_id=event_id,
+                        number=k["number"],
+                        request_json=canonical(k["request"]),
+                        draws=k["draws"],
+                        unfinished=k["unfinished"],
+                        created_at=k["created_at"],
                     )
                 )
             for game in records.games:
@@ -115,7 +120,9 @@ class Transfer:
                     )
                 )
             for seat in records.seats:
-                conn.execute(insert(seats).values(event_id=event_id, session=seat["session"], player_id=seat["player"], game_id=seat["game"], seat=seat["seat"]))
+                conn.execute(
+                    insert(seats).values(event_id=event_id, session=seat["session"], player_id=seat["player"], game_id=seat["game"], seat=seat["seat"])
+                )
             if records.schedule is not None:
                 conn.execute(insert(schedules).values(event_id=event_id, document_json=canonical(records.schedule), created_at=records.schedule["created_at"]))
             for r in records.revisions:
@@ -243,7 +250,9 @@ def records_of(document: Any) -> Records:
         _ = [(r["game"], r["revision"], r["body_sha256"], r["result"], r["actor"], r["created_at"]) for r in records.revisions]
     except (KeyError, TypeError, AttributeError) as err:
         what = f"the field {err.args[0]!r}" if isinstance(err, KeyError) and err.args else "a field"
-        raise InvalidRequest(f"The export document is incomplete: {what} is missing or malformed.", {"body": [f"{what} is missing or malformed"]}, code=codes.INVALID_EXPORT) from None
+        raise InvalidRequest(
+            f"The export document is incomplete: {what} is missing or malformed.", {"body": [f"{what} is missing or malformed"]}, code=codes.INVALID_EXPORT
+        ) from None
     return records
 
 

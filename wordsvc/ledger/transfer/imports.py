@@ -75,7 +75,10 @@ def check_import(document: Any, lexicon_of: Callable[[dict[str, Any]], Lexicon |
         if not isinstance(entry, dict):
             problems.add(f"audit.{i}", "must be an object")
         elif (entry.get("key_id"), entry.get("signature")) != (None, None) and not (
-            isinstance(entry.get("key_id"), str) and _KEY_ID.fullmatch(entry["key_id"]) and isinstance(entry.get("signature"), str) and _SIGNATURE.fullmatch(entry["signature"])
+            isinstance(entry.get("key_id"), str)
+            and _KEY_ID.fullmatch(entry["key_id"])
+            and isinstance(entry.get("signature"), str)
+            and _SIGNATURE.fullmatch(entry["signature"])
         ):
             problems.add(f"audit.{i}.signature", "must be null with key_id null, or an Ed25519 signature in base64 with its key id (16 hex digits)")
     problems.raise_if_any("The import holds what no write of the API could have stored; see errors.")

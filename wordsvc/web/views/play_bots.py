@@ -1,4 +1,4 @@
-"""The server's bots at hosted tables: one thread a process plays every bot seat whose turn it is, off the request path.
+"""The server's bots and clocks at hosted tables: one thread a process plays every bot seat whose turn it is, and every turn out of time, off the request path.
 
 A bot is an ordinary client (:class:`~wordsvc.core.play.bots.Bot`): it reads
 its seat's projection and sends a public move through the same
@@ -11,6 +11,12 @@ and looks again. A request that changes a table (a seat taken, a move)
 the tests), then looks again, until no bot is to move. On its first nudge a
 process also looks at every table being played, so a restart leaves no bot
 waiting.
+
+The same thread keeps the clocks: it looks at a table again at its stored
+deadline and has the clock play the turns that ran out
+(:meth:`~wordsvc.ledger.hosting.plays.Plays.time_out`); on its first nudge a
+process gives every turn whose deadline passed while no process ran its whole
+limit again (:meth:`~wordsvc.ledger.hosting.plays.Plays.resume_clocks`).
 
 Each bot draws its randomness from the game's seed and its seat (secret
 until the game is over), so a game with bots replays the same.
@@ -31,7 +37,7 @@ from flask import current_app
 from ...core.play.bots import Bot, NotBotsTurn
 from ...core.play.views import project
 from ...ledger import Conflict, Ledger
-from ...ledger.hosting.plays import HOST, IllegalPlay
+from ...ledger.hosting.plays import HOST, IllegalPlay, wall_ms
 from .analysis import snapshot_solvers
 from .ledger_access import ledger
 
@@ -49,7 +55,7 @@ class BotRunner:
         self.solver_for = solver_for
         self.delay = delay
         self._due: list[tuple[float, str, str]] = []
-        self._waiting: set[tuple[str, str]] = set()
+        self._next: dict[tuple[str, str], float] = {}  # each table's earliest look scheduled (the heap keeps later ones, skipped)
         self._bots: dict[tuple[str, str, int], Bot] = {}
         self._wake = threading.Condition()
         self._changed: Callable[[str | None], None] | None = None
@@ -66,31 +72,40 @@ class BotRunner:
                 self._thread.start()
             if not self._swept:
                 self._swept = True
+                self.book.plays.resume_clocks()
                 for table in self.book.tables.playing():
                     self._add(table, 0.0)
             self._add((event_id, game_id), self.delay)
             self._wake.notify()
 
     def _add(self, table: tuple[str, str], delay: float) -> None:
-        if table not in self._waiting:
-            self._waiting.add(table)
-            heapq.heappush(self._due, (time.monotonic() + delay, *table))
+        """Look at ``table`` in ``delay`` seconds, unless a look comes sooner already."""
+        at = time.monotonic() + delay
+        if at < self._next.get(table, float("inf")):
+            self._next[table] = at
+            heapq.heappush(self._due, (at, *table))
 
     def _run(self) -> None:
         while True:
             with self._wake:
                 while not self._due or self._due[0][0] > time.monotonic():
                     self._wake.wait(None if not self._due else max(0.0, self._due[0][0] - time.monotonic()))
-                _, event_id, game_id = heapq.heappop(self._due)
-                self._waiting.discard((event_id, game_id))
+                due, event_id, game_id = heapq.heappop(self._due)
+                if self._next.get((event_id, game_id)) != due:
+                    continue  # a later entry of a table looked at sooner
+                del self._next[(event_id, game_id)]
             try:
+                self.book.plays.time_out(event_id, game_id)
                 again = self._turn(event_id, game_id)
+                ends = self.book.tables.deadline_of(event_id, game_id)
             except Exception:  # a bot must never take the runner down: the table is looked at again on its next nudge
                 log.exception("bot_failed", extra={"event": event_id, "game": game_id})
-                again = False
-            if again:
-                with self._wake:
+                again, ends = False, None
+            with self._wake:
+                if again:
                     self._add((event_id, game_id), self.delay)
+                if ends is not None:
+                    self._add((event_id, game_id), max(0.0, (ends - wall_ms()) / 1000))
 
     def _turn(self, event_id: str, game_id: str) -> bool:
         """One bot move at the table if a bot is to move; whether to look again."""
