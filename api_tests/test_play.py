@@ -195,3 +195,64 @@ def test_a_move_is_refused_with_its_code_and_changes_nothing(ledger_server: Ledg
     assert (missing.json()["code"], missing.json()["refusal"]) == ("card_not_in_hand", {"card": "zz"})
     done = move(mover, {"seq": 1, "move_id": "m5", "move": {"kind": "discard", "card": hand[0]}})
     assert done.status_code == 200 and done.json()["state"]["round"]["discard_top"] == hand[0]
+
+
+def _wait_over(client: requests.Session, base: str) -> dict[str, Any]:
+    """The table once its game is over (bots play with no delay in the tests): polled, with a safety net."""
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        table = client.get(base).json()
+        if table["status"] == "over":
+            return table
+        time.sleep(0.05)
+    raise AssertionError(f"the game did not end: {table}")
+
+
+def test_a_resigned_seat_is_played_by_a_bot_to_the_end_and_a_rematch_follows(ledger_server: LedgerServer, client: requests.Session) -> None:
+    url = ledger_server.url
+    table = _create(client, url, seats=2, bots=[{"seat": 1, "level": 2}], clock={"kind": "live", "turn_seconds": 300, "bank_seconds": 60})
+    base = f"{url}/events/{table['event']}/games/table/play"
+    ann = client.post(f"{base}/seats", json={"name": "Ann"}).json()["token"]
+    auth = {"Authorization": f"Bearer {ann}"}
+    playing = client.get(base, headers=auth).json()
+    assert playing["seats"][0]["bank_ms"] == 60_000 and any(s["deadline_ms"] for s in playing["seats"])
+    resigned = client.post(f"{base}/resign", headers=auth)
+    assert resigned.status_code == 200 and resigned.json()["seats"][0]["kind"] == "bot"
+    assert client.post(f"{base}/moves", headers=auth, json={"seq": 0, "move_id": "late", "move": {"kind": "draw"}}).json()["code"] in (
+        "seat_handed_over",
+        "stale_move",
+    )
+    over = _wait_over(client, base)
+    assert len(over["state"]["rounds"]) == 8 and over["server_seed"]
+    assert client.post(f"{base}/rematch", headers=auth).json()["code"] == "seat_handed_over"
+
+
+def test_a_game_is_aborted_before_its_first_round_is_scored_and_a_finished_one_played_again(ledger_server: LedgerServer, client: requests.Session) -> None:
+    url = ledger_server.url
+    table = _create(client, url, seats=2)
+    base = f"{url}/events/{table['event']}/games/table/play"
+    client.post(f"{base}/seats", json={"name": "Ann"})
+    assert client.post(f"{base}/abort").status_code == 401
+    aborted = client.post(f"{base}/abort", headers={"Authorization": f"Bearer {table['director_token']['token']}"})
+    assert aborted.status_code == 200 and aborted.json()["status"] == "aborted" and "server_seed" in aborted.json()
+    assert client.post(f"{base}/seats", json={"name": "Bob"}).json()["code"] == "table_full"
+
+    table = _create(client, url, seats=2, bots=[{"seat": 0, "level": 1}])
+    base = f"{url}/events/{table['event']}/games/table/play"
+    ann = client.post(f"{base}/seats", json={"name": "Ann"}).json()["token"]
+    rng = random.Random(3)
+    deadline = time.monotonic() + 40 * PATIENCE
+    while time.monotonic() < deadline:
+        state = client.get(base, headers={"Authorization": f"Bearer {ann}"}).json()["state"]
+        if state["over"]:
+            break
+        move = _person_move(state, rng)
+        if move is None:
+            time.sleep(0.01)
+            continue
+        client.post(f"{base}/moves", headers={"Authorization": f"Bearer {ann}"}, json={"seq": state["seq"], "move_id": f"a{state['seq']}", "move": move})
+    again = client.post(f"{base}/rematch", headers={"Authorization": f"Bearer {ann}"})
+    assert again.status_code == 201, again.text
+    taken = again.json()
+    assert (taken["seat"], taken["table"]["game"], taken["table"]["status"]) == (0, "table-2", "playing")
+    assert client.get(base).json()["rematch"] == "table-2"

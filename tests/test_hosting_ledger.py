@@ -24,7 +24,7 @@ from wordsvc.core.play.moves import move_to_dict
 from wordsvc.core.play.random_player import RandomPlayer
 from wordsvc.data.rulesets import load_rulesets
 from wordsvc.ledger import LOCAL, Conflict, Ledger, Principal
-from wordsvc.ledger.hosting.plays import IllegalPlay, StaleMove
+from wordsvc.ledger.hosting.plays import HOST, IllegalPlay, StaleMove
 from wordsvc.ledger.hosting.setup import TableSetup
 
 BOOK = load_rulesets()
@@ -57,7 +57,7 @@ def _table(ledger: Ledger, seats: list[str], ruleset: str = "standard", **setup:
     event = f"host{next(_ids)}"
     made = ledger.events.create_event(LOCAL, BOOK.get(ruleset), HASH, "Hosted", event)
     director = ledger.tokens.authenticate(made["director_token"]["token"])
-    ledger.tables.create(director, event, "t", TableSetup(len(seats), **setup))
+    ledger.tables.create(director, event, "t", TableSetup(len(seats) + len(setup.get("bots", {})), **setup))
     actors = {}
     for name in seats:
         taken = ledger.tables.sit(None, event, "t", None, name, None)
@@ -168,3 +168,55 @@ def test_a_move_is_refused_with_its_code_and_a_retry_is_answered_once(ledger: Le
     again = ledger.plays.move(actors[turn], turn, event, "t", 0, "x", {"kind": "draw"})
     assert (first.seq, again.seq, first.repeat, again.repeat) == (1, 1, False, True)
     assert ledger.plays.game(event, "t").state.moves == 1
+
+
+def _play_out(ledger: Ledger, event: str, actors: dict[int, Principal], rounds: int | None = None, game_id: str = "t") -> None:
+    """Random legal moves until the game is over (or ``rounds`` rounds are scored)."""
+    player = RandomPlayer(BOOK.get("standard"), HASH, random.Random(11), eagerness=0.5)
+    while not (game := ledger.plays.game(event, game_id)).state.over and (rounds is None or len(game.state.finished) < rounds):
+        seat, move = _public(player.move(game.state))
+        if seat in actors:
+            ledger.plays.move(actors[seat], seat, event, game_id, game.state.moves, f"m{game.state.moves}", move)
+        else:  # a bot's seat: the server's move, as its runner makes it
+            ledger.plays.move(HOST, seat, event, game_id, game.state.moves, f"bot-{game.state.moves}-{seat}", move, by="bot")
+
+
+def test_resign_hands_the_seat_to_a_bot_and_abort_ends_a_game_only_before_it_has_a_result(ledger: Ledger) -> None:
+    event, actors = _table(ledger, ["Ann", "Bob"])
+    table = ledger.endings.resign(actors[0], 0, event, "t")
+    assert table["seats"][0]["kind"] == "bot" and table["seats"][0]["name"] == "Ann"
+    with pytest.raises(Conflict) as again:
+        ledger.endings.resign(actors[0], 0, event, "t")
+    assert again.value.code == "seat_handed_over"
+    assert any(e["action"] == "play.handed" and e["payload"]["reason"] == "resigned" for e in _entries(ledger, event))
+
+    event, actors = _table(ledger, ["Ann", "Bob"])
+    aborted = ledger.endings.abort(actors[1], event, "t")
+    assert aborted["status"] == "aborted" and aborted["server_seed"]
+    with pytest.raises(Conflict) as twice:
+        ledger.endings.abort(actors[1], event, "t")
+    assert twice.value.code == "game_ended"
+
+    event, actors = _table(ledger, ["Ann", "Bob"])
+    _play_out(ledger, event, actors, rounds=1)
+    with pytest.raises(Conflict) as late:
+        ledger.endings.abort(actors[0], event, "t")
+    assert late.value.code == "abort_too_late"
+
+
+def test_a_rematch_seats_everyone_one_place_to_the_left_with_a_new_seed_and_starts_when_all_accept(ledger: Ledger) -> None:
+    event, actors = _table(ledger, ["Ann", "Bob"], bots={2: 1})
+    _play_out(ledger, event, actors)
+    old = ledger.tables.table(None, event, "t")
+    first = ledger.endings.rematch(actors[0], 0, event, "t")
+    assert first["seat"] == 1 and first["table"]["game"] == "t-2" and first["table"]["status"] == "waiting"
+    assert [s["name"] for s in first["table"]["seats"]] == ["Bot 3 (level 1)", "Ann", "Bob"]
+    assert [s["kind"] for s in first["table"]["seats"]] == ["bot", "person", "reserved"]
+    assert first["table"]["commitment"] != old["commitment"]
+    assert ledger.tables.table(None, event, "t")["rematch"] == "t-2"
+    with pytest.raises(Conflict):
+        ledger.endings.rematch(actors[0], 0, event, "t")
+    second = ledger.endings.rematch(actors[1], 1, event, "t")
+    assert second["seat"] == 2 and second["table"]["status"] == "playing"
+    bob = ledger.tokens.authenticate(second["token"])
+    assert ledger.tables.seat_of(bob, event, "t-2") == 2

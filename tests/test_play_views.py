@@ -130,8 +130,8 @@ def test_moves_by_face_name_the_seats_own_copies_and_spare_the_taken_card():
     if len(copies) > 1:
         assert move.card != taken.current.taken  # the other copy, so the discard is legal
     with pytest.raises(IllegalMove) as refused:
-        resolve(taken, seat, {"kind": "discard", "card": "zz"})
-    assert refused.value.code == "card_not_in_hand" and refused.value.details["card"] == "zz"
+        apply(taken, resolve(taken, seat, {"kind": "discard", "card": "zz"}), ruleset, HASH)
+    assert refused.value.code == "card_not_in_hand" and public_refusal(refused.value).details["card"] == "zz"
     faces = [face_of(c) for c in hand]
     out = resolve(taken, seat, {"kind": "go_out", "words": [faces[:-1]], "discard": faces[-1]})
     assert isinstance(out, GoOut) and sorted((*out.words[0], out.discard)) == sorted(hand)

@@ -239,6 +239,9 @@ NO_SUCH_SEAT = _register("no_such_seat", 422, "No seat of that number at the tab
 STALE_MOVE = _register("stale_move", 409, "The move quoted another move count than the table's: the answer's `state` is the current one.")
 MOVE_ID_REUSED = _register("move_id_reused", 409, "The move id was used by another seat at this table.")
 SEAT_HANDED_OVER = _register("seat_handed_over", 409, "The seat was handed to a bot (its player resigned or let its time run out): the bot plays it now.")
+GAME_ENDED = _register("game_ended", 409, "The game is over or aborted: it cannot be resigned or aborted again.")
+GAME_NOT_OVER = _register("game_not_over", 409, "A rematch follows a game that is over.")
+ABORT_TOO_LATE = _register("abort_too_late", 409, "A game can be aborted only before its first round is scored (it has a result after).")
 MOVE_MALFORMED = _register("move_malformed", 422, "The move is not one the protocol knows (its kind, its fields, a card named otherwise than by face).")
 
 

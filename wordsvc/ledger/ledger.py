@@ -39,6 +39,7 @@ from ..core.budget import MemoryBudget
 from ..core.ids import EXPORT_FORMAT
 from ..core.lexicon import Lexicon
 from ._db.database import connect, upgrade
+from .hosting.endings import Endings
 from .hosting.plays import Plays, wall_ms
 from .hosting.tables import Tables
 from .integrity.checkpoints import Signer
@@ -104,6 +105,7 @@ class Ledger:
         self.feed = Feed(store)
         self.tables = Tables(store, self.tokens, play_clock or wall_ms)
         self.plays = Plays(store, self.tables, clock=play_clock or wall_ms)
+        self.endings = Endings(store, self.tables, self.plays)
 
     @classmethod
     def open(

@@ -130,7 +130,7 @@ class SeatOut(Strict):
         required=True, allow_none=True, metadata={"description": "When the seat's turn runs out (ms since the epoch), while it is on the clock."}
     )
     timeouts = fields.Integer(required=True, metadata={"description": "The seat's turns in a row played by the clock."})
-    kind = fields.String(required=True, metadata={"description": "`open`, `person`, `bot` (the server's) or `outside` (a program, shown as a bot)."})
+    kind = fields.String(required=True, metadata={"description": "`open`, `person`, `bot` (the server's, or a seat handed to one), `outside` (a program, shown as a bot) or `reserved` (a rematch's seat, for its player)."})
     name = fields.String(required=True, allow_none=True)
     level = fields.Integer(required=True, allow_none=True)
     nonce = fields.String(required=True, allow_none=True)
@@ -146,6 +146,7 @@ class TableOut(Strict):
     seats = fields.List(fields.Nested(SeatOut), required=True)
     server_seed = fields.String(metadata={"description": "Revealed once the game is over."})
     seed = fields.String(allow_none=True, metadata={"description": "The game's seed, revealed once the game is over."})
+    rematch = fields.String(metadata={"description": "Once the game is over and a seat accepted a rematch: the next table's id."})
 
 
 class CreatedTableOut(TableOut):

@@ -158,7 +158,9 @@ def resolve(state: GameState, seat: int, move: Mapping[str, object]) -> Move:
     ``discard_taken_card``. So the words take the card just taken first and
     a discard takes it last, which makes a legal move of every move that can
     be one. A face the hand does not hold (or holds fewer times than named)
-    is :class:`IllegalMove` ``card_not_in_hand`` with that face.
+    becomes copy 0 of the face, which no deal has: the engine refuses it
+    (``card_not_in_hand``) after the checks that come first, such as whose
+    turn it is, and :func:`public_refusal` names it by its face.
     """
     kind = move.get("kind")
     if kind not in PUBLIC_MOVES:
@@ -185,8 +187,8 @@ def resolve(state: GameState, seat: int, move: Mapping[str, object]) -> Move:
 
     def pick(face: str, *, last_taken: bool) -> str:
         copies = [card for card in hand if face_of(card) == face]
-        if not copies:
-            raise IllegalMove("card_not_in_hand", f"card {face} is not in the hand", card=face)
+        if not copies:  # copy 0 is never dealt: the engine refuses it in the rules' order (a turn's half before its cards)
+            return f"{face}.0"
         if taken in copies and len(copies) > 1:
             copies.remove(taken)
             copies = [*copies, taken] if last_taken else [taken, *copies]

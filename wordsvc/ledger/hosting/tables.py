@@ -13,6 +13,7 @@ the game starts. All of it in one write each, under the event's chain lock.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -34,7 +35,7 @@ from ..records.store import Store, check_id, refuse_if_closed
 from ..records.tokens import Tokens
 from .setup import TableSetup
 
-__all__ = ["BOT_NAME", "Tables", "hosted_row", "seat_rows"]
+__all__ = ["BOT_NAME", "Tables", "hosted_row", "rematch_id", "seat_rows"]
 
 #: The name a server's bot sits under: its seat, counted from 1, and its level.
 BOT_NAME = "Bot {seat} (level {level})"
@@ -92,7 +93,7 @@ class Tables:
                 conn, event_id, actor, "play.created", {"game": game_id, "setup": setup.to_dict(), "commitment": commitment(server_seed), "seats": seats}
             )
             if not any(row["kind"] == "open" for row in seats):
-                done = self._start(conn, actor, event_id, game_id)
+                done = self.start(conn, actor, event_id, game_id)
             return done
 
         store.writer.run(event_id, work)
@@ -145,13 +146,13 @@ class Tables:
             )
             store.append(conn, event_id, seated, "play.seated", {"game": game_id, "seat": chosen, "name": name, "kind": kind, "nonce": nonce})
             if len(open_seats) == 1:
-                self._start(conn, seated, event_id, game_id)
+                self.start(conn, seated, event_id, game_id)
             return chosen, tid, token
 
         chosen, tid, token = store.writer.run(event_id, work)
         return {"seat": chosen, "token": token, "token_id": tid, "table": self.table(None, event_id, game_id, check=False)}
 
-    def _start(self, conn: Connection, actor: Principal, event_id: str, game_id: str) -> Appended:
+    def start(self, conn: Connection, actor: Principal, event_id: str, game_id: str) -> Appended:
         """Every seat is taken: the seed derived, the table seated in the event, the game started."""
         table = _table(conn, event_id, game_id)
         rows = seat_rows(conn, event_id, game_id)
@@ -178,7 +179,9 @@ class Tables:
         with self.store.engine.connect() as conn:
             row = _table(conn, event_id, game_id)
             rows = seat_rows(conn, event_id, game_id)
-        return table_view(row, rows)
+            following = rematch_id(game_id)
+            rematch = following if row.status == "over" and hosted_row(conn, event_id, following) is not None else None
+        return table_view(row, rows, rematch)
 
     def seat_of(self, actor: Principal | None, event_id: str, game_id: str) -> int | None:
         """The seat ``actor``'s token plays at this table; ``None`` for any other reader (403 for a player token of another table)."""
@@ -226,7 +229,13 @@ class Tables:
         return found
 
 
-def table_view(row: Any, seats: list[Any]) -> dict[str, Any]:
+def rematch_id(game_id: str) -> str:
+    """The id of the table that plays ``game_id`` again: ``table`` -> ``table-2`` -> ``table-3``."""
+    found = re.fullmatch(r"(.*)-(\d+)", game_id)
+    return f"{found.group(1)}-{int(found.group(2)) + 1}" if found else f"{game_id}-2"
+
+
+def table_view(row: Any, seats: list[Any], rematch: str | None = None) -> dict[str, Any]:
     clock = Clock.from_dict(json.loads(row.setup_json)["clock"])
 
     def ends(seat: Any) -> int | None:
@@ -253,6 +262,8 @@ def table_view(row: Any, seats: list[Any]) -> dict[str, Any]:
             for s in seats
         ],
     }
+    if rematch is not None:
+        view["rematch"] = rematch
     if row.status in ("over", "aborted"):  # revealed once the game is over: anyone can replay it (docs/play.md, "Verifiable deals")
         view["server_seed"], view["seed"] = row.server_seed, row.seed
     return view

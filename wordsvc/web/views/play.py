@@ -18,10 +18,10 @@ from ...core import problem_codes as codes
 from ...core.play import REFUSALS, Knobs, move_from_dict
 from ...core.play.verify import game_log
 from ...i18n import render
-from ...ledger import Forbidden, require_admin
+from ...ledger import Forbidden, Principal, require_admin
 from ...ledger.hosting.plays import IllegalPlay, StaleMove
 from ...ledger.hosting.setup import TableSetup
-from ...schemas.play import CreatedTableOut, LogOut, MoveBody, MovedOut, PlayOut, SeatBody, SeatTakenOut, TableBody, TablesOut
+from ...schemas.play import CreatedTableOut, LogOut, MoveBody, MovedOut, PlayOut, SeatBody, SeatTakenOut, TableBody, TableOut, TablesOut
 from ...schemas.stream import StreamQuery
 from ...server.hosting import hosting_of
 from ..endpoint_codes import RESOLVE
@@ -91,7 +91,7 @@ def create_table() -> Response:
     if not setup.rated:
         book.ratings.set_rated(director, event["id"], False, "a casual hosted table" if not bots else "a hosted table with a bot")
     table = book.tables.create(director, event["id"], "table", setup)
-    play_bots().nudge(event["id"], "table")
+    play_bots().nudge(event["id"], "table", _changed())
     return created_response({**table, "director_token": event["director_token"]}, f"/events/{event['id']}/games/table/play")
 
 
@@ -136,6 +136,7 @@ def list_tables() -> Response:
 def show_play(event: str, game: str) -> Response:
     actor = principal()
     book = ledger()
+    play_bots().wake(_changed())
     table = book.tables.table(actor, event, game)
     seat = book.tables.seat_of(actor, event, game)
     state = book.plays.view(seat, event, game) if table["status"] != "waiting" else None
@@ -166,7 +167,7 @@ def take_seat(event: str, game: str) -> Response:
     actor = principal()
     body = SEAT_BODY.load(read_json())
     taken = ledger().tables.sit(actor, event, game, body["seat"], body["name"], body["nonce"], body["bot"])
-    play_bots().nudge(event, game)
+    play_bots().nudge(event, game, _changed())
     return created_response(taken, f"/events/{event}/games/{game}/play")
 
 
@@ -205,7 +206,7 @@ def play_move(event: str, game: str) -> Response:
         text = render(f"refusal.{refused.refusal.code}", g.locale)
         answer = problem(422, text, {"move": [text]}, g.locale, code=refused.refusal.code)
         return _with(answer, "refusal", refused.refusal.details)
-    play_bots().nudge(event, game)
+    play_bots().nudge(event, game, _changed())
     response = jsonify({"seq": played.seq, "repeat": played.repeat, "state": played.state})
     response.headers["ETag"] = f'"{played.state["seq"]}"'
     return response
@@ -304,3 +305,87 @@ def play_stream(event: str, game: str) -> Response:
             watch_ledger(hosting.changed)
         hosting.hold(f"{event} {game} {'spectator' if seat is None else seat}", cursor, fetch, None if actor is None else actor.token)
     return Response(b"".join(parts), 200, _HEADERS, mimetype="text/event-stream")
+
+
+def _seat_actor(event: str, game: str) -> tuple[Principal, int]:
+    """The seat token's principal and seat (403 ``not_a_seat`` for any other token)."""
+    actor = writer()
+    seat = ledger().tables.seat_of(actor, event, game)
+    if seat is None:
+        raise _not_a_seat(game)
+    return actor, seat
+
+
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/games/{game}/play/resign",
+        operation_id="resignSeat",
+        tag="play",
+        summary="Resign: a bot plays the seat to the end",
+        description="Seat token. The seat's player leaves the game: the server's bot plays the seat from now on and the game is the player's forfeit "
+        "(`play.handed`). The table as anyone sees it.",
+        parameters=[EVENT, GAME],
+        answers={200: TableOut},
+        errors=(401, 403, 404, 409),
+        access=TOKEN,
+        roles=("player",),
+        problems=(*WRITE, codes.NOT_HOSTED, codes.NOT_A_SEAT, codes.GAME_NOT_STARTED, codes.GAME_ENDED, codes.SEAT_HANDED_OVER),
+    )
+)
+def resign(event: str, game: str) -> Response:
+    actor, seat = _seat_actor(event, game)
+    table = ledger().endings.resign(actor, seat, event, game)
+    play_bots().nudge(event, game, _changed())
+    return jsonify(table)
+
+
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/games/{game}/play/abort",
+        operation_id="abortGame",
+        tag="play",
+        summary="Abort a game before it has a result",
+        description="A seat token of the table, or the event's director. Only before the first round is scored (409 `abort_too_late` after): the game "
+        "ends with no result, nothing is rated, and the server seed is revealed.",
+        parameters=[EVENT, GAME],
+        answers={200: TableOut},
+        errors=(401, 403, 404, 409),
+        access=PUBLIC,
+        problems=(*WRITE, codes.NOT_HOSTED, codes.NOT_A_SEAT, codes.GAME_ENDED, codes.ABORT_TOO_LATE),
+    )
+)
+def abort(event: str, game: str) -> Response:
+    return jsonify(ledger().endings.abort(writer(), event, game))
+
+
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/games/{game}/play/rematch",
+        operation_id="acceptRematch",
+        tag="play",
+        summary="Play again",
+        description="Seat token, once the game is over. The first to accept makes the next table (`table` -> `table-2`: the same setup, a new server "
+        "seed, every seat one place to the left); each person takes their seat there by accepting, and gets its token, once. The game starts when the "
+        "last has accepted.",
+        parameters=[EVENT, GAME],
+        answers={201: SeatTakenOut},
+        errors=(401, 403, 404, 409),
+        access=TOKEN,
+        roles=("player",),
+        problems=(*WRITE, codes.NOT_HOSTED, codes.NOT_A_SEAT, codes.GAME_NOT_OVER, codes.SEAT_HANDED_OVER, codes.SEAT_TAKEN),
+    )
+)
+def rematch(event: str, game: str) -> Response:
+    actor, seat = _seat_actor(event, game)
+    taken = ledger().endings.rematch(actor, seat, event, game)
+    play_bots().nudge(event, taken["table"]["game"], _changed())
+    return created_response(taken, f"/events/{event}/games/{taken['table']['game']}/play")
+
+
+def _changed() -> Any:
+    """This worker's streams' hook, for the bots' moves to reach them at once (``None`` under another server)."""
+    hosting = hosting_of(request.environ)
+    return None if hosting is None else hosting.changed

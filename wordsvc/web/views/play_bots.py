@@ -65,18 +65,30 @@ class BotRunner:
     def nudge(self, event_id: str, game_id: str, changed: Callable[[str | None], None] | None = None) -> None:
         """Look at the table soon: a bot may be to move. ``changed``: tells this worker's streams of the event once a bot moved."""
         with self._wake:
-            if changed is not None:
-                self._changed = changed
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="bots", daemon=True)
-                self._thread.start()
-            if not self._swept:
-                self._swept = True
-                self.book.plays.resume_clocks()
-                for table in self.book.tables.playing():
-                    self._add(table, 0.0)
+            self._begin(changed)
             self._add((event_id, game_id), self.delay)
             self._wake.notify()
+
+    def wake(self, changed: Callable[[str | None], None] | None = None) -> None:
+        """Make sure the runner runs in this process (a read calls it: after a restart, the first request starts the bots and clocks)."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        with self._wake:
+            self._begin(changed)
+            self._wake.notify()
+
+    def _begin(self, changed: Callable[[str | None], None] | None) -> None:
+        """The thread started, and on the first call the process's sweep: every table being played looked at, the clocks resumed."""
+        if changed is not None:
+            self._changed = changed
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._run, name="bots", daemon=True)
+            self._thread.start()
+        if not self._swept:
+            self._swept = True
+            self.book.plays.resume_clocks()
+            for table in self.book.tables.playing():
+                self._add(table, 0.0)
 
     def _add(self, table: tuple[str, str], delay: float) -> None:
         """Look at ``table`` in ``delay`` seconds, unless a look comes sooner already."""
