@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from play_lexicon import HASH
 
+from conftest import BUILD
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
 from wordsvc.core.play import LEVELS, Bot, DrawPileOut, GameState, Knobs, NotBotsTurn, Pass, apply, new_game
 from wordsvc.core.play.bot_levels import Vocabulary
@@ -28,11 +29,18 @@ from wordsvc.core.solver.candidates import MemoryCandidates
 from wordsvc.core.solver.solver import Solver
 from wordsvc.core.verdict import judge_cards
 from wordsvc.data.rulesets import load_rulesets
+from wordsvc.service.solvers import Solvers
 
 BOOK = load_rulesets()
 
-#: The built lexicons of the ``service`` fixture (tests/conftest.py): without them the Icelandic game skips, and fails under CI.
-LEXICONS = ("is",)
+#: Every language with a deck, and its ruleset.
+DECKS = {
+    "en-US": "standard", "da": "dansk", "de": "deutsch", "es": "espanol", "et": "eesti", "fr": "francais",
+    "is": "islenska", "it": "italiano", "nl": "nederlands", "pl": "polski", "pt": "portugues",
+}  # fmt: skip
+
+#: The built lexicons of the ``service`` fixture (tests/conftest.py): without them the games with them skip, and fail under CI.
+LEXICONS = tuple(DECKS)
 
 
 class Seat:
@@ -100,17 +108,21 @@ def test_bots_play_the_german_deck(lexicon):
     assert state.over and any(words for r in state.finished for words in r.words)
 
 
-def test_bots_play_icelandic_with_the_built_lexicon(service):
-    """BÍN's two ranks (core, the rest) are the low levels' common words."""
-    from conftest import BUILD
-    from wordsvc.service.solvers import Solvers
-
-    ruleset, lexicon = service.resolve("islenska", None)
-    solver = Solvers.from_data_dir(service, BUILD).get("islenska")
+@pytest.mark.parametrize("lang", list(DECKS))
+def test_bots_play_every_language_with_a_deck_with_its_built_lexicon(lang, service):
+    """The top and the bottom level, one game of the language's ruleset with its lexicon and solver (Estonian: the analyser)."""
+    ruleset, lexicon = service.resolve(DECKS[lang], None)
+    solver = Solvers.from_data_dir(service, BUILD).get(DECKS[lang])
     state, _ = play(ruleset, lexicon, solver, (1, 4), 11)
-    assert state.over
-    novice = Vocabulary(LEVELS[1], lexicon, random.Random(1))
-    assert novice.tier("hestur") == 0 and lexicon.rank("hestur") == 1
+    assert state.over and any(words for r in state.finished for words in r.words)
+
+
+def test_the_ranks_of_the_built_lexicons_are_the_low_levels_common_words(service):
+    """SCOWL's sizes in English; BÍN's two ranks (core, the rest) in Icelandic; a list with no ranks: every word common."""
+    tiers = {lang: Vocabulary(LEVELS[1], service.languages.get(lang), random.Random(1)).tier for lang in ("en-US", "is", "fr")}
+    assert (tiers["en-US"]("cat"), tiers["en-US"]("jo"), tiers["en-US"]("quipu")) == (0, 1, 2)
+    assert tiers["is"]("hestur") == 0
+    assert tiers["fr"]("chat") == 0
 
 
 def test_the_same_seeds_play_the_same_game_byte_for_byte(lexicon, solvers):
