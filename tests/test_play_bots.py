@@ -202,11 +202,13 @@ def view(hand: list[str], phase: str, *, top: str | None = "e", taken: str | Non
     }
 
 
-def test_the_top_level_takes_the_discard_when_the_face_up_advice_says_so_and_the_novice_draws(lexicon, solvers):
+def test_the_top_level_takes_the_discard_when_it_beats_a_draw_the_club_when_it_gains_and_the_novice_never(lexicon, solvers):
     ruleset, solver = BOOK.get("standard"), solvers["standard"]
     hand = ["t", "a", "z"]  # with the E: TEA (or EAT), Z discarded
     assert Bot(4, ruleset, lexicon, solver, random.Random(0)).move(view(hand, "draw", top="e")) == {"kind": "take"}
-    assert Bot(4, ruleset, lexicon, solver, random.Random(0)).move(view(hand, "draw", top="x")) == {"kind": "take"}  # X costs less than Z
+    # X in place of Z gains 2 points: the club player takes it; the expert draws, as a card from the pile gains more on average
+    assert Bot(3, ruleset, lexicon, solver, random.Random(0)).move(view(hand, "draw", top="x")) == {"kind": "take"}
+    assert Bot(4, ruleset, lexicon, solver, random.Random(0)).move(view(hand, "draw", top="x")) == {"kind": "draw"}
     assert Bot(4, ruleset, lexicon, solver, random.Random(0)).move(view(hand, "draw", top="q")) == {"kind": "draw"}  # Q gains nothing
     assert Bot(1, ruleset, lexicon, solver, random.Random(0)).move(view(hand, "draw", top="e")) == {"kind": "draw"}
 
