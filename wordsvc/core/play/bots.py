@@ -31,7 +31,8 @@ Its solver is the exact one for the top level, and for the others a solver
 of the same ruleset and candidate source over the words it knows
 (:class:`~.bot_levels.VocabularyLexicon`). Deterministic: its only
 randomness is the ``random.Random`` it is given (its vocabulary is drawn
-from it once), so the same seed plays the same game.
+from it once, the expert's samples of unseen cards on the way), so the same
+seed plays the same game.
 """
 
 from __future__ import annotations
