@@ -17,14 +17,16 @@
    with the best play of the best hand the bot held at any point of the round
    (after each of its draws): what it gave up by drawing on.
 3. **Move time.** Per language with a deck: a bot of the top and of the bottom
-   level play ``--timing-games`` two-seat games of the language's ruleset;
-   every move made with a 10-card hand (the standard's last round) is timed,
+   level play ``--timing-games`` two-seat games of the language's ruleset with
+   every round dealt 10 cards (its last round's size, eight times: a round of
+   10 cards often ends on its first turns, so the games of the ruleset as it
+   is give few); every move made with a 10-card hand is timed,
    projection in, public move out. The baseline, measured in the same run on
    the same hands, is the exact solver's best play of the hand with the card
    drawn (``discard: true``), what ``POST /best-meld`` computes. A language
    whose lexicon or index is not built is skipped with a note.
 
-Run: ``.venv/bin/python bench/bots.py [--games 40] [--timing-games 2] [--seed 52] [--no-ladder] [--no-timing]``.
+Run: ``.venv/bin/python bench/bots.py [--games 40] [--timing-games 10] [--seed 52] [--no-ladder] [--no-timing]``.
 The first and last lines time a fixed Python loop (:func:`common.machine_line`);
 the timed figures move with it on a shared machine.
 """
@@ -32,6 +34,7 @@ the timed figures move with it on a shared machine.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import time
@@ -58,9 +61,16 @@ DECKS = (
 Watch = Callable[[int, dict, float], None]
 
 
-def play(service: Service, solvers: Solvers, ruleset_id: str, levels: tuple[int, int], seed: str, rng: random.Random, watch: Watch | None = None):  # type: ignore[no-untyped-def]
-    """One game of two bots (seat 0 at ``levels[0]``); ``watch(seat, view, seconds)`` sees every move timed. The final state."""
+def play(  # type: ignore[no-untyped-def]
+    service: Service, solvers: Solvers, ruleset_id: str, levels: tuple[int, int], seed: str, rng: random.Random, watch: Watch | None = None, tens: bool = False
+):
+    """One game of two bots (seat 0 at ``levels[0]``); ``watch(seat, view, seconds)`` sees every move timed. The final state.
+
+    ``tens``: every round deals 10 cards (the ruleset's last round, eight times), so each game times many 10-card moves.
+    """
     ruleset, lexicon = service.resolve(ruleset_id, None)
+    if tens:
+        ruleset = dataclasses.replace(ruleset, rounds=(ruleset.rounds[-1],) * len(ruleset.rounds))
     solver = solvers.get(ruleset_id)
     bots = [Bot(level, ruleset, lexicon, solver, random.Random(rng.getrandbits(64))) for level in levels]
     state = new_game(ruleset, seed, [f"L{level}" for level in levels], lexicon, Knobs())
@@ -149,7 +159,7 @@ def ladder(service: Service, solvers: Solvers, games: int, seed: int) -> None:
 
 def timing(service: Service, solvers: Solvers, games: int, seed: int) -> None:
     top, bottom = max(LEVELS), min(LEVELS)
-    print(f"move time with a 10-card hand: levels {top} and {bottom}, {games} two-seat games a language, seed {seed}")
+    print(f"move time with a 10-card hand: levels {top} and {bottom}, {games} two-seat games of 10-card rounds a language, seed {seed}")
     for lang, ruleset_id in DECKS:
         try:
             solver = solvers.get(ruleset_id)
@@ -160,7 +170,7 @@ def timing(service: Service, solvers: Solvers, games: int, seed: int) -> None:
         hands: list[list[str]] = []
         rng = random.Random(f"{seed}-{lang}")
         for _ in range(games):
-            play(service, solvers, ruleset_id, (top, bottom), f"{rng.getrandbits(256):064x}", rng, time_watch((top, bottom), moves, hands))
+            play(service, solvers, ruleset_id, (top, bottom), f"{rng.getrandbits(256):064x}", rng, time_watch((top, bottom), moves, hands), tens=True)
         baseline = []
         for hand in hands:
             started = time.perf_counter()
@@ -177,7 +187,7 @@ def timing(service: Service, solvers: Solvers, games: int, seed: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games a pair of levels in the ladder")
-    parser.add_argument("--timing-games", type=int, default=2, help="games a language for the move times")
+    parser.add_argument("--timing-games", type=int, default=10, help="games a language for the move times")
     parser.add_argument("--seed", type=int, default=52)
     parser.add_argument("--no-ladder", action="store_true")
     parser.add_argument("--no-timing", action="store_true")

@@ -52,7 +52,9 @@ class Level:
     at that chance; each letter more multiplies it by ``decay``. ``takes``:
     whether it takes the discard pile's card when its own best play gains
     by it (the solver's face-up advice on the words it knows); otherwise it
-    always draws from the pile. ``slack``: ``None`` goes out as soon as it
+    always draws from the pile. ``weighs_draw``: it takes the card only when
+    that also beats a draw from the pile on average (over the cards it has not
+    seen this round). ``slack``: ``None`` goes out as soon as it
     sees a going out; a number goes out only when the going out scores no
     more than that below the hand's best play (waiting for a better hand
     otherwise).
@@ -66,6 +68,7 @@ class Level:
     decay: float
     takes: bool
     slack: int | None
+    weighs_draw: bool = False
 
     @property
     def exact(self) -> bool:
@@ -95,9 +98,9 @@ LEVELS: dict[int, Level] = {
             (1.0, 0.8, 0.3), 5, 0.75, True, None,
         ),
         Level(
-            4, "expert", "the exact solver: every word of the list, the face-up advice for taking the discard, "
-            "goes out when the going out scores within 2 points of the hand's best play",
-            (1.0, 1.0, 1.0), 99, 1.0, True, 2,
+            4, "expert", "the exact solver: every word of the list, takes the discard when the face-up advice gains and "
+            "beats a draw's average over the unseen cards, goes out when the going out scores within 2 points of the hand's best play",
+            (1.0, 1.0, 1.0), 99, 1.0, True, 2, weighs_draw=True,
         ),
     )
 }  # fmt: skip

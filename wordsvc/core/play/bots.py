@@ -13,8 +13,10 @@ A turn, for every level (:class:`~.bot_levels.Level` says where they differ):
 - **Draw or take.** A level that ``takes`` asks its solver for the face-up
   advice (:class:`~wordsvc.core.solver.plays.Pickup`): the discard pile's top
   card is taken when the best play of the hand with it scores more than the
-  hand's best play as it is. Otherwise it draws from the pile (or takes,
-  when the pile cannot be drawn from).
+  hand's best play as it is, and, for a level that ``weighs_draw``, more than
+  the best play a draw from the pile gives on average over the cards it has
+  not seen. Otherwise it draws from the pile (or takes, when the pile cannot
+  be drawn from).
 - **Go out, or discard.** Its solver's best play of the hand (with the card
   drawn) names the discard: the most valuable card it cannot lay. It goes
   out when its solver finds a going out and its level's ``slack`` allows.
@@ -29,12 +31,14 @@ Its solver is the exact one for the top level, and for the others a solver
 of the same ruleset and candidate source over the words it knows
 (:class:`~.bot_levels.VocabularyLexicon`). Deterministic: its only
 randomness is the ``random.Random`` it is given (its vocabulary is drawn
-from it once), so the same seed plays the same game.
+from it once, the expert's samples of unseen cards on the way), so the same
+seed plays the same game.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -47,11 +51,18 @@ from ..verdict import judge_cards
 from .bot_levels import LEVELS, Level, Vocabulary, VocabularyLexicon
 from .knobs import DrawPileOut, Knobs
 
-__all__ = ["BOT_BUDGET", "LEVELS", "Bot", "Level", "NotBotsTurn"]
+__all__ = ["BOT_BUDGET", "DRAW_SAMPLES", "LEVELS", "Bot", "Level", "NotBotsTurn"]
 
 #: The bytes a weaker level's own solver may keep in its caches: the words
 #: of a few thousand hands (a solver's entry is 80-320 bytes; solver.py).
 BOT_BUDGET = 4 << 20
+
+#: Cards drawn (without replacement, from the unseen ones) to estimate what
+#: a draw from the pile is worth. Over 100 random 10-card English hands, 12
+#: of the 107 unseen cards missed the mean over all of them by 0.6 points at
+#: the median, 1.8 at the 90th percentile, and took 9.8 solves (distinct
+#: faces) instead of 30.9.
+DRAW_SAMPLES = 12
 
 View = Mapping[str, Any]
 PublicMove = dict[str, Any]
@@ -114,15 +125,35 @@ class Bot:
     def _draw(self, hand: list[str], r: Mapping[str, Any]) -> PublicMove:
         top, piled = r["discard_top"], r["discard_pile"]
         can_draw = r["draw_pile"] > 0 or (self.knobs.draw_pile_out is DrawPileOut.RESHUFFLE and piled > 1)
-        if top is None or (can_draw and not self._worth_taking(hand, top)):
+        if top is None or (can_draw and not self._worth_taking(hand, top, r["words"])):
             return {"kind": "draw"}
         return {"kind": "take"}
 
-    def _worth_taking(self, hand: list[str], top: str) -> bool:
+    def _worth_taking(self, hand: list[str], top: str, laid: Sequence[Sequence[Sequence[str]]]) -> bool:
+        """Whether to take ``top``: the face-up advice gains, and (a level that ``weighs_draw``) beats a draw's expected best play."""
         if not self.level.takes or hand.count(top) >= self.ruleset.deck.count(top):
             return False
         advice = self._solve(hand, discard=False, face_up=top).face_up
-        return advice is not None and advice.take
+        if advice is None or not advice.take:
+            return False
+        return not self.level.weighs_draw or advice.play.score > self._draw_value(hand, top, laid)
+
+    def _draw_value(self, hand: list[str], top: str, laid: Sequence[Sequence[Sequence[str]]]) -> float:
+        """The mean best score of the hand with a card drawn, over the cards the seat has not seen this round.
+
+        Unseen: the deck less the seat's hand, the discard pile's top and the
+        words laid this round (what the projection shows); the cards deeper in
+        the discard pile and in the other hands are unseen too, as a player
+        who does not count cards would have it. One solve a face.
+        """
+        deck = self.ruleset.deck
+        unseen = Counter({face: deck.count(face) for face in deck.cards})
+        unseen.subtract([*hand, top, *(face for words in laid for word in words for face in word)])
+        pile = sorted(unseen.elements())
+        if not pile:
+            return float("-inf")
+        drawn = Counter(self.rng.sample(pile, min(DRAW_SAMPLES, len(pile))))
+        return sum(n * self._solve([*hand, face], discard=True).best.score for face, n in sorted(drawn.items())) / drawn.total()
 
     def _discard(self, seat: int, hand: list[str], r: Mapping[str, Any]) -> PublicMove:
         barred = None if self.knobs.discard_taken_card or hand.count(r["taken"] or "") > 1 else r["taken"]
