@@ -114,8 +114,8 @@ class MoveBody(Strict):
         metadata={"description": "The move count of the state the move was chosen in (its `seq`, the state's ETag)."},
     )
     move_id = fields.String(
-        required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"),
-        metadata={"description": "The client's id of the move: a retry with the same id is answered, never applied twice."},
+        required=True, validate=validate.Regexp(r"^(?!bot-|clock-)[A-Za-z0-9_-]{1,64}$"),
+        metadata={"description": "The client's id of the move (1 to 64 of A-Z a-z 0-9 _ -; `bot-` and `clock-` are the server's): a retry with the same id is answered, never applied twice."},
     )  # fmt: skip
     move = fields.Nested(MoveSchema, required=True)
 
@@ -130,6 +130,9 @@ class SeatOut(Strict):
         required=True, allow_none=True, metadata={"description": "When the seat's turn runs out (ms since the epoch), while it is on the clock."}
     )
     timeouts = fields.Integer(required=True, metadata={"description": "The seat's turns in a row played by the clock."})
+    handed = fields.String(
+        required=True, allow_none=True, metadata={"description": "Why a person's seat went to a bot: `timeouts` or `resigned` (the player's forfeit); null otherwise."}
+    )
     kind = fields.String(required=True, metadata={"description": "`open`, `person`, `bot` (the server's, or a seat handed to one), `outside` (a program, shown as a bot) or `reserved` (a rematch's seat, for its player)."})
     name = fields.String(required=True, allow_none=True)
     level = fields.Integer(required=True, allow_none=True)

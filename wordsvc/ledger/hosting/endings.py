@@ -9,7 +9,8 @@
 - **Rematch**: once the game is over, each person seat accepts; the first
   acceptance makes the next table of the event (``table`` -> ``table-2``),
   with the same setup, a new server seed, and every seat one place to the
-  left (the old seat 0 sits at seat 1), the bots at their rotated seats.
+  left (the old seat 0 sits at seat 1), the bots at their rotated seats (a
+  seat whose player left is a bot's there too).
   Each person takes their reserved seat by accepting; the game starts when
   the last has.
 """
@@ -31,7 +32,7 @@ from ..records.access import require_director
 from ..records.principals import Principal
 from ..records.store import Store
 from .plays import HANDOVER_LEVEL, Plays
-from .tables import Tables, hosted_row, rematch_id, seat_rows
+from .tables import BOT_NAME, Tables, hosted_row, rematch_id, seat_rows
 
 __all__ = ["Endings"]
 
@@ -87,7 +88,7 @@ class Endings:
             if row is None or row.status != "over":
                 raise Conflict("A rematch follows a game that is over.", {"game": ["not over"]}, code=codes.GAME_NOT_OVER)
             old = seat_rows(conn, event_id, game_id)
-            if old[seat].kind != "person":
+            if old[seat].kind != "person" or old[seat].handed is not None:
                 raise Conflict(f"Seat {seat} was handed to a bot: its player left the table.", {"seat": ["a bot's"]}, code=codes.SEAT_HANDED_OVER)
             size = len(old)
             if hosted_row(conn, event_id, following) is None:
@@ -122,12 +123,12 @@ class Endings:
         )  # fmt: skip
         seats = []
         for s in old:
-            moved = {
-                "seat": (s.seat + 1) % size,
-                "kind": "bot" if s.kind == "bot" else "reserved",
-                "name": s.name,
-                "level": s.level if s.kind == "bot" else None,
-            }
+            seat = (s.seat + 1) % size
+            if s.kind != "bot":
+                moved = {"seat": seat, "kind": "reserved", "name": s.name, "level": None}
+            else:  # a bot's seat, or one a player left: a bot's at the next table
+                name = s.name if s.handed is None else BOT_NAME.format(seat=seat + 1, level=s.level)
+                moved = {"seat": seat, "kind": "bot", "name": name, "level": s.level}
             conn.execute(insert(hosted_seats).values(event_id=row.event_id, game_id=following, **moved))
             seats.append(moved)
         seats.sort(key=lambda s: s["seat"])
@@ -141,7 +142,7 @@ class Endings:
 
 
 def _hand_over(conn: Connection, row: Any, seat: int) -> None:
-    conn.execute(_seat(update(hosted_seats), row.event_id, row.game_id, seat).values(kind="bot", level=HANDOVER_LEVEL))
+    conn.execute(_seat(update(hosted_seats), row.event_id, row.game_id, seat).values(kind="bot", level=HANDOVER_LEVEL, handed="resigned"))
 
 
 def _playing(conn: Connection, event_id: str, game_id: str) -> Any:

@@ -120,6 +120,8 @@ class Plays:
 
         def work(conn: Connection) -> tuple[Game, bool, int]:
             row = _started(conn, event_id, game_id)
+            if row.status == "aborted":
+                raise Conflict(f"Table {game_id}'s game was aborted.", {"game": ["aborted"]}, code=codes.GAME_ENDED)
             known = _BY_ID.first(conn, {"event": event_id, "game": game_id, "move_id": move_id})
             game = self.states.at(conn, row, ruleset, lexicon)
             if known is not None:
@@ -218,7 +220,7 @@ class Plays:
             count = (seats[seat].timeouts or 0) + 1
             values: dict[str, Any] = {"timeouts": count}
             if handed_to_bot(count) and seats[seat].kind != "bot":
-                values.update(kind="bot", level=HANDOVER_LEVEL)
+                values.update(kind="bot", level=HANDOVER_LEVEL, handed="timeouts")
                 self.store.append(conn, row.event_id, HOST, "play.handed", {"game": row.game_id, "seat": seat, "reason": "timeouts", "forfeit": True})
             conn.execute(_seat_where(update(hosted_seats), row.event_id, row.game_id, seat).values(**values))
         return game

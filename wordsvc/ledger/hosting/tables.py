@@ -24,6 +24,7 @@ from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...core.play.clocks import Clock, deadline
 from ...core.play.fairness import commitment, game_seed
+from ...core.ruleset import Ruleset
 from .._db.canonical import canonical, now
 from .._db.prepared import Prepared
 from .._db.schema import games, hosted, hosted_seats
@@ -35,7 +36,7 @@ from ..records.store import Store, check_id, refuse_if_closed
 from ..records.tokens import Tokens
 from .setup import TableSetup
 
-__all__ = ["BOT_NAME", "Tables", "hosted_row", "rematch_id", "seat_rows"]
+__all__ = ["BOT_NAME", "Tables", "check_setup", "hosted_row", "rematch_id", "seat_rows"]
 
 #: The name a server's bot sits under: its seat, counted from 1, and its level.
 BOT_NAME = "Bot {seat} (level {level})"
@@ -56,16 +57,7 @@ class Tables:
         event = store.event_row(event_id)
         actor = require_director(actor, event_id, "host a table")
         check_id(game_id, "game")
-        ruleset = store.ruleset(event)
-        if not ruleset.players_min <= setup.seats <= ruleset.players_max:
-            raise InvalidRequest(
-                f"{setup.seats} seat(s); ruleset {ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players",
-                {"seats": [f"must be {ruleset.players_min} to {ruleset.players_max}"]},
-                code=codes.PLAYER_COUNT,
-            )
-        for seat in setup.bots:
-            if not 0 <= seat < setup.seats:
-                raise InvalidRequest(f"no seat {seat}: seats are 0 to {setup.seats - 1}", {f"bots.{seat}": ["no such seat"]}, code=codes.NO_SUCH_SEAT)
+        check_setup(store.ruleset(event), setup)
         server_seed = secrets.token_hex(32)
 
         def work(conn: Connection) -> Appended:
@@ -200,6 +192,12 @@ class Tables:
         with self.store.engine.connect() as conn:
             return [(row.event_id, row.game_id) for row in _OVERDUE.all(conn, {"moment": moment})]
 
+    def status_of(self, event_id: str, game_id: str) -> str | None:
+        """The table's status (``waiting``, ``playing``, ``over``, ``aborted``); ``None`` for a table not hosted."""
+        with self.store.engine.connect() as conn:
+            row = hosted_row(conn, event_id, game_id)
+        return None if row is None else str(row.status)
+
     def deadline_of(self, event_id: str, game_id: str) -> int | None:
         """The table's deadline (ms since the epoch): when the first turn on the clock runs out; ``None`` without one."""
         with self.store.engine.connect() as conn:
@@ -227,6 +225,19 @@ class Tables:
                     continue
                 found.append(table_view(row, seat_rows(conn, row.event_id, row.game_id)))
         return found
+
+
+def check_setup(ruleset: Ruleset, setup: TableSetup) -> None:
+    """422 unless ``setup`` can be played under ``ruleset``: its seat count, its bots' seats."""
+    if not ruleset.players_min <= setup.seats <= ruleset.players_max:
+        raise InvalidRequest(
+            f"{setup.seats} seat(s); ruleset {ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players",
+            {"seats": [f"must be {ruleset.players_min} to {ruleset.players_max}"]},
+            code=codes.PLAYER_COUNT,
+        )
+    for seat in setup.bots:
+        if not 0 <= seat < setup.seats:
+            raise InvalidRequest(f"no seat {seat}: seats are 0 to {setup.seats - 1}", {"bots": [f"no seat {seat}"]}, code=codes.NO_SUCH_SEAT)
 
 
 def rematch_id(game_id: str) -> str:

@@ -21,6 +21,7 @@ from ...i18n import render
 from ...ledger import Forbidden, Principal, require_admin
 from ...ledger.hosting.plays import IllegalPlay, StaleMove
 from ...ledger.hosting.setup import TableSetup
+from ...ledger.hosting.tables import check_setup
 from ...schemas.play import CreatedTableOut, LogOut, MoveBody, MovedOut, PlayOut, SeatBody, SeatTakenOut, TableBody, TableOut, TablesOut
 from ...schemas.stream import StreamQuery
 from ...server.hosting import hosting_of
@@ -82,6 +83,7 @@ def create_table() -> Response:
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
     bots = {bot["seat"]: bot["level"] for bot in body["bots"]}
     setup = TableSetup(body["seats"], bots, _knobs(body["knobs"]), body["clock"], body["rated"] and not bots, body["public"])
+    check_setup(ruleset, setup)  # before the event is made: a table that cannot be played makes no event
     open_limit = settings.open_events if settings.event_creation == "open" else None
     book = ledger()
     event = book.events.create_event(
@@ -139,7 +141,8 @@ def show_play(event: str, game: str) -> Response:
     play_bots().wake(_changed())
     table = book.tables.table(actor, event, game)
     seat = book.tables.seat_of(actor, event, game)
-    state = book.plays.view(seat, event, game) if table["status"] != "waiting" else None
+    started = table["status"] == "playing" or table["status"] == "over" or (table["status"] == "aborted" and table.get("seed"))
+    state = book.plays.view(seat, event, game) if started else None
     response = jsonify({**table, "state": state})
     if state is not None:
         response.headers["ETag"] = f'"{state["seq"]}"'
@@ -188,7 +191,7 @@ def take_seat(event: str, game: str) -> Response:
         errors=(400, 401, 403, 404, 409, 413, 415, 422),
         access=TOKEN,
         roles=("player",),
-        problems=(*WRITE, *_TABLE, codes.NOT_A_SEAT, codes.STALE_MOVE, codes.MOVE_ID_REUSED, *MOVE_CODES),
+        problems=(*WRITE, *_TABLE, codes.NOT_A_SEAT, codes.STALE_MOVE, codes.MOVE_ID_REUSED, codes.GAME_ENDED, codes.SEAT_HANDED_OVER, *MOVE_CODES),
     )
 )
 def play_move(event: str, game: str) -> Response:
@@ -367,7 +370,7 @@ def abort(event: str, game: str) -> Response:
         operation_id="acceptRematch",
         tag="play",
         summary="Play again",
-        description="Seat token, once the game is over. The first to accept makes the next table (`table` -> `table-2`: the same setup, a new server "
+        description="Seat token. Once the game is over, the first to accept makes the next table (`table` -> `table-2`: the same setup, a new server "
         "seed, every seat one place to the left); each person takes their seat there by accepting, and gets its token, once. The game starts when the "
         "last has accepted.",
         parameters=[EVENT, GAME],

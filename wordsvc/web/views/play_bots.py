@@ -37,7 +37,7 @@ from flask import current_app
 from ...core.play.bots import Bot, NotBotsTurn
 from ...core.play.views import project
 from ...ledger import Conflict, Ledger
-from ...ledger.hosting.plays import HOST, IllegalPlay, wall_ms
+from ...ledger.hosting.plays import HOST, IllegalPlay, StaleMove, wall_ms
 from .analysis import snapshot_solvers
 from .ledger_access import ledger
 
@@ -110,8 +110,8 @@ class BotRunner:
                 self.book.plays.time_out(event_id, game_id)
                 again = self._turn(event_id, game_id)
                 ends = self.book.tables.deadline_of(event_id, game_id)
-            except Exception:  # a bot must never take the runner down: the table is looked at again on its next nudge
-                log.exception("bot_failed", extra={"event": event_id, "game": game_id})
+            except Exception as err:  # a bot must never take the runner down: the table is looked at again on its next nudge
+                log.error("bot_failed", extra={"event": event_id, "game": game_id, "error": type(err).__name__})  # the type only: a message may name a hidden card
                 again, ends = False, None
             with self._wake:
                 if again:
@@ -121,10 +121,9 @@ class BotRunner:
 
     def _turn(self, event_id: str, game_id: str) -> bool:
         """One bot move at the table if a bot is to move; whether to look again."""
-        try:
-            game = self.book.plays.game(event_id, game_id)
-        except Conflict:  # not started, or not hosted
+        if self.book.tables.status_of(event_id, game_id) != "playing":
             return False
+        game = self.book.plays.game(event_id, game_id)
         state = game.state
         r = state.current
         if r is None:
@@ -138,8 +137,11 @@ class BotRunner:
         try:
             move = bot.move(project(state, seat))
             self.book.plays.move(HOST, seat, event_id, game_id, state.moves, f"bot-{state.moves}-{seat}", move, by="bot")
-        except (NotBotsTurn, Conflict, IllegalPlay) as err:  # another process moved first, or a bot's bug: look again once
-            log.info("bot_move_refused", extra={"event": event_id, "game": game_id, "seat": seat, "why": type(err).__name__})
+        except StaleMove:  # another process moved first: look again
+            return True
+        except (NotBotsTurn, Conflict, IllegalPlay) as err:  # the game ended or was aborted meanwhile, or a bot's bug: not again until the next nudge
+            log.warning("bot_move_refused", extra={"event": event_id, "game": game_id, "seat": seat, "why": type(err).__name__})
+            return False
         if self._changed is not None:
             self._changed(event_id)
         return True
