@@ -132,6 +132,21 @@ def test_the_same_seeds_play_the_same_game_byte_for_byte(lexicon, solvers):
     assert first.canonical() == again.canonical()
 
 
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_a_bot_made_afresh_for_every_move_plays_as_one_kept_for_the_game(level, lexicon, solvers):
+    """A move is a function of the bot's seed and the projection: a server may remake a bot after a restart."""
+    ruleset, solver = BOOK.get("standard"), solvers["standard"]
+    kept, _ = play(ruleset, lexicon, solver, (level, level), 31)
+    seeds = random.Random(31)
+    bot_seeds = [seeds.getrandbits(64) for _ in range(2)]
+    state = new_game(ruleset, f"{seeds.getrandbits(256):064x}", [f"L{level}-{i}" for i in range(2)], lexicon, Knobs())
+    while not state.over:
+        seat = to_move(state)
+        fresh = Bot(level, ruleset, lexicon, solver, random.Random(bot_seeds[seat]))
+        state = apply(state, resolve(state, seat, fresh.move(project(state, seat))), ruleset, lexicon)
+    assert state.canonical() == kept.canonical()
+
+
 def test_the_top_level_beats_the_bottom_level_in_a_clear_majority_of_seeded_games(lexicon, solvers):
     """Two seats; the suite's 40 words rarely lay a long hand whole, so the draw pile's end closes a round."""
     ruleset, top, bottom = BOOK.get("standard"), max(LEVELS), min(LEVELS)
