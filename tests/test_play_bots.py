@@ -20,8 +20,9 @@ from play_lexicon import HASH
 
 from conftest import BUILD
 from wordsvc.core.lexicon import LexiconInfo, MemoryLexicon
-from wordsvc.core.play import LEVELS, Bot, DrawPileOut, GameState, Knobs, NotBotsTurn, Pass, apply, new_game
+from wordsvc.core.play import DrawPileOut, GameState, Knobs, Pass, apply, new_game
 from wordsvc.core.play.bot_levels import Vocabulary
+from wordsvc.core.play.bots import LEVELS, Bot, NotBotsTurn
 from wordsvc.core.play.random_player import RandomPlayer
 from wordsvc.core.play.views import project, resolve
 from wordsvc.core.ruleset import Ruleset
