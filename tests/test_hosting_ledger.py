@@ -26,6 +26,7 @@ from wordsvc.data.rulesets import load_rulesets
 from wordsvc.ledger import LOCAL, Conflict, Ledger, Principal
 from wordsvc.ledger.hosting.plays import HOST, IllegalPlay, StaleMove
 from wordsvc.ledger.hosting.setup import TableSetup
+from wordsvc.ledger.hosting.tables import PRESENT_MS
 
 BOOK = load_rulesets()
 _ids = itertools.count()
@@ -139,7 +140,7 @@ def test_a_live_clock_charges_the_bank_plays_a_turn_out_of_time_and_hands_a_gone
         ledger.plays.move(actors[0], 0, event, "t", late + 2, "a1", {"kind": "draw"})
     assert handed.value.code == "seat_handed_over"
     seats = {s["seat"]: s for s in ledger.tables.table(None, event, "t")["seats"]}
-    assert (seats[0]["timeouts"], seats[0]["kind"]) == (2, "bot")  # two in a row: handed to a bot, a forfeit
+    assert (seats[0]["timeouts"], seats[0]["kind"], seats[0]["handed"]) == (2, "bot", "timeouts")  # two in a row: handed to a bot, a forfeit
     assert ledger.plays.game(event, "t").state.moves == late + 4
     assert any(e["action"] == "play.handed" for e in _entries(ledger, event))
 
@@ -184,7 +185,7 @@ def _play_out(ledger: Ledger, event: str, actors: dict[int, Principal], rounds: 
 def test_resign_hands_the_seat_to_a_bot_and_abort_ends_a_game_only_before_it_has_a_result(ledger: Ledger) -> None:
     event, actors = _table(ledger, ["Ann", "Bob"])
     table = ledger.endings.resign(actors[0], 0, event, "t")
-    assert table["seats"][0]["kind"] == "bot" and table["seats"][0]["name"] == "Ann"
+    assert (table["seats"][0]["kind"], table["seats"][0]["name"], table["seats"][0]["handed"]) == ("bot", "Ann", "resigned")
     with pytest.raises(Conflict) as again:
         ledger.endings.resign(actors[0], 0, event, "t")
     assert again.value.code == "seat_handed_over"
@@ -220,3 +221,12 @@ def test_a_rematch_seats_everyone_one_place_to_the_left_with_a_new_seed_and_star
     assert second["seat"] == 2 and second["table"]["status"] == "playing"
     bob = ledger.tokens.authenticate(second["token"])
     assert ledger.tables.seat_of(bob, event, "t-2") == 2
+
+
+def test_a_seat_is_present_while_its_token_is_used_and_a_bot_always(ledger: Ledger, time: Time) -> None:
+    event, _ = _table(ledger, ["Ann"], bots={1: 1})
+    assert [s["present"] for s in ledger.tables.table(None, event, "t")["seats"]] == [True, True]  # just sat down
+    time.now += PRESENT_MS
+    assert [s["present"] for s in ledger.tables.table(None, event, "t")["seats"]] == [False, True]
+    ledger.tables.seen(event, "t", 0)
+    assert [s["present"] for s in ledger.tables.table(None, event, "t")["seats"]] == [True, True]

@@ -130,6 +130,9 @@ class SeatOut(Strict):
         required=True, allow_none=True, metadata={"description": "When the seat's turn runs out (ms since the epoch), while it is on the clock."}
     )
     timeouts = fields.Integer(required=True, metadata={"description": "The seat's turns in a row played by the clock."})
+    present = fields.Boolean(
+        required=True, metadata={"description": "The seat's token was used in the last 90 s (a read, a move, a stream opened); a bot's seat always is."}
+    )
     handed = fields.String(
         required=True, allow_none=True, metadata={"description": "Why a person's seat went to a bot: `timeouts` or `resigned` (the player's forfeit); null otherwise."}
     )

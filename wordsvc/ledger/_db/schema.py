@@ -185,7 +185,8 @@ hosted_seats = Table(
     Column("bank_ms", Integer().with_variant(sa_BigInteger(), "postgresql"), nullable=True),  # what is left of the seat's time bank
     Column("clock_from_ms", Integer().with_variant(sa_BigInteger(), "postgresql"), nullable=True),  # when the seat's turn on the clock began
     Column("timeouts", Integer, nullable=False, server_default="0"),  # timeouts in a row
-    Column("handed", String(16), nullable=True),  # why a person's seat went to a bot (timeouts, resigned): the player's forfeit
+    Column("handed", String(16), nullable=True),
+    Column("seen_ms", Integer().with_variant(sa_BigInteger(), "postgresql"), nullable=True),  # the seat's token last used (presence)  # why a person's seat went to a bot (timeouts, resigned): the player's forfeit
     ForeignKeyConstraint(["event_id", "game_id"], ["hosted.event_id", "hosted.game_id"], name="hosted_seats_table_fk"),
 )
 

@@ -146,8 +146,8 @@ class Plays:
                 raise InvalidRequest(f"The move is malformed: {err}", {"move": [str(err)]}, code=codes.MOVE_MALFORMED) from None
             except IllegalMove as refusal:
                 raise IllegalPlay(public_refusal(refusal)) from None
-            if by == "seat":
-                conn.execute(_seat_where(update(hosted_seats), event_id, game_id, seat).values(timeouts=0))
+            if by == "seat":  # the seat moved itself: present, and no longer counting timeouts
+                conn.execute(_seat_where(update(hosted_seats), event_id, game_id, seat).values(timeouts=0, seen_ms=moment))
             self._record(conn, actor, row, game, engine_move, after, move_id, by, moment)
             return after, False, after.state.moves
 

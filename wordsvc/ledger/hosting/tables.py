@@ -36,8 +36,11 @@ from ..records.store import Store, check_id, refuse_if_closed
 from ..records.tokens import Tokens
 from .setup import TableSetup
 
-__all__ = ["BOT_NAME", "Tables", "check_setup", "hosted_row", "rematch_id", "seat_rows"]
+__all__ = ["BOT_NAME", "PRESENT_MS", "SEEN_EVERY_MS", "Tables", "check_setup", "hosted_row", "rematch_id", "seat_rows"]
 
+#: A seat is present when its token was used this recently (a client that follows its table reads the state after each move), in ms;
+#: each process writes a seat's presence at most every SEEN_EVERY_MS.
+PRESENT_MS, SEEN_EVERY_MS = 90_000, 30_000
 #: The name a server's bot sits under: its seat, counted from 1, and its level.
 BOT_NAME = "Bot {seat} (level {level})"
 
@@ -50,6 +53,7 @@ class Tables:
         self.store = store
         self.tokens = tokens
         self.clock = clock
+        self._seen: dict[tuple[str, str, int], int] = {}  # what this process last wrote of each seat's presence
 
     def create(self, actor: Principal | None, event_id: str, game_id: str, setup: TableSetup) -> dict[str, Any]:
         """Host table ``game_id`` of the event (a director's): 201's body, the table as a spectator sees it."""
@@ -134,7 +138,7 @@ class Tables:
             conn.execute(
                 update(hosted_seats)
                 .where(hosted_seats.c.event_id == event_id, hosted_seats.c.game_id == game_id, hosted_seats.c.seat == chosen)
-                .values(kind=kind, name=name, token_id=tid, nonce=nonce)
+                .values(kind=kind, name=name, token_id=tid, nonce=nonce, seen_ms=self.clock())
             )
             store.append(conn, event_id, seated, "play.seated", {"game": game_id, "seat": chosen, "name": name, "kind": kind, "nonce": nonce})
             if len(open_seats) == 1:
@@ -173,7 +177,26 @@ class Tables:
             rows = seat_rows(conn, event_id, game_id)
             following = rematch_id(game_id)
             rematch = following if row.status == "over" and hosted_row(conn, event_id, following) is not None else None
-        return table_view(row, rows, rematch)
+        return table_view(row, rows, rematch, self.clock())
+
+    def seen(self, event_id: str, game_id: str, seat: int) -> None:
+        """Seat ``seat``'s token was used (a read, a move, a stream opened): it is present. Written at most every :data:`SEEN_EVERY_MS` a process."""
+        moment = self.clock()
+        key = (event_id, game_id, seat)
+        if moment - self._seen.get(key, 0) < SEEN_EVERY_MS:
+            return
+        self._seen[key] = moment
+        if len(self._seen) > 65_536:
+            self._seen.clear()
+
+        def work(conn: Connection) -> None:
+            conn.execute(
+                update(hosted_seats)
+                .where(hosted_seats.c.event_id == event_id, hosted_seats.c.game_id == game_id, hosted_seats.c.seat == seat)
+                .values(seen_ms=moment)
+            )
+
+        self.store.writer.run(event_id, work)
 
     def seat_of(self, actor: Principal | None, event_id: str, game_id: str) -> int | None:
         """The seat ``actor``'s token plays at this table; ``None`` for any other reader (403 for a player token of another table)."""
@@ -223,7 +246,7 @@ class Tables:
                 setup = json.loads(row.setup_json)
                 if not setup.get("public", True):
                     continue
-                found.append(table_view(row, seat_rows(conn, row.event_id, row.game_id)))
+                found.append(table_view(row, seat_rows(conn, row.event_id, row.game_id), None, self.clock()))
         return found
 
 
@@ -246,7 +269,7 @@ def rematch_id(game_id: str) -> str:
     return f"{found.group(1)}-{int(found.group(2)) + 1}" if found else f"{game_id}-2"
 
 
-def table_view(row: Any, seats: list[Any], rematch: str | None = None) -> dict[str, Any]:
+def table_view(row: Any, seats: list[Any], rematch: str | None, moment: int) -> dict[str, Any]:
     clock = Clock.from_dict(json.loads(row.setup_json)["clock"])
 
     def ends(seat: Any) -> int | None:
@@ -269,6 +292,8 @@ def table_view(row: Any, seats: list[Any], rematch: str | None = None) -> dict[s
                 "bank_ms": s.bank_ms,
                 "deadline_ms": ends(s),
                 "timeouts": s.timeouts,
+                "handed": s.handed,
+                "present": s.kind == "bot" or (s.seen_ms is not None and moment - s.seen_ms < PRESENT_MS),
             }
             for s in seats
         ],

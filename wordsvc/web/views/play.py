@@ -141,6 +141,8 @@ def show_play(event: str, game: str) -> Response:
     play_bots().wake(_changed())
     table = book.tables.table(actor, event, game)
     seat = book.tables.seat_of(actor, event, game)
+    if seat is not None:
+        book.tables.seen(event, game, seat)
     started = table["status"] == "playing" or table["status"] == "over" or (table["status"] == "aborted" and table.get("seed"))
     state = book.plays.view(seat, event, game) if started else None
     response = jsonify({**table, "state": state})
@@ -282,6 +284,8 @@ def play_stream(event: str, game: str) -> Response:
     actor = principal()
     book.tables.table(actor, event, game)
     seat = book.tables.seat_of(actor, event, game)
+    if seat is not None:
+        book.tables.seen(event, game, seat)
     head = book.feed.head(actor, event)
     cursor = head if after is None or after > head else after
     parts = [b"retry: %d\n\n" % RETRY_MS, message(cursor, "ready", {"event": event, "game": game, "head": head})]

@@ -50,6 +50,7 @@ def upgrade() -> None:
         sa.Column("clock_from_ms", _MS, nullable=True),
         sa.Column("timeouts", sa.Integer, nullable=False, server_default="0"),
         sa.Column("handed", sa.String(16), nullable=True),
+        sa.Column("seen_ms", _MS, nullable=True),
         sa.ForeignKeyConstraint(["event_id", "game_id"], ["hosted.event_id", "hosted.game_id"], name="hosted_seats_table_fk"),
     )
     op.create_table(
