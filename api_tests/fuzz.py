@@ -73,8 +73,16 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "413", "431",
 # the ledger (sent with an admin token): events and tables that do not exist (404), a stored round or seating that
 # differs, an id taken (409), corrections without or with a stale If-Match (428, 412), and what the ledger checks
 # beyond the schema: seats, hand sizes, an import's audit chain (422)
-include-path-regex = "^/events"
+include-path-regex = "^/events(?!/[^/]+/games/[^/]+/play/(moves|resign|rematch)$)"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "409", "412", "413", "422", "428", "431"]
+[[operations]]
+# a hosted table's seat moves, resigns and accepts a rematch with its own token: the admin token sent is no seat (403)
+include-path-regex = "^/events/[^/]+/games/[^/]+/play/(moves|resign|rematch)$"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "403", "404", "409", "413", "422", "431"]
+[[operations]]
+# a hosted table: as many seats as its ruleset seats, bots on seats it has (422); an id taken (409)
+include-name = "POST /tables"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "409", "413", "422", "431"]
 [[operations]]
 # ruleset ids are data (rulesets/*.yaml): ask for one that exists
 include-name = "GET /rulesets/{ruleset_id}"

@@ -72,6 +72,15 @@ SERVED = {
     "/events/{event}/crosstable": {"get"},
     "/events/{event}/documents/{kind}": {"get"},
     "/events/{event}/stream": {"get"},
+    "/tables": {"get", "post"},
+    "/events/{event}/games/{game}/play": {"get"},
+    "/events/{event}/games/{game}/play/seats": {"post"},
+    "/events/{event}/games/{game}/play/moves": {"post"},
+    "/events/{event}/games/{game}/play/stream": {"get"},
+    "/events/{event}/games/{game}/play/log": {"get"},
+    "/events/{event}/games/{game}/play/resign": {"post"},
+    "/events/{event}/games/{game}/play/abort": {"post"},
+    "/events/{event}/games/{game}/play/rematch": {"post"},
     "/ratings": {"get"},
     "/ratings/{rating_id}": {"get"},
 }
@@ -157,7 +166,11 @@ def test_every_documented_path_is_really_served(base_url: str, doc: dict[str, An
         url = re.sub(r"\{[a-z_]+\}", "x", url)  # an event, table or token that does not exist: the ledger's own 404, not the router's
         for method in operations:
             response = requests.request(
-                method, url, params={"word": "top"} if method == "get" and path == "/validate" else None, json={} if method in ("post", "put") else None, timeout=10
+                method,
+                url,
+                params={"word": "top"} if method == "get" and path == "/validate" else None,
+                json={} if method in ("post", "put") else None,
+                timeout=10,
             )
             unrouted = response.status_code == 405 or (response.status_code == 404 and response.json()["detail"].startswith("No endpoint"))
             assert not unrouted, f"{method.upper()} {path} is documented but answered {response.status_code}: {response.text[:200]}"
@@ -318,7 +331,9 @@ def _most(doc: dict[str, Any], schema: str, prop: str) -> int:
         ("/validate", "ValidateBody", "words", lambda n: {"words": ["top"] * n}),
     ],
 )
-def test_a_body_one_item_past_a_documented_maxitems_is_refused_naming_the_list(base_url: str, doc: dict[str, Any], path: str, schema: str, prop: str, body: Any) -> None:
+def test_a_body_one_item_past_a_documented_maxitems_is_refused_naming_the_list(
+    base_url: str, doc: dict[str, Any], path: str, schema: str, prop: str, body: Any
+) -> None:
     most = _most(doc, schema, prop)
     response = requests.post(f"{base_url}{path}", json=body(most + 1), timeout=30)
     problem = assert_problem(response, 422)

@@ -45,7 +45,9 @@ def store(api: Api, event_id: str, token: str, number: int, url: str | None = No
         return api("PUT", f"/events/{event_id}/games/t1/rounds/{number}", token, expect=201, json=round_body(number)).json()
     import requests
 
-    answer = requests.put(f"{url}/events/{event_id}/games/t1/rounds/{number}", json=round_body(number), headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    answer = requests.put(
+        f"{url}/events/{event_id}/games/t1/rounds/{number}", json=round_body(number), headers={"Authorization": f"Bearer {token}"}, timeout=30
+    )
     assert answer.status_code == 201, answer.text
     return answer.json()
 
@@ -281,6 +283,11 @@ def test_every_message_matches_the_schema_the_openapi_document_gives_its_type(ap
     api("POST", f"/events/{event_id}/close", director, expect=200)
     with Stream(f"{api.server.url}/events/{event_id}/stream?after=0") as everything:
         messages = everything.until(lambda m: kinds(m)[-1:] == ["event.closed"], "the close")
+    hosted = api("POST", "/tables", expect=201, json={"seats": 2, "bots": [{"seat": 0, "level": 1}]}).json()
+    seat = api("POST", f"/events/{hosted['event']}/games/table/play/seats", expect=201, json={"name": "Ann"}).json()["token"]
+    api("POST", f"/events/{hosted['event']}/games/table/play/resign", seat, expect=200)  # the bots play it out at once
+    with Stream(f"{api.server.url}/events/{hosted['event']}/stream?after=0") as played:
+        messages += played.until(lambda m: kinds(m)[-1:] == ["play.ended"], "the hosted game's end")
     assert set(kinds(messages)) == set(by_type)  # every type the document names came, and no other
     for message in messages:
         assert schema_errors(doc, resolve(doc, by_type[message.event]["$ref"]), message.data) == [], message

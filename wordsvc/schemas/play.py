@@ -13,7 +13,7 @@ from ..core.play.fairness import NONCE_MAX
 from ..core.play.views import PUBLIC_MOVES
 from ..core.problem_codes import coded
 from .common import BoundedList, Strict, StrictBoolean, lang_field, name_field, ruleset_field
-from .events import MAX_SEQ, id_field
+from .events import MAX_SEQ, SecretTokenOut, id_field
 
 #: The levels of the server's bots (docs/play.md, "Bots"), and the most cards a word or a move names.
 BOT_LEVELS = tuple(LEVELS)
@@ -65,7 +65,11 @@ class ClockBody(Strict):
 
 class BotSeat(Strict):
     seat = fields.Integer(required=True, validate=validate.Range(min=0, max=9), metadata={"description": "The seat, from 0."})
-    level = fields.Integer(required=True, validate=validate.OneOf(BOT_LEVELS), metadata={"description": "The bot's level: 1 (weakest) to 4."})
+    level = fields.Integer(
+        required=True,
+        validate=[validate.Range(min=min(BOT_LEVELS), max=max(BOT_LEVELS)), validate.OneOf(BOT_LEVELS)],
+        metadata={"description": "The bot's level: 1 (weakest) to 4."},
+    )
 
 
 class TableBody(Strict):
@@ -92,7 +96,7 @@ class SeatBody(Strict):
         metadata={"description": "The seat to take; the first open one when left out."},
     )
     nonce = fields.String(
-        load_default=None, allow_none=True, validate=validate.Regexp(rf"^[A-Za-z0-9_-]{{0,{NONCE_MAX}}}$"),
+        load_default=None, allow_none=True, validate=[validate.Length(max=NONCE_MAX), validate.Regexp(rf"^[A-Za-z0-9_-]{{0,{NONCE_MAX}}}$")],
         metadata={"description": f"Up to {NONCE_MAX} characters of A-Z a-z 0-9 _ -: mixed into the game's seed (docs/play.md, \"Verifiable deals\")."},
     )  # fmt: skip
     bot = StrictBoolean(load_default=False, metadata={"description": "An outside program takes the seat, shown to the table as a bot."})
@@ -114,7 +118,7 @@ class MoveBody(Strict):
         metadata={"description": "The move count of the state the move was chosen in (its `seq`, the state's ETag)."},
     )
     move_id = fields.String(
-        required=True, validate=validate.Regexp(r"^(?!bot-|clock-)[A-Za-z0-9_-]{1,64}$"),
+        required=True, validate=[validate.Length(min=1, max=64), validate.Regexp(r"^(?!bot-|clock-)[A-Za-z0-9_-]{1,64}$")],
         metadata={"description": "The client's id of the move (1 to 64 of A-Z a-z 0-9 _ -; `bot-` and `clock-` are the server's): a retry with the same id is answered, never applied twice."},
     )  # fmt: skip
     move = fields.Nested(MoveSchema, required=True)
@@ -134,9 +138,16 @@ class SeatOut(Strict):
         required=True, metadata={"description": "The seat's token was used in the last 90 s (a read, a move, a stream opened); a bot's seat always is."}
     )
     handed = fields.String(
-        required=True, allow_none=True, metadata={"description": "Why a person's seat went to a bot: `timeouts` or `resigned` (the player's forfeit); null otherwise."}
+        required=True,
+        allow_none=True,
+        metadata={"description": "Why a person's seat went to a bot: `timeouts` or `resigned` (the player's forfeit); null otherwise."},
     )
-    kind = fields.String(required=True, metadata={"description": "`open`, `person`, `bot` (the server's, or a seat handed to one), `outside` (a program, shown as a bot) or `reserved` (a rematch's seat, for its player)."})
+    kind = fields.String(
+        required=True,
+        metadata={
+            "description": "`open`, `person`, `bot` (the server's, or a seat handed to one), `outside` (a program, shown as a bot) or `reserved` (a rematch's seat, for its player)."
+        },
+    )
     name = fields.String(required=True, allow_none=True)
     level = fields.Integer(required=True, allow_none=True)
     nonce = fields.String(required=True, allow_none=True)
@@ -156,7 +167,7 @@ class TableOut(Strict):
 
 
 class CreatedTableOut(TableOut):
-    director_token = fields.String(required=True, metadata={"description": "The table's director token (the creator's): shown once."})
+    director_token = fields.Nested(SecretTokenOut, required=True, metadata={"description": "The table's event's director token (the creator's): shown once."})
 
 
 class TablesOut(Strict):

@@ -86,7 +86,7 @@ def analyse() -> Response:
         tag="ledger",
         summary="Analyse a stored round",
         description="The /analyse-round answer for the round's current revision (with event, game, revision), under the event's ruleset snapshot and lexicon; "
-     "played is rescored from the stored play under that lexicon. 409 while the loaded lexicon is not the event's. A heavy request.",
+        "played is rescored from the stored play under that lexicon. 409 while the loaded lexicon is not the event's. A heavy request.",
         parameters=[EVENT, GAME, ROUND],
         answers={200: EventRoundAnalysisOut},
         errors=(401, 403, 404, 409, 503),

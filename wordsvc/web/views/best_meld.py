@@ -42,7 +42,7 @@ def solvers() -> Solvers:
         tag="scoring",
         summary="Best play for a hand",
         description="The exact best arrangement of a hand into words (points of words minus unused cards), with the discard chosen when the hand "
-    "has drawn; `top` next-best plays, the best longest-word and most-words plays; `face_up` advice on taking the discard pile's card.",
+        "has drawn; `top` next-best plays, the best longest-word and most-words plays; `face_up` advice on taking the discard pile's card.",
         body=BestMeldRequest,
         answers={200: BestMeldOut},
         errors=(400, 404, 413, 415, 422, 503),

@@ -48,7 +48,12 @@ def deal_view(dealt: Deal, ruleset_id: str, deck_size: int) -> dict[str, Any]:
         description="The round's hands (seat order; the dealer passes left each round), face-up card and draw pile, dealt by the q1 specification "
         "(docs/deals.md) that any language can reproduce: SHA-256 counter stream, rejection sampling, Fisher-Yates. "
         "Too many players for the deck, a round the ruleset does not have or a malformed seed: 422 naming the field.",
-        parameters=[query("ruleset", "Ruleset id (default `standard`): its deck and hand sizes."), query("players", "Seats."), query("round", "Round, 1 first."), query("seed", "64 hex digits; random when left out.")],
+        parameters=[
+            query("ruleset", "Ruleset id (default `standard`): its deck and hand sizes."),
+            query("players", "Seats."),
+            query("round", "Round, 1 first."),
+            query("seed", "64 hex digits; random when left out."),
+        ],
         query=DealQuery,
         answers={200: DealOut},
         errors=(400, 404, 422),

@@ -60,12 +60,12 @@ def public_base() -> str:
         tag="documents",
         summary="A printable document (PDF)",
         description="A print-ready PDF in the event's language (its lexicon's): `seating` (the wall sheet and a slip per table) and `scorecards` (a page per "
-     "table: players in seat order, a row per round with its hand size, a QR code that opens the console at that table, without a token) of "
-     "`session` (default: the latest; an event without sessions prints its tables' scorecards); `standings`, `crosstable` (a grid of who met "
-     "whom up to 16 players, a row per game beyond), `results` (the overall standings after the last session with each player's games); "
-     "`audit` (who changed what; a director token). Every word in the event's language; any field the API accepts lays out. The read rules of "
-     "the JSON each comes from: a private event needs a token. `Content-Disposition: inline; filename=\"<event>-<kind>.pdf\"`. "
-     "Documents have a lane of their own: 503 with `Retry-After` when it is full.",
+        "table: players in seat order, a row per round with its hand size, a QR code that opens the console at that table, without a token) of "
+        "`session` (default: the latest; an event without sessions prints its tables' scorecards); `standings`, `crosstable` (a grid of who met "
+        "whom up to 16 players, a row per game beyond), `results` (the overall standings after the last session with each player's games); "
+        "`audit` (who changed what; a director token). Every word in the event's language; any field the API accepts lays out. The read rules of "
+        'the JSON each comes from: a private event needs a token. `Content-Disposition: inline; filename="<event>-<kind>.pdf"`. '
+        "Documents have a lane of their own: 503 with `Retry-After` when it is full.",
         parameters=[EVENT, KIND],
         query=DocumentQuery,
         answers={200: PDF},
@@ -77,7 +77,11 @@ def public_base() -> str:
 @heavy(lane="documents")  # a long event's PDFs take up to seconds of a thread: a lane of their own, so they never hold an analysis's slot
 def document(event: str, kind: str) -> Response:
     if kind not in docs.DOCUMENT_KINDS:
-        raise NotFound(f"There is no document {kind!r}; there are {', '.join(docs.DOCUMENT_KINDS)}.", {"kind": [f"one of {', '.join(docs.DOCUMENT_KINDS)}"]}, code=codes.DOCUMENT_NOT_FOUND)
+        raise NotFound(
+            f"There is no document {kind!r}; there are {', '.join(docs.DOCUMENT_KINDS)}.",
+            {"kind": [f"one of {', '.join(docs.DOCUMENT_KINDS)}"]},
+            code=codes.DOCUMENT_NOT_FOUND,
+        )
     query = DOCUMENT_QUERY.load(query_args())
     layout = _build(kind, event, query["session"])
     response = Response(render_pdf(layout), mimetype="application/pdf")
@@ -96,7 +100,9 @@ def _build(kind: str, event_id: str, session: int | None) -> docs.Document:
         seated = _session(event_id, session)
         if kind == "seating":
             if seated is None:
-                raise NotFound(f"Event {event_id} has no session seated: there is no seating to print.", {"session": ["no session seated"]}, code=codes.SESSION_NOT_FOUND)
+                raise NotFound(
+                    f"Event {event_id} has no session seated: there is no seating to print.", {"session": ["no session seated"]}, code=codes.SESSION_NOT_FOUND
+                )
             return docs.seating_document(event, seated, printed)
         tables = seated["tables"] if seated is not None else event["games"]
         return docs.scorecards_document(event, tables, lambda table: console_link(event_id, table), printed, seated["number"] if seated else None)

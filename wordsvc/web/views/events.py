@@ -56,7 +56,11 @@ def tournament_format(format_id: str | None) -> dict[str, Any] | None:
         return None
     known = known_formats()
     if format_id not in known:
-        raise InvalidRequest(f"No tournament format {format_id!r}; formats/ has {', '.join(sorted(known))}.", {"format": [f"one of {', '.join(sorted(known))}"]}, code=codes.FORMAT_NOT_FOUND)
+        raise InvalidRequest(
+            f"No tournament format {format_id!r}; formats/ has {', '.join(sorted(known))}.",
+            {"format": [f"one of {', '.join(sorted(known))}"]},
+            code=codes.FORMAT_NOT_FOUND,
+        )
     return format_document(known[format_id])
 
 
@@ -99,7 +103,9 @@ def create_event() -> Response:
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
     chosen = tournament_format(body["format"])
     open_limit = settings.open_events if settings.event_creation == "open" else None
-    event = ledger().events.create_event(actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"], chosen, open_limit)
+    event = ledger().events.create_event(
+        actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"], chosen, open_limit
+    )
     return created_response(event, f"/events/{event['id']}")
 
 
@@ -111,16 +117,26 @@ def create_event() -> Response:
         tag="ledger",
         summary="Import an event",
         description="Admin token. An export document; refused (422) unless its audit chain and rows verify, its own checkpoint "
-     "(when present) is the head of exactly its entries and every round scores as stored; 409 if the id is taken. The answer carries a new director token. "
-     "Limits: the body at most WORDSVC_MAX_IMPORT_BODY bytes (16 MiB unless the server sets more; 413 past it) and each list at most 100,000 rows (422). "
-     "A larger event moves with `wordsvc event export EVENT -o FILE` and `wordsvc event import FILE` on a machine that reaches the receiving "
-     "database (the same checks, no body limit; docs/ledger.md, \"Moving an event\").",
+        "(when present) is the head of exactly its entries and every round scores as stored; 409 if the id is taken. The answer carries a new director token. "
+        "Limits: the body at most WORDSVC_MAX_IMPORT_BODY bytes (16 MiB unless the server sets more; 413 past it) and each list at most 100,000 rows (422). "
+        "A larger event moves with `wordsvc event export EVENT -o FILE` and `wordsvc event import FILE` on a machine that reaches the receiving "
+        'database (the same checks, no body limit; docs/ledger.md, "Moving an event").',
         body=ImportBody,
         answers={201: EventOut},
         errors=(400, 401, 403, 409, 413, 415, 422),
         access=TOKEN,
         roles=("admin",),
-        problems=(codes.TOKEN_MISSING, codes.TOKEN_INVALID, codes.ROLE_REQUIRED, codes.INVALID_ID, codes.EVENT_EXISTS, codes.INVALID_EXPORT, codes.EXPORT_UNVERIFIED, *INTEGRITY, *RESOLVE),
+        problems=(
+            codes.TOKEN_MISSING,
+            codes.TOKEN_INVALID,
+            codes.ROLE_REQUIRED,
+            codes.INVALID_ID,
+            codes.EVENT_EXISTS,
+            codes.INVALID_EXPORT,
+            codes.EXPORT_UNVERIFIED,
+            *INTEGRITY,
+            *RESOLVE,
+        ),
     )
 )
 def import_event() -> Response:
@@ -184,7 +200,12 @@ def close_event(event: str) -> Response:
         errors=(400, 401, 403, 404, 409, 422),
         access=PUBLIC,
         csv="rank,player,table,rounds,total (a tournament: the overall ranking's columns)",
-        headers={CHECKPOINT_HEADER: {"description": "With text/csv: the event's checkpoint (as in the JSON standings), canonical JSON.", "schema": {"type": "string"}}},
+        headers={
+            CHECKPOINT_HEADER: {
+                "description": "With text/csv: the event's checkpoint (as in the JSON standings), canonical JSON.",
+                "schema": {"type": "string"},
+            }
+        },
         problems=(*ACCESS, *INTEGRITY, codes.LEXICON_CHANGED, codes.STANDINGS_NOT_YET, codes.SESSION_NOT_FOUND),
     )
 )
@@ -211,7 +232,22 @@ def standings(event: str) -> Response:
 
 
 #: The columns of a tournament's CSV standings.
-OVERALL_COLUMNS = ("rank", "player", "name", "games", "played", "total", "average", "table_points", "wins", "best_game", "spread", "missed", "qualified", "withdrawn")
+OVERALL_COLUMNS = (
+    "rank",
+    "player",
+    "name",
+    "games",
+    "played",
+    "total",
+    "average",
+    "table_points",
+    "wins",
+    "best_game",
+    "spread",
+    "missed",
+    "qualified",
+    "withdrawn",
+)
 
 
 def spreadsheet_text(text: str) -> str:

@@ -89,14 +89,26 @@ def show_game(event: str, game: str) -> Response:
         tag="ledger",
         summary="Submit a round",
         description="Referee or director token. The body of /score-round without ruleset or language. First time 201; the same play again 200 with the stored result; "
-     "another play 409, unless a director sends `correction` with If-Match: the round's ETag (a stale one is 412, none is 428).",
+        "another play 409, unless a director sends `correction` with If-Match: the round's ETag (a stale one is 412, none is 428).",
         parameters=[EVENT, GAME, ROUND, IF_MATCH],
         body=RoundSubmission,
         answers={201: RoundOut, 200: RoundOut},
         errors=(400, 401, 403, 404, 409, 412, 413, 415, 422, 428),
         access=TOKEN,
         roles=("referee", "director"),
-        problems=(*WRITE, *ROUNDS, *RESOLVE, *CARDS, *SCORING, codes.ROUND_DIFFERS, codes.NOT_CORRECTABLE, codes.REVISION_STALE, codes.IF_MATCH_REQUIRED, codes.NO_WORD_LIST, *INTEGRITY),
+        problems=(
+            *WRITE,
+            *ROUNDS,
+            *RESOLVE,
+            *CARDS,
+            *SCORING,
+            codes.ROUND_DIFFERS,
+            codes.NOT_CORRECTABLE,
+            codes.REVISION_STALE,
+            codes.IF_MATCH_REQUIRED,
+            codes.NO_WORD_LIST,
+            *INTEGRITY,
+        ),
     )
 )
 def put_round(event: str, game: str, round: int) -> Response:
@@ -119,7 +131,7 @@ def put_round(event: str, game: str, round: int) -> Response:
         tag="ledger",
         summary="Preview a round",
         description="Referee or director token. The submission's body without `correction`: every check a submission makes, the result under the event's snapshot "
-     "and the running totals with it; nothing is stored or audited.",
+        "and the running totals with it; nothing is stored or audited.",
         parameters=[EVENT, GAME, ROUND],
         body=RoundSubmission,
         answers={200: PreviewOut},
@@ -133,7 +145,11 @@ def preview_round(event: str, game: str, round: int) -> Response:
     actor = require_referee(writer(), event, game)
     body = _round_body(round)
     if body["correction"] is not None:
-        raise InvalidRequest("A preview stores nothing, so it has nothing to correct: leave correction out.", {"correction": ["not part of a preview"]}, code=codes.NOT_CORRECTABLE)
+        raise InvalidRequest(
+            "A preview stores nothing, so it has nothing to correct: leave correction out.",
+            {"correction": ["not part of a preview"]},
+            code=codes.NOT_CORRECTABLE,
+        )
     return jsonify(ledger().rounds.preview_round(actor, event, game, round, body["play"]))
 
 
@@ -142,7 +158,11 @@ def _round_body(number: int) -> dict[str, Any]:
     body = load_round_submission(read_json(), ROUND_BODY)
     named = body["play"].round
     if named is not None and named != number:
-        raise InvalidRequest(f"The body says round {named}; the path says {number}.", {"round": [f"must be {number}, the round in the path, or left out"]}, code=codes.ROUND_OUT_OF_RANGE)
+        raise InvalidRequest(
+            f"The body says round {named}; the path says {number}.",
+            {"round": [f"must be {number}, the round in the path, or left out"]},
+            code=codes.ROUND_OUT_OF_RANGE,
+        )
     return body
 
 
@@ -176,7 +196,7 @@ def show_round(event: str, game: str, round: int) -> Response:
         tag="ledger",
         summary="A seeded event's deal",
         description="The round's cards by seat, face-up card and draw pile (docs/deals.md). Before the event is closed: the table's referee once the round "
-     "before is stored, a director at any time; after closing: anyone who may read the event, with the deal id.",
+        "before is stored, a director at any time; after closing: anyone who may read the event, with the deal id.",
         parameters=[EVENT, GAME, ROUND],
         answers={200: RoundDealOut},
         errors=(401, 403, 404, 422),
@@ -186,4 +206,3 @@ def show_round(event: str, game: str, round: int) -> Response:
 )
 def round_deal(event: str, game: str, round: int) -> Response:
     return jsonify(ledger().deals.round_deal(principal(), event, game, round))
-

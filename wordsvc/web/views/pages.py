@@ -202,7 +202,9 @@ def display(event: str) -> Response:
         tag="pages",
         summary="The pages' assets",
         description="common.js, console.js, dashboard.js, judge.js, pages.css: served as committed, with ETag.",
-        parameters=[{"name": "name", "in": "path", "required": True, "description": "The asset's file name.", "schema": {"type": "string", "enum": list(ASSETS)}}],
+        parameters=[
+            {"name": "name", "in": "path", "required": True, "description": "The asset's file name.", "schema": {"type": "string", "enum": list(ASSETS)}}
+        ],
         answers={200: ASSET},
         errors=(404,),
         problems=(codes.ASSET_NOT_FOUND,),
@@ -210,7 +212,9 @@ def display(event: str) -> Response:
 )
 def asset(name: str) -> Response:
     if name not in ASSETS:
-        return problem(404, f"No asset {name!r}; the pages' assets are {', '.join(ASSETS)}.", {"name": ["not an asset of the pages"]}, g.locale, code=codes.ASSET_NOT_FOUND)
+        return problem(
+            404, f"No asset {name!r}; the pages' assets are {', '.join(ASSETS)}.", {"name": ["not an asset of the pages"]}, g.locale, code=codes.ASSET_NOT_FOUND
+        )
     response = send_from_directory(STATIC, name, max_age=300)
     response.headers["Content-Security-Policy"] = POLICY
     return response

@@ -283,6 +283,7 @@ def play_stream(event: str, game: str) -> Response:
     book = ledger()
     actor = principal()
     book.tables.table(actor, event, game)
+    play_bots().wake(_changed())
     seat = book.tables.seat_of(actor, event, game)
     if seat is not None:
         book.tables.seen(event, game, seat)

@@ -8,9 +8,10 @@ through, quoting the move count it saw, with the move id
 the same bot store one move: the other finds its id taken, or a stale count,
 and looks again. A request that changes a table (a seat taken, a move)
 *nudges* the runner; the runner plays after ``WORDSVC_BOT_DELAY_MS`` (0 in
-the tests), then looks again, until no bot is to move. On its first nudge a
-process also looks at every table being played, so a restart leaves no bot
-waiting.
+the tests), then looks again, until no bot is to move. A read of a table or
+its stream *wakes* it (starts the thread if this process has none), and the
+thread first looks at every table being played, so a restart leaves no bot
+waiting once anyone follows a table.
 
 The same thread keeps the clocks: it looks at a table again at its stored
 deadline and has the clock play the turns that ran out
@@ -78,17 +79,12 @@ class BotRunner:
             self._wake.notify()
 
     def _begin(self, changed: Callable[[str | None], None] | None) -> None:
-        """The thread started, and on the first call the process's sweep: every table being played looked at, the clocks resumed."""
+        """The thread started (its first act is the process's sweep: every table being played looked at, the clocks resumed)."""
         if changed is not None:
             self._changed = changed
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._run, name="bots", daemon=True)
             self._thread.start()
-        if not self._swept:
-            self._swept = True
-            self.book.plays.resume_clocks()
-            for table in self.book.tables.playing():
-                self._add(table, 0.0)
 
     def _add(self, table: tuple[str, str], delay: float) -> None:
         """Look at ``table`` in ``delay`` seconds, unless a look comes sooner already."""
@@ -98,6 +94,17 @@ class BotRunner:
             heapq.heappush(self._due, (at, *table))
 
     def _run(self) -> None:
+        if not self._swept:  # on the thread, not the request's: every table being played looked at, the clocks resumed
+            self._swept = True
+            try:
+                self.book.plays.resume_clocks()
+                playing = self.book.tables.playing()
+            except Exception as err:  # the database away: the tables are looked at on their next nudge
+                log.error("bots_sweep_failed", extra={"error": type(err).__name__})
+                playing = []
+            with self._wake:
+                for table in playing:
+                    self._add(table, self.delay)
         while True:
             with self._wake:
                 while not self._due or self._due[0][0] > time.monotonic():
@@ -111,7 +118,9 @@ class BotRunner:
                 again = self._turn(event_id, game_id)
                 ends = self.book.tables.deadline_of(event_id, game_id)
             except Exception as err:  # a bot must never take the runner down: the table is looked at again on its next nudge
-                log.error("bot_failed", extra={"event": event_id, "game": game_id, "error": type(err).__name__})  # the type only: a message may name a hidden card
+                log.error(
+                    "bot_failed", extra={"event": event_id, "game": game_id, "error": type(err).__name__}
+                )  # the type only: a message may name a hidden card
                 again, ends = False, None
             with self._wake:
                 if again:

@@ -25,6 +25,7 @@ class Reference:
     spec: Callable[[], dict[str, Any]]
     page: Callable[[], str]
 
+
 bp = Resource("reference", __name__)
 
 

@@ -59,7 +59,12 @@ def _refused(err: SolitaireError) -> InvalidRequest:
         tag="solitaire",
         summary="Deal a solitaire layout",
         description="8 piles of 6 (5 face down, the top face up; `piles` and `depth` for other sizes) from the q1 shuffle of a seed (docs/deals.md, section 9).",
-        parameters=[query("ruleset", "Ruleset id (default `standard`): its deck."), query("seed", "64 hex digits; random when left out."), query("piles", "Piles (default 8)."), query("depth", "Cards a pile (default 6).")],
+        parameters=[
+            query("ruleset", "Ruleset id (default `standard`): its deck."),
+            query("seed", "64 hex digits; random when left out."),
+            query("piles", "Piles (default 8)."),
+            query("depth", "Cards a pile (default 6)."),
+        ],
         query=DealLayoutQuery,
         answers={200: DealtLayoutOut},
         errors=(400, 404, 422),
@@ -101,7 +106,16 @@ def move() -> Response:
         if body["rebuild"] is not None:
             after = layout.rebuild(body["rebuild"]["to"], body["rebuild"]["from_"], ruleset.solitaire)
             return jsonify(
-                {"valid": True, "word": None, "cards": [], "piles": [], "reason": None, "layout": layout_view(after), "won": after.won, "cards_left": after.cards_left}
+                {
+                    "valid": True,
+                    "word": None,
+                    "cards": [],
+                    "piles": [],
+                    "reason": None,
+                    "layout": layout_view(after),
+                    "won": after.won,
+                    "cards_left": after.cards_left,
+                }
             )
         piles = body["word"] if body["word"] is not None else layout.piles_of(body["cards"])
         after = layout.lay(piles)
@@ -149,5 +163,17 @@ def solve_layout() -> Response:
     _check_cards(layout, ruleset)
     work = search.budgets.work(body["budget"], "solitaire_solve")
     found = solve(layout, search.solitaire_words(ruleset, lexicon, work), ruleset.solitaire, work)
-    moves = [{"word": list(m.piles), "cards": [f.upper() for f in m.cards]} if m.rebuild is None else {"rebuild": {"to": m.rebuild[0], "from": m.rebuild[1]}} for m in found.moves]
-    return jsonify({"won": found.won, "cards_laid": found.cards_laid, "cards_left": layout.cards_left, "moves": moves, "truncated": found.truncated, "states": found.states})
+    moves = [
+        {"word": list(m.piles), "cards": [f.upper() for f in m.cards]} if m.rebuild is None else {"rebuild": {"to": m.rebuild[0], "from": m.rebuild[1]}}
+        for m in found.moves
+    ]
+    return jsonify(
+        {
+            "won": found.won,
+            "cards_laid": found.cards_laid,
+            "cards_left": layout.cards_left,
+            "moves": moves,
+            "truncated": found.truncated,
+            "states": found.states,
+        }
+    )

@@ -71,10 +71,10 @@ def encode(changes: Changes) -> tuple[list[tuple[int, bytes]], int, bool, frozen
         tag="ledger",
         summary="The event's changes, pushed (Server-Sent Events)",
         description="A held `text/event-stream`: `ready` first (its id the newest audit entry), then a typed message for every change a viewer may see "
-     "(`round.stored`, `round.corrected`, `table.seated`, `session.started`, `session.reseated`, `player.registered`, "
-     "`player.checked_in`, `player.withdrawn`, `player.deleted`, `ruling.given`, `event.closed`), each with its audit entry's seq as its id, and a "
-     "`: keep-alive` comment every 15 s. Reconnect with `Last-Event-ID` (or `?after=`) to get what was missed, once. A private event needs "
-     "a token of the event. 503 with `Retry-After` when the worker holds as many streams as it takes (docs/streams.md).",
+        "(`round.stored`, `round.corrected`, `table.seated`, `session.started`, `session.reseated`, `player.registered`, "
+        "`player.checked_in`, `player.withdrawn`, `player.deleted`, `ruling.given`, `event.closed`), each with its audit entry's seq as its id, and a "
+        "`: keep-alive` comment every 15 s. Reconnect with `Last-Event-ID` (or `?after=`) to get what was missed, once. A private event needs "
+        "a token of the event. 503 with `Retry-After` when the worker holds as many streams as it takes (docs/streams.md).",
         parameters=[EVENT, LAST_EVENT_ID],
         query=StreamQuery,
         answers={200: EVENT_STREAM},
@@ -116,7 +116,9 @@ def last_event_id(header: str | None, after: int | None) -> int | None:
         return after
     value = header.strip()
     if not (value.isascii() and value.isdigit() and len(value) <= 10 and int(value) <= MAX_SEQ):  # what the OpenAPI document says
-        raise ValidationError({"Last-Event-ID": [coded(codes.LAST_EVENT_ID, f"must be the id of a message of this stream (an audit sequence number, 0 to {MAX_SEQ})")]})
+        raise ValidationError(
+            {"Last-Event-ID": [coded(codes.LAST_EVENT_ID, f"must be the id of a message of this stream (an audit sequence number, 0 to {MAX_SEQ})")]}
+        )
     return int(value)
 
 

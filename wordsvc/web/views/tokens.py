@@ -111,4 +111,3 @@ def list_tokens(event: str) -> Response:
 )
 def revoke_token(event: str, token_id: str) -> Response:
     return jsonify(ledger().tokens.revoke_token(writer(), event, token_id))
-

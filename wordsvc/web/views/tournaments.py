@@ -87,8 +87,8 @@ def csv_response(rows: list[list[Any]], filename: str, checkpoint: dict[str, Any
         tag="tournaments",
         summary="Register a player",
         description="Director token. The id, display name, club and rating id; 201 the first time, 200 for the same body again, 409 for another. Registered after "
-     "the first session, a player enters from the next session (a late entry). Names as for tables: no duplicates or look-alikes; a name that is another's once "
-     "accents and case are set aside (Zoe, Zoë) is a 409 `names_similar` naming both, registered with `allow_similar: true`.",
+        "the first session, a player enters from the next session (a late entry). Names as for tables: no duplicates or look-alikes; a name that is another's once "
+        "accents and case are set aside (Zoe, Zoë) is a 409 `names_similar` naming both, registered with `allow_similar: true`.",
         parameters=[EVENT, PLAYER],
         body=PlayerBody,
         answers={201: EventPlayerOut, 200: EventPlayerOut},
@@ -113,10 +113,10 @@ def put_player(event: str, player: str) -> Response:
         tag="tournaments",
         summary="Register a list of players",
         description="Director token. All of them or none: each line at fault is named by its index (`players.3.name`). A line without an id gets one made "
-     "from the name (accents off, þ as th, unique in the event: `zoe-martin`, `zoe-martin-2`). A line registered already (its id, or its exact name, with "
-     "the same club and rating id) is that player, so a retry writes nothing: 201 when a player was added, else 200. One audit entry per player added. "
-     "Names another's once accents and case are set aside (Zoe, Zoë) are a 409 `names_similar` listing each pair, registered with `allow_similar: true`; "
-     "duplicates and look-alikes a reader cannot tell apart are a 422.",
+        "from the name (accents off, þ as th, unique in the event: `zoe-martin`, `zoe-martin-2`). A line registered already (its id, or its exact name, with "
+        "the same club and rating id) is that player, so a retry writes nothing: 201 when a player was added, else 200. One audit entry per player added. "
+        "Names another's once accents and case are set aside (Zoe, Zoë) are a 409 `names_similar` listing each pair, registered with `allow_similar: true`; "
+        "duplicates and look-alikes a reader cannot tell apart are a 422.",
         parameters=[EVENT],
         body=PlayersBody,
         answers={201: EventPlayerListOut, 200: EventPlayerListOut},
@@ -141,7 +141,7 @@ def post_players(event: str) -> Response:
         tag="tournaments",
         summary="Delete a registration that has no games",
         description="Director token. Only a player never seated and not in the published schedule: else a 409 `player_has_games` (withdraw instead). "
-     "Audited (`player.deleted`); the player leaves the list, the standings, the display and the documents. Again: a 200 with the first receipt.",
+        "Audited (`player.deleted`); the player leaves the list, the standings, the display and the documents. Again: a 200 with the first receipt.",
         parameters=[EVENT, PLAYER],
         answers={200: PlayerDeletedOut},
         errors=(401, 403, 404, 409),
@@ -162,8 +162,8 @@ def delete_player(event: str, player: str) -> Response:
         tag="tournaments",
         summary="Check in many players",
         description="Director token. `players`: the ids ticked; or `all: true`: every player registered, not checked in and not withdrawn. All or none (an "
-     "unknown id is a 422 naming its index); one audit entry per player checked in now, as the one-player check-in writes; the answer lists them. "
-     "Checked in once a session is seated, a player enters from the next one (a late entry).",
+        "unknown id is a 422 naming its index); one audit entry per player checked in now, as the one-player check-in writes; the answer lists them. "
+        "Checked in once a session is seated, a player enters from the next one (a late entry).",
         parameters=[EVENT],
         body=CheckInBody,
         answers={200: EventPlayerListOut},
@@ -249,7 +249,7 @@ def withdraw(event: str, player: str) -> Response:
         tag="tournaments",
         summary="Seat the next session",
         description="Director token. Seats every active player at tables within the ruleset's range by the method asked (docs/seating.md). 409 while the "
-     "session before has tables with rounds missing, unless `unfinished: allow`. `number` names the session: a retry of the same request is a 200, never a second session.",
+        "session before has tables with rounds missing, unless `unfinished: allow`. `number` names the session: a retry of the same request is a 200, never a second session.",
         parameters=[EVENT],
         body=SessionBody,
         answers={201: SessionOut, 200: SessionOut},
@@ -355,7 +355,7 @@ def redraw(event: str, session: int) -> Response:
         tag="tournaments",
         summary="Publish a schedule",
         description="Director token. The whole schedule for the checked-in players over `sessions` sessions, every pair meeting as evenly as possible; "
-     "before the first session; the same request again is a 200.",
+        "before the first session; the same request again is a 200.",
         parameters=[EVENT],
         body=ScheduleBody,
         answers={201: ScheduleOut, 200: ScheduleOut},

@@ -60,9 +60,9 @@ def audit_log(event: str) -> Response:
         tag="ledger",
         summary="The event's signed head",
         description="How many audit entries the event's log holds, their RFC 9162 Merkle root and the time, signed with the service's Ed25519 key (unsigned, "
-     "`signature` null, without WORDSVC_LEDGER_KEY_FILE). Keep it: a later log must extend it (docs/ledger.md). 409 if the chain has a gap, or ends "
-     "with an entry the service did not sign: then every answer that would sign a head, and every write, is a 409 until an operator decides "
-     "(`wordsvc audit accept`).",
+        "`signature` null, without WORDSVC_LEDGER_KEY_FILE). Keep it: a later log must extend it (docs/ledger.md). 409 if the chain has a gap, or ends "
+        "with an entry the service did not sign: then every answer that would sign a head, and every write, is a 409 until an operator decides "
+        "(`wordsvc audit accept`).",
         parameters=[EVENT],
         answers={200: CheckpointOut},
         errors=(401, 403, 404, 409),
@@ -82,7 +82,7 @@ def checkpoint(event: str) -> Response:
         tag="ledger",
         summary="An entry's inclusion proof",
         description="That audit entry `seq` is in the tree of the log's first `tree_size` entries (default: all): the entry's hash, that tree's root and the "
-     "RFC 9162 audit path. 422 for a seq past tree_size or a tree_size past the log (a log shorter than a receipt's tree lost entries).",
+        "RFC 9162 audit path. 422 for a seq past tree_size or a tree_size past the log (a log shorter than a receipt's tree lost entries).",
         parameters=[EVENT],
         query=ProofQuery,
         answers={200: InclusionProofOut},
@@ -104,7 +104,7 @@ def inclusion_proof(event: str) -> Response:
         tag="ledger",
         summary="A consistency proof",
         description="That the tree of the log's first `from` entries (a checkpoint's tree_size) is the start of the tree of its first `to` (default: all): "
-     "both roots and the RFC 9162 proof. 422 for from past to or to past the log.",
+        "both roots and the RFC 9162 proof. 422 for from past to or to past the log.",
         parameters=[EVENT],
         query=ConsistencyQuery,
         answers={200: ConsistencyProofOut},
@@ -116,4 +116,3 @@ def inclusion_proof(event: str) -> Response:
 def consistency_proof(event: str) -> Response:
     query = CONSISTENCY_QUERY.load(query_args())
     return jsonify(ledger().trail.consistency_proof(principal(), event, query["first"], query["second"]))
-
