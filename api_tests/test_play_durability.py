@@ -95,9 +95,9 @@ class Person:
     acked: dict[int, Acked] = field(default_factory=dict)
 
     @classmethod
-    def seated(cls, url: str, label: str, bot_seat: int = 1) -> Person:
-        """A new casual table of the standard rules with a top-level bot at ``bot_seat``, and the person at the other seat."""
-        created = requests.post(f"{url}/tables", json={"seats": 2, "bots": [{"seat": bot_seat, "level": 4}], "name": f"durability {label}"}, timeout=TIMEOUT)
+    def seated(cls, url: str, label: str) -> Person:
+        """A new casual table of the standard rules with a top-level bot at seat 1 (round 1's first turn), and the person at seat 0."""
+        created = requests.post(f"{url}/tables", json={"seats": 2, "bots": [{"seat": 1, "level": 4}], "name": f"durability {label}"}, timeout=TIMEOUT)
         assert created.status_code == 201, created.text
         event = created.json()["event"]
         taken = requests.post(f"{url}/events/{event}/games/table/play/seats", json={"name": "Ann", "nonce": label}, timeout=TIMEOUT)
