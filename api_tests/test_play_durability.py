@@ -6,8 +6,8 @@
   table's log, a retry of the last one is answered as a repeat, and the
   games play on to their end with every round in the ledger's table.
 - ``kill -9`` of the whole server with a bot to move: after the restart the
-  bot plays on with no request but reads (a process looks at every table
-  being played when it starts).
+  bot plays on while the person's client only follows the table's stream (a
+  process looks at every table being played when it starts).
 - Two ``wordsvc serve`` on one PostgreSQL database: each person's move is
   sent to both at once; one is taken, the other is its repeat (the same move
   id) or 409 ``stale_move``; the bots of both replicas race too; a stream on
@@ -44,7 +44,7 @@ import requests
 
 from .conftest import REPO, LedgerServer, _free_port, _stop, _wait_ready, _wordsvc_command
 from .postgres import create_database, drop_database
-from .sse import Stream
+from .sse import Message, Stream
 from .test_ledger_durability import TIMEOUT, Server, _kill, _wait_gone, audit_verify, serving
 
 PATIENCE = 30.0  # seconds, a safety net: a bot at delay 0 moves in milliseconds, a replaced worker is ready in one
@@ -335,16 +335,18 @@ def one_worker(database_url: str, logs: Path) -> Iterator[Server]:
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_a_bot_to_move_when_the_server_is_killed_plays_on_after_the_restart_unasked(
+def test_a_bot_to_move_when_the_server_is_killed_plays_on_after_the_restart_for_a_client_on_the_stream(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A table whose bot is to move when the whole server is SIGKILLed: after a restart the bot moves with no request but reads.
+    """A table whose bot is to move when the whole server is SIGKILLed: after a restart the bot moves while the person's
+    client follows the table by its stream alone, the only request that reaches the restarted server.
 
     docs/play.md, "Bots": a process looks at every table being played when it starts, so a restart leaves no bot
-    waiting. The first life is one worker with the bot's delay at its maximum, on a fresh database: the table's
-    creation (no table being played yet) schedules its bot a minute ahead, its last seat taken finds it scheduled,
-    so the bot (seat 1, round 1's first turn) is to move, and has not, when the kill comes. The restart runs at delay
-    0 and is only read from until the bot has moved; the game then plays on to its end.
+    waiting; and a client may follow a game by the stream and send only its moves (the protocol's "The stream"). The
+    first life is one worker with the bot's delay at its maximum, on a fresh database: the table's creation (no table
+    being played yet) schedules its bot a minute ahead and its last seat taken finds it scheduled, so the bot (seat 1,
+    round 1's first turn) is to move, and has not, when the kill comes. The restart runs at delay 0; once the stream
+    shows the bot's move, the game plays on to its end.
     """
     logs = tmp_path / "logs"
     with database(backend, request, tmp_path, "play_bot_restart") as database_url:
@@ -357,9 +359,18 @@ def test_a_bot_to_move_when_the_server_is_killed_plays_on_after_the_restart_unas
 
         monkeypatch.setenv("WORDSVC_BOT_DELAY_MS", "0")
         with serving(database_url, logs=logs) as (server,):
-            with requests.Session() as session:
-                assert person.read(session, server.url)["seq"] == 0, "the bot moved before the kill"
-                person.wait_turn(session, server.url)  # nothing but reads reach the restarted server
+            with Stream(f"{server.url}{person.path}/stream", {**person.auth, "Last-Event-ID": "0"}) as stream:
+                deadline = time.monotonic() + PATIENCE
+
+                def bot_moved(messages: list[Message]) -> bool:  # read again at each message or heartbeat
+                    assert time.monotonic() < deadline, (
+                        f"{backend}: the bot did not move in {PATIENCE:.0f} s of the restarted server, its table's stream open: {[m.event for m in messages]}"
+                    )
+                    return any(m.event == "move" for m in messages)
+
+                stream.until(bot_moved, "the bot's move")
+                first = stream.of("move")[0].data
+                assert (first["seq"], first["seat"]) == (1, 1), f"{backend}: the first move after the restart is {first}"
             person.play(server.url)
             person.check_finished(server.url, f"{backend}, table {person.event}")
 
