@@ -228,11 +228,14 @@ def database(backend: str, request: pytest.FixtureRequest, tmp_path: Path, label
 
 
 def log_events(server: Server, kind: str) -> list[dict[str, Any]]:
-    """The server's JSON log lines of event ``kind``, so far."""
+    """The server's JSON log lines of event ``kind``, so far (a line still being written is left for the next read)."""
     found = []
     for line in server.log.read_text(errors="replace").splitlines():
         if line.startswith("{") and f'"{kind}"' in line:
-            entry = json.loads(line)
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue
             if entry.get("event") == kind:
                 found.append(entry)
     return found
