@@ -19,9 +19,11 @@ from typing import Any
 import pytest
 from play_lexicon import HASH
 
+from wordsvc.core.play import new_game
 from wordsvc.core.play.dealing import face_of
 from wordsvc.core.play.moves import move_to_dict
 from wordsvc.core.play.random_player import RandomPlayer
+from wordsvc.core.play.views import replay_public
 from wordsvc.data.rulesets import load_rulesets
 from wordsvc.ledger import LOCAL, Conflict, Ledger, Principal
 from wordsvc.ledger.hosting.plays import HOST, IllegalPlay, StaleMove
@@ -105,7 +107,11 @@ def test_a_whole_game_lands_in_the_ledger_as_a_referees_table_with_each_rounds_m
     for entry, start, end in zip(entries, starts, ends, strict=True):
         digest = hashlib.sha256(json.dumps(logged[start:end], sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
         assert entry["payload"]["moves_sha256"] == digest
-    assert ledger.tables.table(None, event, "t")["server_seed"]
+    # the audit alone replays the game: its public moves, and the seed revealed at the end
+    ended = next(e for e in _entries(ledger, event) if e["action"] == "play.ended")["payload"]
+    start = new_game(BOOK.get("standard"), ended["seed"], ["Ann", "Bob", "Cy"], HASH)
+    assert replay_public(start, [p["payload"] for p in played], BOOK.get("standard"), HASH).canonical() == state.canonical()
+    assert ledger.tables.table(None, event, "t")["server_seed"] == ended["server_seed"]
 
 
 def test_a_live_clock_charges_the_bank_plays_a_turn_out_of_time_and_hands_a_gone_seat_to_a_bot(ledger: Ledger, time: Time) -> None:
@@ -143,6 +149,11 @@ def test_a_live_clock_charges_the_bank_plays_a_turn_out_of_time_and_hands_a_gone
     assert (seats[0]["timeouts"], seats[0]["kind"], seats[0]["handed"]) == (2, "bot", "timeouts")  # two in a row: handed to a bot, a forfeit
     assert ledger.plays.game(event, "t").state.moves == late + 4
     assert any(e["action"] == "play.handed" for e in _entries(ledger, event))
+    # the clock's moves replay from their public form too (its discards named by face)
+    state = ledger.plays.game(event, "t").state
+    played = [e["payload"] for e in _entries(ledger, event) if e["action"] == "move.played"]
+    start = new_game(BOOK.get("standard"), state.seed, ["Ann", "Bob"], HASH)
+    assert replay_public(start, played, BOOK.get("standard"), HASH).canonical() == state.canonical()
 
 
 def test_a_restart_gives_a_turn_whose_deadline_passed_meanwhile_its_whole_limit_again(ledger: Ledger, database_url: str, time: Time) -> None:

@@ -26,12 +26,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..lexicon import Lexicon
+from ..ruleset import Ruleset
 from .dealing import face_of
+from .engine import apply
 from .moves import Challenge, Discard, Draw, GoOut, LayDown, Move, MoveFormatError, Pass, Take
 from .refusals import IllegalMove
 from .state import FinishedRound, GameState, RoundState
 
-__all__ = ["project", "project_move", "public_refusal", "resolve"]
+__all__ = ["project", "project_move", "public_refusal", "replay_public", "resolve"]
 
 #: The kinds a client may send, with the fields each takes besides ``kind``.
 PUBLIC_MOVES: dict[str, tuple[str, ...]] = {
@@ -209,6 +212,21 @@ def resolve(state: GameState, seat: int, move: Mapping[str, object]) -> Move:
         return LayDown(seat, laid, None)
     card = pick(_face(discard, "discard"), last_taken=True)
     return GoOut(seat, laid, card) if kind == "go_out" else LayDown(seat, laid, card)
+
+
+def replay_public(state: GameState, moves: Sequence[Mapping[str, object]], ruleset: Ruleset, lexicon: Lexicon) -> GameState:
+    """``state`` after ``moves`` as spectators saw them (:func:`project_move`'s messages: ``seat``, ``kind`` and the faces shown).
+
+    A move names its cards by face and :func:`resolve` picks the same copies
+    from the same state, so a game's public moves and its seed (revealed at
+    its end) replay it to the very state the server reached: the audit trail
+    of a hosted game is its whole record.
+    """
+    for event in moves:
+        fields = {key: event[key] for key in PUBLIC_MOVES.get(str(event.get("kind")), ()) if key in event}
+        move = resolve(state, int(event["seat"]), {"kind": event["kind"], **fields})  # type: ignore[call-overload]
+        state = apply(state, move, ruleset, lexicon)
+    return state
 
 
 def public_refusal(refusal: IllegalMove) -> IllegalMove:
