@@ -125,7 +125,12 @@ class Driver:
     async def _new_table(self) -> None:
         self.created += 1
         levels = self.args.bot_levels
-        body = {"seats": SEATS, "bots": [{"seat": s, "level": levels[i % len(levels)]} for i, s in enumerate(BOTS)], "ruleset": self.args.ruleset, "lang": self.args.lang}
+        body = {
+            "seats": SEATS,
+            "bots": [{"seat": s, "level": levels[i % len(levels)]} for i, s in enumerate(BOTS)],
+            "ruleset": self.args.ruleset,
+            "lang": self.args.lang,
+        }
         status, made = await self.pool.request("POST", "/tables", body)
         if status != 201:
             raise SystemExit(f"POST /tables: {status} {made}")
@@ -394,7 +399,9 @@ def main() -> int:
             database_url = f"sqlite:///{tmp}/ledger.sqlite3"
         env = {"WORDSVC_DATABASE_URL": database_url, "WORDSVC_BOT_DELAY_MS": "0", "WORDSVC_OPEN_EVENTS": str(1 << 20)}
         server = stack.enter_context(start_server(workers=2, env=env))
-        print(f"backend: {args.backend}; wordsvc serve, 2 workers; bots at seats {BOTS} (levels {args.bot_levels}), people at {PEOPLE}; {args.ruleset}, {args.lang}")
+        print(
+            f"backend: {args.backend}; wordsvc serve, 2 workers; bots at seats {BOTS} (levels {args.bot_levels}), people at {PEOPLE}; {args.ruleset}, {args.lang}"
+        )
         run(server, args)
     print(machine_line())
     return 0

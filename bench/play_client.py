@@ -89,9 +89,7 @@ class Pool:
         """``method path`` with ``body`` as JSON and ``token`` as the bearer: (status, the answer's JSON or ``None``)."""
         data = b"" if body is None else json.dumps(body).encode()
         auth = f"Authorization: Bearer {token}\r\n" if token else ""
-        head = (
-            f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: {len(data)}\r\n{auth}\r\n"
-        ).encode()
+        head = (f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: {len(data)}\r\n{auth}\r\n").encode()
         reused = bool(self._idle)
         conn = self._idle.pop() if reused else await self._open()
         try:
