@@ -40,6 +40,7 @@ import asyncio
 import contextlib
 import os
 import random
+import sys
 import tempfile
 import time
 from collections import deque
@@ -115,6 +116,7 @@ class Driver:
         self.window: Window | None = None
         self.created = 0
         self.pending: set[asyncio.Task[None]] = set()
+        self.moving = 0  # moves sent and not yet answered
 
     # ------------------------------------------------------------ tables
 
@@ -233,6 +235,13 @@ class Driver:
         if move is None or window is None:
             return
         table.busy = True
+        self.moving += 1
+        try:
+            await self._send(table, seat, move, window)
+        finally:
+            self.moving -= 1
+
+    async def _send(self, table: Table, seat: int, move: dict[str, Any], window: Window) -> None:
         body = {"seq": table.seq, "move_id": f"p{seat}-{table.seq}", "move": move}
         started = time.perf_counter()
         try:
@@ -284,7 +293,9 @@ class Driver:
             else:
                 window.missed += 1
         await asyncio.sleep(max(0.0, started + seconds - time.perf_counter()))
-        await asyncio.sleep(0.5)  # the last moves' answers and stream messages
+        give_up = time.monotonic() + READY  # the last moves' answers, and each answered move's message on its stream
+        while (self.moving or not window.sent.keys() <= window.arrived.keys()) and time.monotonic() < give_up:
+            await asyncio.sleep(0.05)
         self.window = None
         return window
 
@@ -386,6 +397,7 @@ def main() -> int:
     parser.add_argument("--lang", default="en-US")
     parser.add_argument("--seed", type=int, default=52)
     args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # each figure as it comes, also into a file
     if sorted(args.sizes) != args.sizes or args.sizes[0] < 1:
         parser.error("--sizes: growing numbers of tables")
     print(machine_line())
