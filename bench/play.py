@@ -117,6 +117,7 @@ class Driver:
         self.created = 0
         self.pending: set[asyncio.Task[None]] = set()
         self.moving = 0  # moves sent and not yet answered
+        self.ended: list[Table] = []  # tables whose game is over
 
     # ------------------------------------------------------------ tables
 
@@ -182,8 +183,7 @@ class Driver:
     def _end(self, table: Table) -> None:
         if table in self.tables:
             self.tables.remove(table)
-            if table.stream is not None:
-                self._spawn(table.stream.close())
+            self.ended.append(table)  # its stream stays open until the end: the game's last moves are still on their way
             self._spawn(self._new_table())  # the live count holds
 
     def _spawn(self, work: Any) -> None:
@@ -303,7 +303,7 @@ class Driver:
         for task in list(self.pending):
             task.cancel()
         await asyncio.gather(*self.pending, return_exceptions=True)
-        await asyncio.gather(*(t.stream.close() for t in self.tables if t.stream is not None))
+        await asyncio.gather(*(t.stream.close() for t in self.tables + self.ended if t.stream is not None))
         self.pool.close()
 
 

@@ -14,20 +14,26 @@ a person's request on the main thread are told apart:
 - a bot's turn (``BotRunner._turn``: the table read, the bot's projection,
   its thinking, its ``Plays.move``) and of it ``Bot.move`` (the thinking).
 
-Then the memory: ``tracemalloc`` from before the first table to after every
+With ``--memory``, the memory: ``tracemalloc`` from before the first table to after every
 table has been played ``--moves`` people's moves in all, grouped by the file
 that allocated it, divided by the tables: what one process holds for a live
 table (each worker of ``wordsvc serve`` holds its own).
 
-Run: ``.venv/bin/python bench/play_parts.py [--tables 50] [--moves 1500]``;
+``--profile N`` also profiles the main thread's requests (cProfile) and
+prints the N functions with the most time, callees included. Both slow
+every part: take the times from a run without them.
+
+Run: ``.venv/bin/python bench/play_parts.py [--tables 50] [--moves 1500] [--memory] [--profile 40]``;
 docs/performance.md ("Hosted play") gives the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import functools
 import os
+import pstats
 import random
 import sys
 import tempfile
@@ -78,6 +84,8 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--moves", type=int, default=1500, help="people's moves in all, over the tables in turn")
     parser.add_argument("--bot-levels", type=lambda s: [int(x) for x in s.split(",")], default=[2, 4])
+    parser.add_argument("--memory", action="store_true", help="trace the allocations (tracemalloc: it slows every part, so time without it)")
+    parser.add_argument("--profile", type=int, default=0, metavar="N", help="also print the N functions the requests spent most time in (cProfile)")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # each figure as it comes, also into a file
     print(machine_line())
@@ -122,10 +130,14 @@ def run(env: dict[str, str], args: argparse.Namespace) -> None:
         return event, tokens
 
     client.get("/health")  # the app's first request sets up what every later one shares
-    tracemalloc.start()
-    memory_before = tracemalloc.take_snapshot()
+    if args.memory:
+        tracemalloc.start()
+        memory_before = tracemalloc.take_snapshot()
     tables = [new_table() for _ in range(args.tables)]
 
+    profile = cProfile.Profile() if args.profile else None
+    if profile is not None:
+        profile.enable()  # the main thread's requests only: the bots' thread is not profiled
     requests = reads = 0
     request_cpu = read_cpu = 0.0
     deadline = time.monotonic() + PATIENCE
@@ -156,9 +168,9 @@ def run(env: dict[str, str], args: argparse.Namespace) -> None:
             deadline = time.monotonic() + PATIENCE
         else:
             time.sleep(0.005)  # the bots are thinking
+    if profile is not None:
+        profile.disable()
     time.sleep(0.5)  # the bots' last moves
-    memory_after = tracemalloc.take_snapshot()
-    tracemalloc.stop()
 
     bot_turns = parts.calls["a bot's turn (BotRunner._turn)"]
     print(f"{args.tables} tables, bots at levels {args.bot_levels}; {requests} people's moves sent, {bot_turns} bot turns looked at, {reads} projections read")
@@ -170,12 +182,22 @@ def run(env: dict[str, str], args: argparse.Namespace) -> None:
     print("  " + parts.line("a bot's turn (BotRunner._turn)", max(1, thinking), "bot move"))
     print("  " + parts.line("a bot thinks (Bot.move)", max(1, thinking), "bot move"))
 
-    grown = memory_after.compare_to(memory_before, "filename")
+    if args.memory:
+        memory(memory_before, tracemalloc.take_snapshot(), args.tables)
+        tracemalloc.stop()
+    if profile is not None:
+        print("the people's requests (GET and POST), the functions they spent most time in, with what they called:")
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(args.profile)
+
+
+def memory(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, tables: int) -> None:
+    """What the process allocated from ``before`` to ``after`` and still holds, a table, by the file that allocated it."""
+    grown = after.compare_to(before, "filename")
     total = sum(stat.size_diff for stat in grown)
-    print(f"memory traced in this process: +{total / 1024:.0f} KiB over {args.tables} tables, {total / 1024 / args.tables:.1f} KiB a table; by file:")
+    print(f"memory traced in this process: +{total / 1024:.0f} KiB over {tables} tables, {total / 1024 / tables:.1f} KiB a table; by file:")
     for stat in grown[:12]:
         name = os.path.relpath(stat.traceback[0].filename, ROOT) if stat.traceback[0].filename.startswith(str(ROOT)) else stat.traceback[0].filename
-        print(f"  {stat.size_diff / 1024 / args.tables:8.1f} KiB a table  {name}")
+        print(f"  {stat.size_diff / 1024 / tables:8.1f} KiB a table  {name}")
 
 
 if __name__ == "__main__":
