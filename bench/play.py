@@ -94,6 +94,7 @@ class Window:
 
     latencies: list[float] = field(default_factory=list)
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
+    answered: dict[tuple[str, int], float] = field(default_factory=dict)
     arrived: dict[tuple[str, int], float] = field(default_factory=dict)
     moves: int = 0  # every move the streams carried (people's and bots')
     arrivals: int = 0
@@ -256,6 +257,7 @@ class Driver:
         if status == 200:
             window.latencies.append(done - started)
             window.sent[(table.event, answer["seq"])] = started
+            window.answered[(table.event, answer["seq"])] = done
             self._state(table, answer["state"], seat)
             self._settle(table)
         elif status == 409 and answer.get("code") == "stale_move":
@@ -373,10 +375,14 @@ def report(size: int, added: int, made_s: float, w: Window, health: list[float],
     m = summary(w.latencies) if w.latencies else {"p50": float("nan"), "p99": float("nan"), "worst": float("nan")}
     delays = [w.arrived[key] - sent for key, sent in w.sent.items() if key in w.arrived]
     d = summary(delays) if delays else {"p50": float("nan"), "p99": float("nan"), "worst": float("nan"), "n": 0}
+    behind = sorted(max(0.0, w.arrived[key] - done) for key, done in w.answered.items() if key in w.arrived)
     h = summary(health)
     print(f"  move POST -> answer: p50 {m['p50']:.2f} ms, p99 {m['p99']:.2f} ms, worst {m['worst']:.2f} ms (goal p99 < 50 ms)")
     print(f"  move POST -> its message on the table's stream: p50 {d['p50']:.2f} ms, p99 {d['p99']:.2f} ms, worst {d['worst']:.2f} ms "
           f"over {d['n']} of {len(w.sent)} moves (goal p99 < 250 ms)")  # fmt: skip
+    if behind:
+        tenth = [behind[min(len(behind) - 1, len(behind) * k // 10)] * 1e3 for k in (1, 5, 9)]
+        print(f"  the answer -> the stream's message (0 when the message came first): p10 {tenth[0]:.1f} ms, p50 {tenth[1]:.1f} ms, p90 {tenth[2]:.1f} ms")
     print(f"  /health in the same seconds: p50 {h['p50']:.2f} ms, p99 {h['p99']:.2f} ms ({h['n']} probes)")
     per_move = server_cpu / w.moves * 1e3 if w.moves else float("nan")
     print(f"  CPU over the seconds ({os.cpu_count()} CPUs): the server {server_cpu:.2f} s ({per_move:.2f} ms a move stored), the client {client_cpu:.2f} s")
