@@ -17,10 +17,13 @@ throwaway PostgreSQL with ``--backend postgresql``), its bots at once
    one, so the live count holds.
 3. per size: the moves' latency (the POST to its answer, 200s only), the
    stream delivery (a person's POST sent to its ``move`` message on the
-   table's stream), ``/health`` in the same seconds, the server's CPU a move
-   (every move stored, the bots' too, over the seconds), and the workers'
-   RSS and private memory before the size's tables were added and after its
-   moves: the growth a table.
+   table's stream; the run waits until every answered move's message came)
+   and how far that message trails the answer, ``/health`` in the same
+   seconds, the server's CPU a move (every move stored, the bots' too, over
+   the seconds), the workers' RSS and private memory before the size's
+   tables were added and after its moves (the growth a table), and from
+   ``GET /metrics`` the app's own time on a move (without the wait for a
+   worker's thread) and a write's time holding the ledger's write lock.
 
 The people are the weak player of ``api_tests/test_play.py`` (draw, discard a
 random card, never go out); a driver follows each table from its stream and
