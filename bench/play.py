@@ -21,7 +21,9 @@ throwaway PostgreSQL with ``--backend postgresql``), its bots at once
    and how far that message trails the answer, ``/health`` in the same
    seconds, the server's CPU a move (every move stored, the bots' too, over
    the seconds), the workers' RSS and private memory before the size's
-   tables were added and after its moves (the growth a table), and from
+   tables were added and after its moves (the growth a table), the
+   server's CPU in the 5 s before the moves (every table waiting for a
+   person: what live tables cost with nothing played), and from
    ``GET /metrics`` the app's own time on a move (without the wait for a
    worker's thread) and a write's time holding the ledger's write lock.
 
@@ -62,6 +64,8 @@ PEOPLE, BOTS, SEATS = (0, 2), (1, 3), 4
 TURN_ENDS = ("discard", "go_out", "lay_down")
 READY = 60.0  # seconds a table's set-up may take: a safety net, never a measurement
 HEALTH_BASELINE_S = 3.0
+#: Seconds the tables wait for their people before each size's moves: what the server spends on live tables with no move.
+IDLE_S = 5.0
 
 
 @dataclass
@@ -418,6 +422,9 @@ def run(server: Server, args: argparse.Namespace) -> None:
         began = time.perf_counter()
         loop.run_until_complete(driver.add_tables(added))
         made_s = time.perf_counter() - began
+        resting = sum(server.cpu_seconds())
+        loop.run_until_complete(asyncio.sleep(IDLE_S))
+        idle_cpu = sum(server.cpu_seconds()) - resting
         cpu, servers = time.process_time(), sum(server.cpu_seconds())
         metrics = loop.run_until_complete(driver.metrics())
         window, health = probed(server, args.seconds + 1.0, loop, driver.drive(args.seconds, args.rate))
@@ -427,6 +434,7 @@ def run(server: Server, args: argparse.Namespace) -> None:
         rows.append(report(size, added, made_s, window, health, client_cpu, server_cpu, before, after, args))
         for what in HISTOGRAMS:
             print(f"  {what} (GET /metrics, both workers): {histogram_line(metrics[what], later[what])}")
+        print(f"  the server's CPU in the {IDLE_S:g} s before the moves, every table waiting for its people: {idle_cpu:.2f} s")
     loop.run_until_complete(driver.close())
     loop.close()
     print(f"tables created in all: {driver.created} (a finished game's table is replaced)")
