@@ -151,6 +151,7 @@ bench: setup
 	$(BIN)/python bench/ratings.py
 	$(BIN)/python bench/stream.py --one-server
 	$(BIN)/python bench/bots.py
+	$(BIN)/python bench/play.py
 
 # schemathesis with every check against a live `wordsvc serve` it starts on a free port (api_tests/fuzz.py):
 # more than 13,000 generated requests (13,698 on 44 operations), 0 failures expected. FUZZ_ARGS goes to `schemathesis run`, e.g. FUZZ_ARGS='--seed 1'.
