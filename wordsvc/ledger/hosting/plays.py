@@ -159,6 +159,9 @@ class Plays:
     def time_out(self, event_id: str, game_id: str, moment: int | None = None) -> int:
         """Play the turns of the seats at this table whose time has run out at ``moment`` (now); the moves made (0: none was due)."""
         moment = self.clock() if moment is None else moment
+        kept = self.states.peek(event_id, game_id)
+        if kept is not None and kept.setup.clock.get("kind", "none") == "none":
+            return 0  # a table without a clock has no deadline: no read (its setup never changes)
         ends = self.tables.deadline_of(event_id, game_id)
         if ends is None or ends > moment:
             return 0  # nothing due: no write

@@ -72,6 +72,11 @@ class States:
             while len(self._games) > self._kept:
                 self._games.popitem(last=False)
 
+    def peek(self, event_id: str, game_id: str) -> Game | None:
+        """The game kept for this table, as it was last seen (perhaps behind the moves table), else ``None``."""
+        with self._lock:
+            return self._games.get((event_id, game_id))
+
     def __len__(self) -> int:
         return len(self._games)
 
