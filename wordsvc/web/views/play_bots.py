@@ -138,14 +138,14 @@ class BotRunner:
         if r is None:
             return False
         seats = self.book.tables.bot_seats(event_id, game_id)
-        movers = [s for s in seats if not r.passed[s]] if r.phase.value == "challenges" else [r.turn] if r.turn in seats else []
+        movers = _movers(project(state, None)["round"], seats)
         if not movers:
             return False
         seat = movers[0]
         bot = self._bot(event_id, game_id, seat, seats[seat], game)
         try:
             move = bot.move(project(state, seat))
-            self.book.plays.move(HOST, seat, event_id, game_id, state.moves, f"bot-{state.moves}-{seat}", move, by="bot")
+            played = self.book.plays.move(HOST, seat, event_id, game_id, state.moves, f"bot-{state.moves}-{seat}", move, by="bot")
         except StaleMove:  # another process moved first: look again
             return True
         except (NotBotsTurn, Conflict, IllegalPlay) as err:  # the game ended or was aborted meanwhile, or a bot's bug: not again until the next nudge
@@ -153,7 +153,7 @@ class BotRunner:
             return False
         if self._changed is not None:
             self._changed(event_id)
-        return True
+        return bool(_movers(played.state["round"], seats))  # a bot to move next (a person's move nudges the runner itself)
 
     def _bot(self, event_id: str, game_id: str, seat: int, level: int, game: Any) -> Bot:
         key = (event_id, game_id, seat)
@@ -165,6 +165,15 @@ class BotRunner:
             if len(self._bots) > 4096:
                 self._bots.pop(next(iter(self._bots)))
         return bot
+
+
+def _movers(r: dict[str, Any] | None, bots: dict[int, int]) -> list[int]:
+    """The bot seats a round's projection asks for a move: in a challenge window those that have not passed, else the seat to move."""
+    if r is None:
+        return []
+    if r["phase"] == "challenges":
+        return [seat for seat in bots if not r["passed"][seat]]
+    return [r["turn"]] if r["turn"] in bots else []
 
 
 def play_bots() -> BotRunner:
