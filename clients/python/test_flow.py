@@ -73,6 +73,7 @@ from wordsvc_client.types import UNSET, Unset
 URL = os.environ.get("WORDSVC_URL", "").rstrip("/")
 ADMIN_TOKEN = os.environ.get("WORDSVC_ADMIN_TOKEN", "")
 TIMEOUT = 60.0  # seconds: the best play and the ledger's writes may wait behind other requests
+FUTURE_SEQ = 1_000_000  # a move count no game reaches: a move quoting it is always stale
 GAME_PATIENCE = 900.0  # seconds: a guard against a hang only; the suite's server plays its bots at once (WORDSVC_BOT_DELAY_MS=0)
 
 
@@ -251,9 +252,8 @@ def test_a_hosted_game_against_the_servers_bots_is_played_to_its_end(authenticat
 
     first = get_play.sync(table.event, table.game, client=ann)
     assert isinstance(first, Play) and first.status is PlayStatus.PLAYING and first.state is not None, first
-    stale = play_move.sync(
-        table.event, table.game, client=ann, body=MoveBody(seq=first.state.seq + 1, move_id="from-the-future", move=PlayMove(kind=PlayMoveKind.DRAW))
-    )
+    future = MoveBody(seq=FUTURE_SEQ, move_id="from-the-future", move=PlayMove(kind=PlayMoveKind.DRAW))  # the bots may have moved since the read
+    stale = play_move.sync(table.event, table.game, client=ann, body=future)
     assert isinstance(stale, Problem) and stale.status == 409 and stale.code is ProblemCode.STALE_MOVE, stale
 
     state, moves, stale_moves = first.state, 0, 0

@@ -21,6 +21,7 @@ type PlayMove = components["schemas"]["PlayMove"];
 
 const URL = (process.env.WORDSVC_URL ?? "").replace(/\/+$/, "");
 const ADMIN_TOKEN = process.env.WORDSVC_ADMIN_TOKEN ?? "";
+const FUTURE_SEQ = 1_000_000; // a move count no game reaches: a move quoting it is always stale
 const GAME_PATIENCE_MS = 900_000; // a guard against a hang only: the suite's server plays its bots at once (WORDSVC_BOT_DELAY_MS=0)
 if (!URL) {
   throw new Error("set WORDSVC_URL to the server to test (and WORDSVC_ADMIN_TOKEN for the ledger)");
@@ -278,7 +279,7 @@ test("a hosted game against three of the server's bots, played to its end", { ti
   let state: PlayState = dealt;
   const stale = await ann.POST("/events/{event}/games/{game}/play/moves", {
     ...at,
-    body: { seq: state.seq + 1, move_id: "from-the-future", move: { kind: "draw" } },
+    body: { seq: FUTURE_SEQ, move_id: "from-the-future", move: { kind: "draw" } }, // the bots may have moved since the read
   });
   assert.equal(stale.response.status, 409);
   assert.equal(stale.error?.code, "stale_move");
