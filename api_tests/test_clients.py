@@ -12,8 +12,11 @@ prints besides its progress). Then:
 
 Each flow validates in three languages, scores a round, finds the best play,
 pages a word search with its cursor, walks an event (create, seat, submit,
-correct, standings, audit) and reads errors as the typed Problem; the
-README's example in each language runs as written too. Without
+correct, standings, audit), plays a hosted game against the server's bots to
+its end (a table created, a seat taken with a nonce, every move from the
+seat's projection, a stale move read again, the log revealed, the totals the
+ledger table's) and reads errors as the typed Problem; the README's example
+in each language runs as written too. Without
 Node.js (or npm's packages) the TypeScript test is skipped, saying why; under
 CI it fails instead (the root conftest's ``unavailable_tool``).
 """

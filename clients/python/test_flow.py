@@ -14,6 +14,7 @@ parsed into them, so a field the document gets wrong fails here.
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -21,20 +22,34 @@ from http import HTTPStatus
 
 import pytest
 from wordsvc_client import AuthenticatedClient, Client
-from wordsvc_client.api.ledger import create_event, get_audit, get_round, get_standings, issue_token, seat_table, submit_round
+from wordsvc_client.api.ledger import create_event, get_audit, get_round, get_standings, get_table, issue_token, seat_table, submit_round
+from wordsvc_client.api.play import create_table, get_play, get_play_log, play_move, take_seat
 from wordsvc_client.api.scoring import best_meld, score_round
 from wordsvc_client.api.words import find_words, validate_word, validate_words
 from wordsvc_client.models import (
     Audit,
     BestMeld,
     BestMeldRequest,
+    BotSeat,
+    BotSeatLevel,
     Correction,
+    CreatedTable,
+    CreatedTableStatus,
     Event,
     EventBody,
+    Game,
     GameBody,
     IssuedToken,
     Judge,
+    MoveBody,
+    Moved,
+    Play,
     Player,
+    PlayLog,
+    PlayMove,
+    PlayMoveKind,
+    PlayState,
+    PlayStatus,
     Problem,
     ProblemCode,
     Round,
@@ -42,18 +57,24 @@ from wordsvc_client.models import (
     RoundRequest,
     RoundResult,
     RoundSubmission,
+    RoundViewPhase,
+    SeatBody,
+    SeatTaken,
     Standings,
+    TableBody,
     TokenBody,
     TokenBodyRole,
     ValidateBody,
     Verdict,
     Words,
 )
-from wordsvc_client.types import UNSET
+from wordsvc_client.types import UNSET, Unset
 
 URL = os.environ.get("WORDSVC_URL", "").rstrip("/")
 ADMIN_TOKEN = os.environ.get("WORDSVC_ADMIN_TOKEN", "")
 TIMEOUT = 60.0  # seconds: the best play and the ledger's writes may wait behind other requests
+FUTURE_SEQ = 1_000_000  # a move count no game reaches: a move quoting it is always stale
+GAME_PATIENCE = 900.0  # seconds: a guard against a hang only; the suite's server plays its bots at once (WORDSVC_BOT_DELAY_MS=0)
 
 
 @pytest.fixture(scope="module")
@@ -186,3 +207,84 @@ def test_errors_come_back_as_typed_problems(client: Client, authenticated: Calla
 
     refused = create_event.sync(client=authenticated("wsv_not-a-token"), body=EventBody(name="no"))
     assert isinstance(refused, Problem) and refused.status == 401 and refused.code is ProblemCode.TOKEN_INVALID, refused
+
+
+def _my_move(state: PlayState) -> PlayMove | None:
+    """A simple legal move from the seat's own projection, or ``None`` while another seat is to move.
+
+    It never goes out: it draws (takes the discard when the draw pile is empty and cannot be rebuilt from the
+    discard pile), then discards the first card of its hand; in a last turn after someone went out it lays down no
+    word and discards; when the draw pile ended the round (phase ``lay``) it lays down nothing; in a challenge window
+    it passes. Enough to play any game to its end, since the bots go out.
+    """
+    seat, r = state.viewer, state.round_
+    if r is None or seat is None:
+        return None
+    if r.phase is RoundViewPhase.CHALLENGES:
+        return None if r.passed[seat] else PlayMove(kind=PlayMoveKind.PASS)
+    if r.turn != seat:
+        return None
+    if r.phase is RoundViewPhase.LAY:
+        return PlayMove(kind=PlayMoveKind.LAY_DOWN, words=[], discard=None)
+    if r.phase is RoundViewPhase.DRAW:
+        drawable = r.draw_pile > 0 or r.discard_pile > 1  # an empty draw pile is rebuilt from the discard pile but its top card
+        return PlayMove(kind=PlayMoveKind.DRAW if drawable else PlayMoveKind.TAKE)
+    assert not isinstance(r.hand, Unset), "a seat's projection shows its hand"
+    if r.out is not None:
+        return PlayMove(kind=PlayMoveKind.LAY_DOWN, words=[], discard=r.hand[0])
+    return PlayMove(kind=PlayMoveKind.DISCARD, card=r.hand[0])
+
+
+def test_a_hosted_game_against_the_servers_bots_is_played_to_its_end(authenticated: Callable[[str], AuthenticatedClient]) -> None:
+    if not ADMIN_TOKEN:
+        pytest.fail("set WORDSVC_ADMIN_TOKEN: the table is created with an admin token of the server's ledger")
+    bots = [BotSeat(seat=1, level=BotSeatLevel.VALUE_1), BotSeat(seat=2, level=BotSeatLevel.VALUE_4)]
+    created = create_table.sync_detailed(client=authenticated(ADMIN_TOKEN), body=TableBody(seats=3, bots=bots, name="Python client's game"))
+    assert created.status_code == HTTPStatus.CREATED and isinstance(created.parsed, CreatedTable), created.content
+    table = created.parsed
+    assert table.status is CreatedTableStatus.WAITING and len(table.commitment) == 64 and table.server_seed is UNSET
+    assert [s.kind for s in table.seats] == ["open", "bot", "bot"]
+    director = authenticated(table.director_token.token)
+
+    taken = take_seat.sync(table.event, table.game, client=director, body=SeatBody(name="Ann", nonce="python-client"))
+    assert isinstance(taken, SeatTaken) and taken.seat == 0, taken
+    ann = authenticated(taken.token)
+
+    first = get_play.sync(table.event, table.game, client=ann)
+    assert isinstance(first, Play) and first.status is PlayStatus.PLAYING and first.state is not None, first
+    future = MoveBody(seq=FUTURE_SEQ, move_id="from-the-future", move=PlayMove(kind=PlayMoveKind.DRAW))  # the bots may have moved since the read
+    stale = play_move.sync(table.event, table.game, client=ann, body=future)
+    assert isinstance(stale, Problem) and stale.status == 409 and stale.code is ProblemCode.STALE_MOVE, stale
+
+    state, moves, stale_moves = first.state, 0, 0
+    deadline = time.monotonic() + GAME_PATIENCE
+    while not state.over:
+        assert time.monotonic() < deadline, f"the game did not end in {GAME_PATIENCE:.0f} s: {state.to_dict()}"
+        move = _my_move(state)
+        if move is not None:
+            answer = play_move.sync(table.event, table.game, client=ann, body=MoveBody(seq=state.seq, move_id=f"ann-{state.seq}", move=move))
+            if isinstance(answer, Moved):
+                assert answer.seq == state.seq + 1 and not answer.repeat, answer
+                state, moves = answer.state, moves + 1
+                continue
+            assert isinstance(answer, Problem) and answer.code is ProblemCode.STALE_MOVE, answer  # a bot moved first: read again
+            stale_moves += 1
+        else:
+            time.sleep(0.02)  # a bot is thinking
+        read = get_play.sync(table.event, table.game, client=ann)
+        assert isinstance(read, Play) and read.state is not None, read
+        state = read.state
+
+    assert moves > 0 and stale_moves <= moves
+    final = get_play.sync(table.event, table.game, client=director)  # the director is a spectator: no hand
+    assert isinstance(final, Play) and final.status is PlayStatus.OVER and final.state is not None, final
+    assert final.state.viewer is None and final.state.round_ is None and len(final.state.rounds) == 8
+    assert [sum(r.totals[seat] for r in final.state.rounds) for seat in range(3)] == final.state.totals
+    assert isinstance(final.server_seed, str) and isinstance(final.seed, str)
+
+    log = get_play_log.sync(table.event, table.game, client=director)
+    assert isinstance(log, PlayLog) and log.log is not None, log
+    assert log.log["server_seed"] == final.server_seed and len(log.moves) == final.state.seq  # revealed: anyone can replay the game
+    ledger_table = get_table.sync(table.event, table.game, client=director)
+    assert isinstance(ledger_table, Game) and len(ledger_table.rounds) == 8, ledger_table
+    assert [t.total for t in ledger_table.totals] == final.state.totals  # stored as a referee's table, with the same totals

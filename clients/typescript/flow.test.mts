@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 
 import createClient from "openapi-fetch";
 
@@ -15,9 +16,13 @@ import type { components, paths } from "../../build/clients/typescript/schema.js
 
 type Problem = components["schemas"]["Problem"];
 type ProblemCode = components["schemas"]["ProblemCode"]; // every code of the registry, as a string-literal union
+type PlayState = components["schemas"]["PlayState"];
+type PlayMove = components["schemas"]["PlayMove"];
 
 const URL = (process.env.WORDSVC_URL ?? "").replace(/\/+$/, "");
 const ADMIN_TOKEN = process.env.WORDSVC_ADMIN_TOKEN ?? "";
+const FUTURE_SEQ = 1_000_000; // a move count no game reaches: a move quoting it is always stale
+const GAME_PATIENCE_MS = 900_000; // a guard against a hang only: the suite's server plays its bots at once (WORDSVC_BOT_DELAY_MS=0)
 if (!URL) {
   throw new Error("set WORDSVC_URL to the server to test (and WORDSVC_ADMIN_TOKEN for the ledger)");
 }
@@ -212,4 +217,115 @@ test("errors come back as typed problems", async () => {
   const refused = await as("wsv_not-a-token").POST("/events", { body: { name: "no" } });
   assert.equal(refused.error?.status, 401);
   assert.equal(refused.error?.code, "token_invalid");
+});
+
+/**
+ * A simple legal move from the seat's own projection, or undefined while another seat is to move. It never goes
+ * out: it draws (takes the discard when the draw pile is empty and cannot be rebuilt from the discard pile), then
+ * discards the first card of its hand; in a last turn after someone went out it lays down no word and discards;
+ * when the draw pile ended the round (phase `lay`) it lays down nothing; in a challenge window it passes.
+ */
+function myMove(state: PlayState): PlayMove | undefined {
+  const seat = state.viewer;
+  const r = state.round;
+  if (r === null || seat === null) {
+    return undefined;
+  }
+  if (r.phase === "challenges") {
+    return r.passed[seat] ? undefined : { kind: "pass" };
+  }
+  if (r.turn !== seat) {
+    return undefined;
+  }
+  switch (r.phase) {
+    case "lay":
+      return { kind: "lay_down", words: [], discard: null };
+    case "draw":
+      return { kind: r.draw_pile > 0 || r.discard_pile > 1 ? "draw" : "take" }; // an empty draw pile is rebuilt but for the top discard
+    case "discard": {
+      const card = r.hand?.[0];
+      assert.ok(card !== undefined, "a seat's projection shows its hand");
+      return r.out === null ? { kind: "discard", card } : { kind: "lay_down", words: [], discard: card };
+    }
+  }
+}
+
+test("a hosted game against three of the server's bots, played to its end", { timeout: GAME_PATIENCE_MS + 60_000 }, async () => {
+  assert.ok(ADMIN_TOKEN, "set WORDSVC_ADMIN_TOKEN: the table is created with an admin token of the server's ledger");
+  const bots = [
+    { seat: 1, level: 1 as const },
+    { seat: 2, level: 2 as const },
+    { seat: 3, level: 4 as const },
+  ];
+  const created = await as(ADMIN_TOKEN).POST("/tables", { body: { seats: 4, bots, name: "TypeScript client's game" } });
+  assert.equal(created.response.status, 201);
+  const table = ok(created);
+  assert.equal(table.status, "waiting");
+  assert.equal(table.commitment.length, 64);
+  assert.deepEqual(
+    table.seats.map((s) => s.kind),
+    ["open", "bot", "bot", "bot"],
+  );
+  const director = as(table.director_token.token);
+  const at = { params: { path: { event: table.event, game: table.game } } };
+
+  const taken = ok(await director.POST("/events/{event}/games/{game}/play/seats", { ...at, body: { name: "Ann", nonce: "typescript-client" } }));
+  assert.equal(taken.seat, 0);
+  const ann = as(taken.token);
+  const first = await ann.GET("/events/{event}/games/{game}/play", at);
+  const dealt = ok(first).state;
+  assert.ok(dealt !== null);
+  assert.equal(first.response.headers.get("ETag"), `"${dealt.seq}"`);
+  let state: PlayState = dealt;
+  const stale = await ann.POST("/events/{event}/games/{game}/play/moves", {
+    ...at,
+    body: { seq: FUTURE_SEQ, move_id: "from-the-future", move: { kind: "draw" } }, // the bots may have moved since the read
+  });
+  assert.equal(stale.response.status, 409);
+  assert.equal(stale.error?.code, "stale_move");
+
+  let moves = 0;
+  const deadline = Date.now() + GAME_PATIENCE_MS;
+  while (!state.over) {
+    assert.ok(Date.now() < deadline, `the game did not end in ${GAME_PATIENCE_MS} ms: ${JSON.stringify(state)}`);
+    const move = myMove(state);
+    if (move !== undefined) {
+      const answer = await ann.POST("/events/{event}/games/{game}/play/moves", { ...at, body: { seq: state.seq, move_id: `ann-${state.seq}`, move } });
+      if (answer.data !== undefined) {
+        assert.equal(answer.data.seq, state.seq + 1);
+        assert.equal(answer.data.repeat, false);
+        state = answer.data.state;
+        moves += 1;
+        continue;
+      }
+      assert.equal(answer.error?.code, "stale_move", JSON.stringify(answer.error)); // a bot moved first: read again
+    } else {
+      await sleep(20); // a bot is thinking
+    }
+    const read = ok(await ann.GET("/events/{event}/games/{game}/play", at)).state;
+    assert.ok(read !== null);
+    state = read;
+  }
+
+  assert.ok(moves > 0);
+  const final = ok(await director.GET("/events/{event}/games/{game}/play", at)); // the director is a spectator: no hand
+  assert.equal(final.status, "over");
+  assert.ok(final.state !== null && final.state.viewer === null && final.state.round === null);
+  assert.equal(final.state.rounds.length, 8);
+  const totals = final.state.totals;
+  assert.deepEqual(
+    totals.map((_, seat) => final.state?.rounds.reduce((sum, r) => sum + (r.totals[seat] ?? 0), 0)),
+    totals,
+  );
+  assert.equal(typeof final.server_seed, "string");
+
+  const log = ok(await director.GET("/events/{event}/games/{game}/play/log", at));
+  assert.equal(log.log?.["server_seed"], final.server_seed); // revealed: anyone can replay the game
+  assert.equal(log.moves.length, final.state.seq);
+  const ledgerTable = ok(await director.GET("/events/{event}/games/{game}", at));
+  assert.equal(ledgerTable.rounds.length, 8);
+  assert.deepEqual(
+    ledgerTable.totals.map((t) => t.total),
+    totals,
+  ); // stored as a referee's table, with the same totals
 });

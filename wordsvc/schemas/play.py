@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from ..core import problem_codes as codes
+from ..core.play import Phase
 from ..core.play.bot_levels import LEVELS
 from ..core.play.clocks import BANK_SECONDS, TURN_HOURS, TURN_SECONDS, Clock, ClockError
 from ..core.play.fairness import NONCE_MAX
@@ -18,6 +19,9 @@ from .events import MAX_SEQ, SecretTokenOut, id_field
 #: The levels of the server's bots (docs/play.md, "Bots"), and the most cards a word or a move names.
 BOT_LEVELS = tuple(LEVELS)
 MAX_CARDS = 10
+#: A table's statuses, as the ledger stores them (ledger/hosting/): an enum in the document, so a generated client switches on a
+#: typed value (docs/clients.md).
+TABLE_STATUSES = ("waiting", "playing", "over", "aborted")
 
 
 def _face(**kwargs: object) -> fields.String:
@@ -156,7 +160,11 @@ class SeatOut(Strict):
 class TableOut(Strict):
     event = fields.String(required=True)
     game = fields.String(required=True)
-    status = fields.String(required=True, metadata={"description": "`waiting` (for players), `playing`, `over` or `aborted`."})
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(TABLE_STATUSES),
+        metadata={"description": "`waiting` (for players), `playing`, `over` or `aborted`."},
+    )
     setup = fields.Dict(required=True)
     commitment = fields.String(required=True, metadata={"description": 'SHA-256 commitment to the server seed (docs/play.md, "Verifiable deals").'})
     created_at = fields.String(required=True)
@@ -197,7 +205,11 @@ class RoundViewOut(Strict):
     dealer = fields.Integer(required=True)
     hand_size = fields.Integer(required=True)
     turn = fields.Integer(required=True)
-    phase = fields.String(required=True, metadata={"description": "`draw`, `discard`, `lay` or `challenges`."})
+    phase = fields.String(
+        required=True,
+        validate=validate.OneOf(tuple(p.value for p in Phase)),
+        metadata={"description": '`draw`, `discard`, `lay` or `challenges` (docs/play.md, "State").'},
+    )
     out = fields.Integer(required=True, allow_none=True)
     hand_counts = fields.List(fields.Integer(), required=True)
     draw_pile = fields.Integer(required=True, metadata={"description": "How many cards: never their order."})
