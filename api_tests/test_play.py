@@ -256,3 +256,15 @@ def test_a_game_is_aborted_before_its_first_round_is_scored_and_a_finished_one_p
     taken = again.json()
     assert (taken["seat"], taken["table"]["game"], taken["table"]["status"]) == (0, "table-2", "playing")
     assert client.get(base).json()["rematch"] == "table-2"
+
+
+def test_a_revoked_seat_token_moves_no_more(ledger_server: LedgerServer, client: requests.Session) -> None:
+    url = ledger_server.url
+    table = _create(client, url, seats=2, bots=[{"seat": 0, "level": 1}])
+    event, director = table["event"], table["director_token"]["token"]
+    base = f"{url}/events/{event}/games/table/play"
+    seat = client.post(f"{base}/seats", json={"name": "Ann"}).json()
+    revoked = client.delete(f"{url}/events/{event}/tokens/{seat['token_id']}", headers={"Authorization": f"Bearer {director}"})
+    assert revoked.status_code == 200, revoked.text
+    answer = client.post(f"{base}/moves", headers={"Authorization": f"Bearer {seat['token']}"}, json={"seq": 0, "move_id": "m", "move": {"kind": "draw"}})
+    assert answer.status_code == 401 and answer.json()["code"] == "token_invalid"
