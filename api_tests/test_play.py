@@ -30,7 +30,7 @@ ID = re.compile(r'"[^"\s.]+\.\d+"')  # a card id ("e.7") as a JSON string: never
 PATIENCE = 120.0  # a safety net for a bot's move on a loaded machine: the test waits for a state, never for a time
 
 
-def _person_move(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+def person_move(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     """A weak player's move from its projection alone (never goes out), or ``None`` when it is not to move."""
     seat, r = state["viewer"], state["round"]
     if r is None:
@@ -101,7 +101,7 @@ def test_people_and_bots_play_a_whole_game_that_lands_in_the_ledger_and_replays_
             received[seat].append(answer.text)
             state = answer.json()["state"]
             assert answer.headers["ETag"] == f'"{state["seq"]}"'
-            move = _person_move(state, rng)
+            move = person_move(state, rng)
             if move is not None:
                 sent = client.post(
                     f"{base}/moves",
@@ -246,7 +246,7 @@ def test_a_game_is_aborted_before_its_first_round_is_scored_and_a_finished_one_p
         state = client.get(base, headers={"Authorization": f"Bearer {ann}"}).json()["state"]
         if state["over"]:
             break
-        move = _person_move(state, rng)
+        move = person_move(state, rng)
         if move is None:
             time.sleep(0.01)
             continue

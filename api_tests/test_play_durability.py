@@ -46,6 +46,7 @@ from .conftest import REPO, LedgerServer, _free_port, _stop, _wait_ready, _words
 from .postgres import create_database, drop_database
 from .sse import Message, Stream
 from .test_ledger_durability import TIMEOUT, Server, _kill, _wait_gone, audit_verify, serving
+from .test_play import person_move
 
 PATIENCE = 30.0  # seconds, a safety net: a bot at delay 0 moves in milliseconds, a replaced worker is ready in one
 BOT_HELD_MS = "60000"  # WORDSVC_BOT_DELAY_MS's maximum: the bot holds its move far longer than the test takes to kill the server
@@ -57,21 +58,6 @@ ROUNDS = 8  # the standard ruleset's rounds
 
 
 # ---------------------------------------------------------------- a person at a hosted table
-
-
-def person_move(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
-    """A weak player's move from its projection alone (it never goes out), or ``None`` when it is not to move."""
-    seat, r = state["viewer"], state["round"]
-    if r is None or r["turn"] != seat:
-        return None
-    if r["phase"] == "lay":
-        return {"kind": "lay_down", "words": [], "discard": None}
-    if r["phase"] == "draw":
-        return {"kind": "draw"}
-    card = rng.choice(r["hand"])
-    if r["out"] is not None:
-        return {"kind": "lay_down", "words": [], "discard": card}
-    return {"kind": "discard", "card": card}
 
 
 @dataclass(frozen=True)

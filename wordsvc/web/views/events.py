@@ -38,7 +38,7 @@ from ..endpoints import PUBLIC, TOKEN, Endpoint, Resource
 from ..ledger_problems import ACCESS, INTEGRITY, WRITE
 from ..parameters import EVENT
 from ..requests import query_args, read_json, service
-from .ledger_access import created_response, ledger, principal, writer
+from .ledger_access import created_response, creation_policy, ledger, principal, writer
 
 __all__ = ["bp", "ledger"]
 
@@ -95,14 +95,10 @@ def tournament_format(format_id: str | None) -> dict[str, Any] | None:
     )
 )
 def create_event() -> Response:
-    settings = current_app.extensions["wordsvc.settings"]
-    actor = principal()  # a token sent must be a live one (401), whatever the policy; checked before the body is read
-    if settings.event_creation == "admin":
-        actor = require_admin(actor)  # none: 401 token_missing; another role: 403
+    actor, open_limit = creation_policy()  # the token (and the policy) before the body
     body = EVENT_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
     chosen = tournament_format(body["format"])
-    open_limit = settings.open_events if settings.event_creation == "open" else None
     event = ledger().events.create_event(
         actor, ruleset, lexicon, body["name"], body["id"], body["private"], body["deals"], body["duplicate"], chosen, open_limit
     )

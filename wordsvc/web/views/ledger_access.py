@@ -17,12 +17,12 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 
 from ...core import problem_codes as codes
-from ...ledger import Ledger, Principal, Unauthorized
+from ...ledger import Ledger, Principal, Unauthorized, require_admin
 from ...ledger.integrity.checkpoints import Signer
 from ..metrics import observe_commit
 from ..requests import service
 
-__all__ = ["created_response", "ledger", "principal", "writer"]
+__all__ = ["created_response", "creation_policy", "ledger", "principal", "writer"]
 
 _OPENING = threading.Lock()
 log = logging.getLogger(__name__)
@@ -60,6 +60,19 @@ def writer() -> Principal:
     if actor is None:
         raise Unauthorized("Writes to the ledger need a bearer token: Authorization: Bearer wsv_...", {"authorization": ["missing"]}, code=codes.TOKEN_MISSING)
     return actor
+
+
+def creation_policy() -> tuple[Principal | None, int | None]:
+    """Who creates an event and how many open creations are left to count, by ``WORDSVC_EVENT_CREATION`` (docs/operations.md).
+
+    ``(actor, open_limit)``: a token sent must be a live one (401) whatever the policy, and is read before the body;
+    under ``admin`` only an admin token creates (401 without, 403 for another role) and ``open_limit`` is ``None``.
+    """
+    settings = current_app.extensions["wordsvc.settings"]
+    actor = principal()
+    if settings.event_creation == "admin":
+        return require_admin(actor), None
+    return actor, settings.open_events
 
 
 def created_response(body: dict[str, Any], location: str) -> Response:

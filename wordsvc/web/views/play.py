@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Response, current_app, g, jsonify, request
+from flask import Response, g, jsonify, request
 
 from ...core import problem_codes as codes
 from ...core.play import REFUSALS, Knobs, move_from_dict
 from ...core.play.verify import game_log
 from ...i18n import render
-from ...ledger import Forbidden, Principal, require_admin
+from ...ledger import Forbidden, Principal
 from ...ledger.hosting.plays import IllegalPlay, StaleMove
 from ...ledger.hosting.setup import TableSetup
 from ...ledger.hosting.tables import check_setup
@@ -32,7 +32,7 @@ from ..openapi_schemas import EVENT_STREAM
 from ..parameters import EVENT, GAME, LAST_EVENT_ID
 from ..problems import problem
 from ..requests import query_args, read_json, service
-from .ledger_access import created_response, ledger, principal, writer
+from .ledger_access import created_response, creation_policy, ledger, principal, writer
 from .play_bots import play_bots
 from .stream import RETRY_MS, last_event_id, message, watch_ledger
 
@@ -75,16 +75,12 @@ _TABLE = (codes.NOT_HOSTED, codes.GAME_NOT_STARTED, codes.LEXICON_CHANGED)
     )
 )
 def create_table() -> Response:
-    settings = current_app.extensions["wordsvc.settings"]
-    actor = principal()
-    if settings.event_creation == "admin":
-        actor = require_admin(actor)
+    actor, open_limit = creation_policy()  # the token (and the policy) before the body
     body = TABLE_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
     bots = {bot["seat"]: bot["level"] for bot in body["bots"]}
     setup = TableSetup(body["seats"], bots, _knobs(body["knobs"]), body["clock"], body["rated"] and not bots, body["public"])
     check_setup(ruleset, setup)  # before the event is made: a table that cannot be played makes no event
-    open_limit = settings.open_events if settings.event_creation == "open" else None
     book = ledger()
     event = book.events.create_event(
         actor, ruleset, lexicon, body["name"] or f"Table {body['id'] or ''}".strip(), body["id"], not body["public"], open_limit=open_limit
