@@ -76,11 +76,11 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "413", "431",
 include-path-regex = "^/events(?!.*/stream$)(?!/[^/]+/games/[^/]+/play/(moves|resign|rematch)$)"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "409", "412", "413", "422", "428", "431"]
 [[operations]]
-# the event streams, as the ledger's; each message's data is held to its schema (the document's x-itemSchema) by
-# api_tests/test_stream.py: schemathesis reads the events of a stream against the body's schema, a string for generators
+# the event streams are left to their own tests (api_tests/test_stream.py: every message held to its schema, the
+# document's x-itemSchema; Last-Event-ID and ?after= refused as documented): in an Open API 3.0 document schemathesis
+# reads each event against the body's schema, which is the stream as one string, for the client generators
 include-path-regex = "^/events/.*/stream$"
-checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "409", "412", "413", "422", "428", "431"]
-checks.response_schema_conformance.enabled = false
+enabled = false
 [[operations]]
 # a hosted table's seat moves, resigns and accepts a rematch with its own token: the admin token sent is no seat (403)
 include-path-regex = "^/events/[^/]+/games/[^/]+/play/(moves|resign|rematch)$"
