@@ -42,7 +42,17 @@ SPARE = ("a", "i", "o", "e")
 REASON = "R-17"
 PRINTED = "2026-12-06 10:00"
 #: Kinds of entry that playing a tournament cannot write here (an operator's acceptance needs the service's key): their payloads as the ledger writes them.
-WRITTEN_ELSEWHERE = {"audit.accepted": {"upto": 41, "head": "ab" * 32}}
+WRITTEN_ELSEWHERE = {
+    "audit.accepted": {"upto": 41, "head": "ab" * 32},
+    # hosted games (tests/test_hosting_ledger.py plays them): their entries print as "details in the full entry"
+    "play.created": {"game": "table", "setup": {"seats": 2}, "commitment": "cd" * 32, "seats": [{"seat": 0, "kind": "open", "name": None, "level": None}]},
+    "play.seated": {"game": "table", "seat": 0, "name": "Ann", "kind": "person", "nonce": None},
+    "play.started": {"game": "table", "players": ["Ann", "Bot 2 (level 1)"], "nonces": [None, None], "commitment": "cd" * 32},
+    "move.played": {"game": "table", "seq": 1, "kind": "discard", "seat": 0, "card": "qu"},
+    "play.handed": {"game": "table", "seat": 0, "reason": "resigned", "forfeit": True},
+    "play.aborted": {"game": "table", "server_seed": "ef" * 32, "seed": None},
+    "play.ended": {"game": "table", "totals": [12, 40], "server_seed": "ef" * 32, "seed": "01" * 32},
+}
 
 
 def ledger_actions() -> set[str]:
