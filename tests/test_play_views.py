@@ -18,7 +18,7 @@ from dataclasses import replace
 import pytest
 from play_lexicon import HASH
 
-from wordsvc.core.play import Discard, Draw, GameState, IllegalMove, Knobs, Phase, apply, new_game
+from wordsvc.core.play import Draw, GameState, IllegalMove, Knobs, Phase, apply, new_game
 from wordsvc.core.play.dealing import face_of, sort_cards
 from wordsvc.core.play.moves import GoOut, LayDown, Take
 from wordsvc.core.play.random_player import RandomPlayer
@@ -164,4 +164,4 @@ def test_a_refusal_reaches_a_client_with_faces_not_ids():
     public = public_refusal(refusal)
     assert public.details["cards"] == ["qu", "e"] and not ID.search(str(public))
     assert public_refusal(IllegalMove("card_not_in_hand", "card e.3 is not in the hand", card="e.3")).details["card"] == "e"
-    assert public_refusal(Discard and IllegalMove("word_not_valid", "x", word=0, reason="too_short")).details == {"word": 0, "reason": "too_short"}
+    assert public_refusal(IllegalMove("word_not_valid", "x", word=0, reason="too_short")).details == {"word": 0, "reason": "too_short"}

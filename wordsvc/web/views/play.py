@@ -79,7 +79,7 @@ def create_table() -> Response:
     body = TABLE_BODY.load(read_json())
     ruleset, lexicon = service().resolve(body["ruleset"], body["lang"])
     bots = {bot["seat"]: bot["level"] for bot in body["bots"]}
-    setup = TableSetup(body["seats"], bots, _knobs(body["knobs"]), body["clock"], body["rated"] and not bots, body["public"])
+    setup = TableSetup(body["seats"], bots, Knobs(**body["knobs"]), body["clock"], body["rated"] and not bots, body["public"])
     check_setup(ruleset, setup)  # before the event is made: a table that cannot be played makes no event
     book = ledger()
     event = book.events.create_event(
@@ -91,10 +91,6 @@ def create_table() -> Response:
     table = book.tables.create(director, event["id"], "table", setup)
     play_bots().nudge(event["id"], "table", _changed())
     return created_response({**table, "director_token": event["director_token"]}, f"/events/{event['id']}/games/table/play")
-
-
-def _knobs(body: dict[str, Any]) -> Knobs:
-    return Knobs(**body)
 
 
 @bp.declare(
