@@ -67,6 +67,11 @@ def held(path: str, **params: object) -> str:
 # -- the server under test ---------------------------------------------------------------------------
 
 
+def complete_lines(text: str) -> list[str]:
+    """The lines a writer has finished: a log read while a worker writes may end halfway through one."""
+    return text.split("\n")[:-1]
+
+
 class Server:
     """``python -m wordsvc.server`` on port 0 (the kernel picks), its stderr in a file we can read."""
 
@@ -96,7 +101,7 @@ class Server:
     def events(self, name: str | None = None) -> list[dict[str, Any]]:
         """The JSON log lines (all, or those of one event)."""
         out = []
-        for line in self.log_path.read_text(errors="replace").splitlines():
+        for line in complete_lines(self.log_path.read_text(errors="replace")):
             if line.startswith("{"):
                 event = json.loads(line)
                 if name is None or event.get("event") == name:
@@ -543,7 +548,7 @@ def test_framing_errors_log_no_traceback(server: Server) -> None:
 
     def refusals() -> list[dict[str, Any]]:  # each line is written just after its answer: wait for all of them
         logged = server.log_path.read_text()[before:]
-        return [json.loads(line) for line in logged.splitlines() if '"event": "request"' in line]
+        return [json.loads(line) for line in complete_lines(logged) if '"event": "request"' in line]
 
     refused = wait_for(lambda: len(found := refusals()) >= len(FRAMING_ERRORS) and found, "a log line for every refusal")
     logged = server.log_path.read_text()[before:]
