@@ -31,6 +31,7 @@ SERVED = {
     "/docs": {"get"},
     "/console": {"get"},
     "/judge": {"get"},
+    "/play": {"get"},
     "/assets/{name}": {"get"},
     "/qr": {"post"},
     "/deal": {"get"},

@@ -22,7 +22,7 @@ from ...core import problem_codes as codes
 from ...data.languages import LANGUAGES
 from ...i18n import CATALOG, LANGUAGE_TAGS, LOCALE_NAMES, LOCALES, PAGE_PLURALS
 from ..endpoints import ASSET, HTML, Endpoint, Resource
-from ..parameters import EVENT
+from ..parameters import EVENT, GAME
 from ..problems import problem
 
 __all__ = ["ASSETS", "PAGES", "STATIC", "bp", "page_strings", "render_page"]
@@ -33,6 +33,8 @@ PAGES = {
     "console": ("console.html", ("page.", "console.", "tournament.", "players.", "dashboard.", "print.", "links.", "newevent.")),
     "judge": ("judge.html", ("page.", "judge.")),
     "display": ("display.html", ("page.", "display.", "tournament.measure.")),
+    "lobby": ("lobby.html", ("page.", "play.", "lobby.", "links.")),
+    "table": ("table.html", ("page.", "play.", "table.", "links.", "refusal.")),
 }
 ASSETS = (
     "common.js",
@@ -49,12 +51,14 @@ ASSETS = (
     "entry_keys.js",
     "event_feed.js",
     "judge.js",
+    "lobby.js",
     "new_event.js",
     "next_table.js",
     "paging.js",
     "pages.css",
     "parts.js",
     "player_lines.js",
+    "play_store.js",
     "players.js",
     "print.js",
     "results.js",
@@ -63,6 +67,7 @@ ASSETS = (
     "slip_messages.js",
     "standings.js",
     "stream.js",
+    "table.js",
     "tournament.js",
     "venue_links.js",
     "verdicts.js",
@@ -192,6 +197,40 @@ def judge() -> Response:
 def display(event: str) -> Response:
     """The event's projector view: the page reads the event itself (a private one with the token of its link's fragment)."""
     return _page("display")
+
+
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/play",
+        operation_id="getPlayLobby",
+        tag="pages",
+        summary="The players' lobby",
+        description="An HTML page (docs/pages.md): make a table to play in the browser, invite with a link and a QR code, join an open public table.",
+        answers={200: HTML},
+        problems=(),
+    )
+)
+def lobby() -> Response:
+    return _page("lobby")
+
+
+@bp.declare(
+    Endpoint(
+        method="get",
+        path="/play/{event}/{game}",
+        operation_id="getTablePage",
+        tag="pages",
+        summary="A hosted table's page",
+        description="An HTML page (docs/pages.md): play a seat of a hosted table (its token kept on the device), or watch it as a spectator; a finished game replayed.",
+        parameters=[EVENT, GAME],
+        answers={200: HTML},
+        documented=False,  # a page, not part of the API, as the display
+    )
+)
+def table(event: str, game: str) -> Response:
+    """The table page reads the table itself, with the seat token this device keeps (or a seat link's fragment)."""
+    return _page("table")
 
 
 @bp.declare(
