@@ -288,6 +288,11 @@ def test_every_message_matches_the_schema_the_openapi_document_gives_its_type(ap
     api("POST", f"/events/{hosted['event']}/games/table/play/resign", seat, expect=200)  # the bots play it out at once
     with Stream(f"{api.server.url}/events/{hosted['event']}/stream?after=0") as played:
         messages += played.until(lambda m: kinds(m)[-1:] == ["play.ended"], "the hosted game's end")
+    stopped = api("POST", "/tables", expect=201, json={"seats": 2, "bots": [{"seat": 1, "level": 1}]}).json()
+    seat = api("POST", f"/events/{stopped['event']}/games/table/play/seats", expect=201, json={"name": "Bo"}).json()["token"]
+    api("POST", f"/events/{stopped['event']}/games/table/play/abort", seat, expect=200)  # before the first round is scored: Bo has not moved
+    with Stream(f"{api.server.url}/events/{stopped['event']}/stream?after=0") as aborted:
+        messages += aborted.until(lambda m: kinds(m)[-1:] == ["play.aborted"], "the hosted game's abort")
     assert set(kinds(messages)) == set(by_type)  # every type the document names came, and no other
     for message in messages:
         assert schema_errors(doc, resolve(doc, by_type[message.event]["$ref"]), message.data) == [], message

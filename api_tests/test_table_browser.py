@@ -69,7 +69,7 @@ def seq(page: Any) -> int:
 
 
 def my_turn(page: Any) -> bool:
-    return page.locator("#draw:enabled, #discard:enabled").count() > 0
+    return page.locator("#play:visible #draw:enabled, #play:visible #discard:enabled").count() > 0
 
 
 def play_turn(page: Any) -> None:
@@ -161,16 +161,16 @@ def test_a_reload_a_reopened_tab_and_a_network_cut_mid_turn_lose_nothing(browser
     context, page, _ = sit(browser, server, event, game, "Cy")
     try:
         for _ in range(TURNS):
-            if page.locator("#draw:enabled").count():
+            if page.locator("#play:visible #draw:enabled").count():
                 break
             page.wait_for_timeout(50)
         page.click("#draw")
         page.wait_for_selector("#discard:enabled")
-        hand = page.locator("#hand button").all_inner_texts()
+        hand = page.locator("#hand button").all_text_contents()
         page.reload()  # mid-turn: the same seat, the same hand, still to discard
         page.wait_for_selector("body[data-ready=true]")
         page.wait_for_selector("#discard:enabled")
-        assert page.locator("#hand button").all_inner_texts() == hand
+        assert page.locator("#hand button").all_text_contents() == hand
         reopened = context.new_page()  # a closed tab reopened: the seat is kept on the device
         page.close()
         reopened.goto(f"{server}/play/{event}/{game}")
@@ -204,7 +204,7 @@ def test_a_move_sent_offline_after_the_game_moved_on_is_refused_with_the_reason(
     context, page, _ = sit(browser, server, event, game, "Di")
     try:
         for _ in range(TURNS):
-            if page.locator("#draw:enabled").count():
+            if page.locator("#play:visible #draw:enabled").count():
                 break
             page.wait_for_timeout(50)
         token = seat_token(page, event, game)
@@ -233,7 +233,7 @@ def test_the_phone_layout_has_no_sideways_scroll_and_44_pixel_targets(browser: A
     context, page, _ = sit(browser, server, event, game, "Eve", viewport=PHONE)
     try:
         for _ in range(TURNS):
-            if page.locator("#draw:enabled").count():
+            if page.locator("#play:visible #draw:enabled").count():
                 break
             page.wait_for_timeout(50)
         page.click("#draw")
@@ -261,5 +261,51 @@ def test_the_table_speaks_the_page_language_with_its_plural_forms(browser: Any, 
         category = Locale.parse(locale).plural_form(2)  # two seats are open: Polish "few", Icelandic "other"
         assert page.locator("#turn-line").inner_text() == PAGE_PLURALS[locale]["table.waiting"][category].replace("{n}", "2")
         assert_accessible(page, f"the table waiting, in {locale}")
+    finally:
+        context.close()
+
+
+def test_a_revoked_seat_link_says_so_and_an_aborted_table_shows_its_result(browser: Any, server: str) -> None:
+    made = requests.post(f"{server}/tables", json={"seats": 2, "bots": [{"seat": 1, "level": 1}], "ruleset": "standard", "lang": "en-US", "public": True}, timeout=30)
+    event, game, director = made.json()["event"], made.json()["game"], made.json()["director_token"]["token"]
+    context, page, _ = sit(browser, server, event, game, "Fay")
+    try:
+        kept = json.loads(page.evaluate("localStorage.getItem('wordsvc.play.seats')"))[f"{event}/{game}"]
+        revoked = requests.delete(f"{server}/events/{event}/tokens/{kept['token_id']}", headers={"Authorization": f"Bearer {director}"}, timeout=30)
+        assert revoked.status_code in (200, 204), revoked.text
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        page.wait_for_selector("#problem:not(:empty)")
+        assert "no longer works" in page.locator("#problem").inner_text()
+        assert page.locator("#play").is_hidden() and page.locator("#join").is_hidden()
+        assert page.evaluate("localStorage.getItem('wordsvc.play.seats')") == "{}"  # forgotten: the page watches now
+        aborted = requests.post(f"{server}/events/{event}/games/{game}/play/abort", headers={"Authorization": f"Bearer {director}"}, timeout=30)
+        assert aborted.status_code == 200, aborted.text
+        page.wait_for_selector("#end:visible")
+        assert page.locator("#end-heading").inner_text() == "Game aborted"
+        assert page.locator("#rematch").is_hidden()
+        assert_accessible(page, "an aborted table")
+    finally:
+        context.close()
+
+
+def test_a_word_typed_from_the_hand_is_formed_with_its_verdict_and_taken_back(browser: Any, server: str) -> None:
+    event, game = new_table(server, 2, [{"seat": 1, "level": 1}])
+    context, page, _ = sit(browser, server, event, game, "Gus")
+    try:
+        until(page, lambda: page.locator("#play:visible #draw:enabled").count() > 0, "Gus's turn")
+        faces = page.locator("#hand button .face").all_text_contents()
+        typed = "".join(f"({face.lower()})" if len(face) > 1 else face.lower() for face in faces[:2])
+        page.fill("#type-word", typed)
+        page.press("#type-word", "Enter")
+        until(page, lambda: page.locator("#kept li").count() == 1, "the word kept")
+        assert page.locator("#kept li .word").inner_text().replace("(", "").replace(")", "") == "".join(faces[:2])
+        until(page, lambda: page.locator("#kept li .verdict").inner_text() != "", "the word's verdict")
+        assert page.locator("#hand button").count() == len(faces) - 2
+        page.fill("#type-word", "zzzzzzzz")
+        page.press("#type-word", "Enter")
+        assert "cannot spell" in page.locator("#problem").inner_text()
+        page.locator("#kept li button").click()
+        assert page.locator("#kept li").count() == 0 and page.locator("#hand button").count() == len(faces)
     finally:
         context.close()

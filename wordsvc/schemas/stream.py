@@ -131,6 +131,18 @@ class PlayEndedData(Strict):
     totals = fields.List(fields.Integer(), required=True, metadata={"description": "Each seat's total, in seat order."})
 
 
+class PlayHandedData(Strict):
+    game = fields.String(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "The seat a bot plays from now on."})
+    reason = fields.String(
+        required=True, validate=validate.OneOf(["resigned", "timeouts"]), metadata={"description": "`resigned`, or `timeouts` (out of time twice in a row)."}
+    )
+
+
+class PlayAbortedData(Strict):
+    game = fields.String(required=True)
+
+
 #: Each message type and its data, in the order docs/api.md lists them; the OpenAPI component of each is ``Stream`` + the class name.
 MESSAGE_DATA: dict[str, type[Strict]] = {
     "ready": ReadyData,
@@ -150,4 +162,6 @@ MESSAGE_DATA: dict[str, type[Strict]] = {
     "play.started": PlayStartedData,
     "move": MoveData,
     "play.ended": PlayEndedData,
+    "play.handed": PlayHandedData,
+    "play.aborted": PlayAbortedData,
 }

@@ -70,6 +70,8 @@ _MESSAGES: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
     "play.started": ("play.started", lambda p: {"game": p["game"], "players": p["players"]}),
     "move.played": ("move", lambda p: p),
     "play.ended": ("play.ended", lambda p: {"game": p["game"], "totals": p["totals"]}),
+    "play.handed": ("play.handed", lambda p: {"game": p["game"], "seat": p["seat"], "reason": p["reason"]}),
+    "play.aborted": ("play.aborted", lambda p: {"game": p["game"]}),
 }
 
 

@@ -120,6 +120,7 @@ const refresh = newestWins(async (current) => {
       forgetSeat(eventId, gameId);
       seat = null;
       say(t("table.link_revoked"), true);
+      startStream(); // the stream of the revoked token was refused: a spectator's from now on
       return refresh();
     }
     if (error.status === 404 || error.status === 403) say(t(error.status === 404 ? "table.not_found" : "table.private"), true);
