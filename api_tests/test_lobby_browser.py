@@ -242,7 +242,8 @@ WORDS = {
 @pytest.fixture(scope="module")
 def eight_seat_tables(lobby_url: str) -> dict[int, str]:
     """Tables of 8 seats with 1, 2 and 5 seats open: open count -> event."""
-    return {open_: _table(lobby_url, f"Eight, {open_} open", 8, bots=list(range(1, 8 - open_)), people=("Host",))["event"] for open_ in (1, 2, 5)}
+    names = {1: "Friday club", 2: "Lunch break", 5: "Beginners welcome"}
+    return {open_: _table(lobby_url, name, 8, bots=list(range(1, 8 - open_)), people=("Ida",))["event"] for open_, name in names.items()}
 
 
 @pytest.mark.parametrize("locale", list(SEAT_FORMS))
