@@ -123,6 +123,11 @@ def test_the_name_and_the_invite_are_there_after_a_reload(browser: Any, lobby_ur
     page.click("#make-another")
     assert page.input_value("#player-name") == "Bea Ñúñez"
     assert page.evaluate("document.activeElement.id") == "player-name"
+    other = context.new_page()  # another tab of the same browser: nothing of the first page's form is carried over
+    other.goto(lobby_url + "/play")
+    other.wait_for_selector("body[data-ready=true]")
+    other.click("#make-another")
+    assert other.input_value("#player-name") == "Bea Ñúñez"
     assert page.errors == []
     context.close()
 
@@ -162,8 +167,8 @@ def test_a_private_tables_seat_links_each_play_their_own_seat(browser: Any, lobb
     assert page.inner_text("#invitee-1-error") == "Type the name of the player at seat 2."
     page.fill("#invitee-1", "ann")
     page.click("form.invitee[data-seat='1'] button")
-    page.wait_for_function("document.querySelector('#invitee-1-error').textContent !== ''")
-    assert page.inner_text("#invitee-1-error") == "“ann” is already at this table: choose a name the others can tell apart."
+    taken = "“ann” is already at this table: choose a name the others can tell apart."
+    page.wait_for_function("(said) => document.querySelector('#invitee-1-error').textContent === said", arg=taken)
     links = {}
     for seat, name in ((1, "Bo"), (2, "Cy")):
         page.fill(f"#invitee-{seat}", name)
@@ -187,6 +192,23 @@ def test_a_private_tables_seat_links_each_play_their_own_seat(browser: Any, lobb
     assert page.is_hidden("#invite"), "a table whose game started is not offered again"
     assert page.errors == []
     assert not any(word in _visible_text(page) for word in API_WORDS)
+    context.close()
+
+
+def test_a_revoked_director_token_is_told_in_words_when_a_seat_link_is_made(browser: Any, lobby_url: str) -> None:
+    context, page, traffic = open_page(browser, lobby_url + "/play", locale="de-DE")
+    _make(page, "Uli", 2, {}, private=True)
+    made = json.loads(traffic.answered(page, "POST", "/tables")[0]["answer"])
+    director = made["director_token"]
+    path = f"/events/{made['event']}/tokens/{director['id']}"
+    assert _api(lobby_url, "DELETE", path, director["token"]).status_code == 200
+    page.fill("#invitee-1", "Vera")
+    page.click("form.invitee[data-seat='1'] button")
+    page.wait_for_function("() => document.querySelector('#invitee-1-error').textContent !== ''")
+    assert page.inner_text("#invitee-1-error") == (
+        "Der auf diesem Gerät gespeicherte Schlüssel zu diesem Tisch gilt nicht mehr: Links zu seinen Plätzen können hier nicht erstellt werden."
+    )
+    assert page.get_attribute("#invitee-1", "aria-invalid") == "true"
     context.close()
 
 

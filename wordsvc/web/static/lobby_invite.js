@@ -89,11 +89,13 @@ function seatForm(seat) {
       input.focus();
       return;
     }
+    error.textContent = "";
+    input.removeAttribute("aria-invalid");
     button.disabled = true;
     try {
       await issueSeat(seat, name);
     } catch (err) {
-      error.textContent = problemText(err, { name });
+      error.textContent = problemText(err, { name, director: true });
       input.setAttribute("aria-invalid", "true");
       button.disabled = false;
       input.focus();

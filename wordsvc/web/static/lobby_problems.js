@@ -12,15 +12,16 @@ export const CLOCK_BOUNDS = { turn_min: 5, turn_max: 600, bank_max: 60, hours_mi
 // The codes of a service that cannot answer now but will (503s).
 const BUSY_CODES = new Set(["not_ready", "language_building", "overloaded", "out_of_descriptors", "too_many_connections", "too_many_streams"]);
 
-// The sentence for `error` (an ApiError, or anything thrown): `name` is the name that was sent, when one was.
-export function problemText(error, { name = "" } = {}) {
+// The sentence for `error` (an ApiError, or anything thrown): `name` is the name that was sent, when one was;
+// `director`, whether the call was sent with the table's director token (a seat link issued), not as anyone.
+export function problemText(error, { name = "", director = false } = {}) {
   if (!(error instanceof ApiError)) return t("lobby.problem.other");
   if (error.status === 0) return t("page.offline");
   const problem = error.problem || {};
   const code = problem.code;
   const fields = Object.keys(problem.errors || {});
   if (code === "open_events_exhausted") return t("lobby.problem.exhausted");
-  if (error.status === 401 || code === "role_required") return t("lobby.problem.closed");
+  if (error.status === 401 || code === "role_required") return t(director ? "lobby.problem.revoked" : "lobby.problem.closed");
   if (code === "name_taken") return t("lobby.problem.name_taken", { name });
   if (code === "table_full") return t("lobby.problem.full");
   if (code === "seat_taken") return t("lobby.problem.seat_taken");
