@@ -112,6 +112,16 @@ def test_a_table_made_with_two_bots_shows_its_link_and_qr_code_and_keeps_the_sea
     context.close()
 
 
+def test_a_table_whose_other_seats_are_bots_starts_at_once_and_its_link_is_to_watch(browser: Any, lobby_url: str) -> None:
+    context, page, traffic = open_page(browser, lobby_url + "/play")
+    _make(page, "Hal", 3, {1: "1", 2: "2"})
+    event = json.loads(traffic.answered(page, "POST", "/tables")[0]["answer"])["event"]
+    assert page.inner_text("#invite-hint") == "Every seat is taken and the game has begun: go to your table. Others can watch it at this link."
+    assert page.input_value("[data-link-box=table] textarea") == f"{PUBLIC_URL}/play/{event}/table"
+    assert _api(lobby_url, "GET", f"/events/{event}/games/table/play").json()["status"] == "playing"
+    context.close()
+
+
 def test_the_name_and_the_invite_are_there_after_a_reload(browser: Any, lobby_url: str) -> None:
     context, page, _traffic = open_page(browser, lobby_url + "/play")
     _make(page, "Bea Ñúñez", 3, {1: "2"})
