@@ -289,7 +289,7 @@ def test_the_lobby_speaks_english_polish_and_icelandic_with_their_plural_forms(
     assert expert in page.inner_text("#seat-1")
     for open_, event in eight_seat_tables.items():
         row = page.locator(f"li.open-table[data-event={event}]")
-        assert row.locator(".seats").inner_text() == SEAT_FORMS[locale][open_]
+        assert row.locator(".open-seats").inner_text() == SEAT_FORMS[locale][open_]
         assert row.get_by_role("link").inner_text() == join
     page.select_option("#table-seats", "3")
     page.check('input[name="clock"][value="correspondence"]')

@@ -46,7 +46,7 @@ function row(table, event) {
     { class: "open-table", "data-event": table.event },
     el("h3", { id: nameId }, event.name),
     el("p", { class: "facts" }, facts.join(" · ")),
-    el("p", { class: "seats" }, tn("lobby.open.seats", open, { taken: table.seats.length - open, total: table.seats.length })),
+    el("p", { class: "open-seats" }, tn("lobby.open.seats", open, { taken: table.seats.length - open, total: table.seats.length })),
     people.length || bots
       ? el("p", { class: "hint" }, [people.length ? t("lobby.open.players", { names: people.join(", ") }) : null, bots ? tn("lobby.open.bots", bots) : null].filter(Boolean).join(" · "))
       : null,
