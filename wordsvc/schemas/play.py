@@ -257,6 +257,29 @@ class LogOut(Strict):
     )
 
 
+class ReplayQuery(Strict):
+    at = fields.Integer(
+        required=True,
+        validate=validate.Range(min=0, max=MAX_SEQ),
+        metadata={"description": "The moves played before the state shown: 0 is the first deal; past the moves played, the game as it stands."},
+    )
+
+
+class ReplayOut(Strict):
+    at = fields.Integer(required=True, metadata={"description": "The moves replayed: the state is the one after them."})
+    moves = fields.Integer(required=True, metadata={"description": "The moves the game holds now."})
+    state = fields.Nested(StateOut, required=True, metadata={"description": "The game after `at` moves as the requester may see it."})
+    hands = fields.List(
+        fields.List(fields.String()),
+        required=True,
+        allow_none=True,
+        metadata={"description": "Once the game is over (its seed revealed): every seat's hand after `at` moves, faces; else null."},
+    )
+    draw_pile = fields.List(
+        fields.String(), required=True, allow_none=True, metadata={"description": "Once the game is over: the draw pile after `at` moves, top first; else null."}
+    )
+
+
 __all__ = [
     "BOT_LEVELS",
     "CreatedTableOut",
@@ -264,6 +287,8 @@ __all__ = [
     "MoveBody",
     "MovedOut",
     "PlayOut",
+    "ReplayOut",
+    "ReplayQuery",
     "SeatBody",
     "SeatTakenOut",
     "StateOut",

@@ -230,6 +230,7 @@ COMPONENTS: list[tuple[str, type[Schema]]] = [
     ("Play", play.PlayOut),
     ("Moved", play.MovedOut),
     ("PlayLog", play.LogOut),
+    ("PlayReplay", play.ReplayOut),
     *STREAM_SCHEMAS,
 ]
 

@@ -142,7 +142,7 @@ export async function api(method, path, { token, body, headers = {} } = {}) {
     data = { detail: text.slice(0, 200) };
   }
   if (!response.ok) throw new ApiError(response.status, data);
-  return { status: response.status, body: data, etag: response.headers.get("ETag") };
+  return { status: response.status, body: data, etag: response.headers.get("ETag"), date: response.headers.get("Date") };
 }
 
 // `read` (a page's reading of what it shows, then its drawing) made so that an answer read before a change is never

@@ -25,11 +25,11 @@ export function onConnection(listener) {
   listeners.push(listener);
 }
 
-// Keeps `banner` shown, saying the connection is lost, while it is; in the page's language.
-export function showConnection(banner) {
+// Keeps `banner` shown, saying the connection is lost (the page's text `key`), while it is; in the page's language.
+export function showConnection(banner, key = "console.connection_lost") {
   const render = () => {
     banner.hidden = online;
-    banner.textContent = online ? "" : t("console.connection_lost");
+    banner.textContent = online ? "" : t(key);
   };
   onConnection(render);
   onLanguage(render);

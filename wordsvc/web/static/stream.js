@@ -18,8 +18,9 @@ const REFUSED = new Set([401, 403]);
 const supported = () => typeof ReadableStream === "function" && typeof TextDecoderStream === "function" && "body" in Response.prototype;
 
 // A stream of the event's changes until `close()`; see the head of this module.
-export function subscribe(eventId, { token = null, onMessage = () => {}, onPoll = () => {}, onState = () => {} } = {}) {
-  const url = `/events/${encodeURIComponent(eventId)}/stream`;
+// `path` names another stream of the event's (a hosted table's: /events/{event}/games/{game}/play/stream).
+export function subscribe(eventId, { token = null, path = null, onMessage = () => {}, onPoll = () => {}, onState = () => {} } = {}) {
+  const url = path ?? `/events/${encodeURIComponent(eventId)}/stream`;
   let lastId = null; // the id of the last message had: sent as Last-Event-ID
   let retryMs = FIRST_RETRY_MS;
   let failures = 0; // tries in a row that did not open the stream
