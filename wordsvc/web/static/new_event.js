@@ -17,8 +17,9 @@ let rulesets = []; // GET /rulesets
 let created = async () => {};
 let busy = false;
 
-// The rulesets that play `lexicon`'s language: its own first, then those of the same language.
-function rulesetsOf(lexicon) {
+// The rulesets of `rulesets` (GET /rulesets) that play `lexicon`'s language (GET /languages): its own first, then those of
+// the same language. The lobby offers the same choice for a table.
+export function rulesetsOf(lexicon, rulesets) {
   const same = rulesets.filter((r) => r.id !== lexicon.ruleset && (r.language === lexicon.id || lexicon.tags.includes(r.language)));
   const own = rulesets.find((r) => r.id === lexicon.ruleset);
   return own ? [own, ...same] : same;
@@ -27,7 +28,7 @@ function rulesetsOf(lexicon) {
 function fillRulesets() {
   const lexicon = languages.find((l) => l.id === $("new-event-lang").value);
   if (!lexicon) return;
-  $("new-event-ruleset").replaceChildren(...rulesetsOf(lexicon).map((r) => el("option", { value: r.id, text: r.name })));
+  $("new-event-ruleset").replaceChildren(...rulesetsOf(lexicon, rulesets).map((r) => el("option", { value: r.id, text: r.name })));
 }
 
 function fillFormats() {

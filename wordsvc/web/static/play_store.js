@@ -60,3 +60,43 @@ export function deviceId() {
 export function tablePath(event, game) {
   return `/play/${encodeURIComponent(event)}/${encodeURIComponent(game)}`;
 }
+
+// --- the tables this device made (the lobby): the director's token, and the seat links it issued -------------------
+
+const TABLES_KEY = "wordsvc.play.tables";
+
+// A table made on this device: {token, token_id, public, invites, at}, or null. `token` is the table's event's director
+// token (POST /tables answers it once): the one that issues a private table's seats; `invites` the seat links issued
+// with it, {seat: {name, url}}, so a reload of the lobby shows them again rather than issuing more.
+export function keptTable(event, game) {
+  return read(TABLES_KEY, {})[tableKey(event, game)] ?? null;
+}
+
+// Keeps what `keptTable` answers; `table.at` (when it was made) defaults to now, `invites` to none.
+export function keepTable(event, game, table) {
+  const tables = read(TABLES_KEY, {});
+  tables[tableKey(event, game)] = {
+    token: table.token,
+    token_id: table.token_id ?? null,
+    public: Boolean(table.public),
+    invites: table.invites ?? {},
+    at: table.at ?? new Date().toISOString(),
+  };
+  localStorage.setItem(TABLES_KEY, JSON.stringify(tables));
+}
+
+// The tables this device made, newest first: [{event, game, ...keptTable}].
+export function keptTables() {
+  return Object.entries(read(TABLES_KEY, {}))
+    .map(([key, table]) => {
+      const cut = key.lastIndexOf("/");
+      return { event: key.slice(0, cut), game: key.slice(cut + 1), ...table };
+    })
+    .sort((a, b) => String(b.at).localeCompare(String(a.at)));
+}
+
+export function forgetTable(event, game) {
+  const tables = read(TABLES_KEY, {});
+  delete tables[tableKey(event, game)];
+  localStorage.setItem(TABLES_KEY, JSON.stringify(tables));
+}

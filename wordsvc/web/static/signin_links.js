@@ -57,19 +57,20 @@ export async function qrCode(text) {
 
 // A link's box: its heading, a line of advice, the link in a read-only field (it wraps: the whole link is seen,
 // on a phone too), Copy and Print, `actions` (more buttons), and the QR code; `qrLabel` and `fieldLabel` name the
-// code and the field for a screen reader (by default after the heading).
-export function linkBox({ key, heading, hint, url, svg, actions = [], qrLabel = t("links.qr", { name: heading }), fieldLabel = t("links.field", { name: heading }) }) {
+// code and the field for a screen reader (by default after the heading); `level` is the heading's element, one below
+// the section the box sits in (h4 under the console's h3s).
+export function linkBox({ key, heading, hint, url, svg, actions = [], qrLabel = t("links.qr", { name: heading }), fieldLabel = t("links.field", { name: heading }), level = "h4" }) {
   const fieldId = `link-${key}`;
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", qrLabel);
   const field = el("textarea", { id: fieldId, class: "link-url", rows: 4, readonly: true, spellcheck: "false" }, url);
   const said = el("span", { role: "status" });
-  const copy = el("button", { type: "button", "data-copy": key }, t("dashboard.copy"));
+  const copy = el("button", { type: "button", "data-copy": key }, t("links.copy"));
   const print = el("button", { type: "button", class: "quiet", "data-print-link": key }, t("links.print"));
   const box = el(
     "div",
     { class: "signin-link", "data-link-box": key },
-    el("h4", {}, heading),
+    el(level, {}, heading),
     hint ? el("p", { class: "hint" }, hint) : null,
     el("label", { for: fieldId, class: "visually-hidden" }, fieldLabel),
     field,
@@ -84,10 +85,10 @@ export function linkBox({ key, heading, hint, url, svg, actions = [], qrLabel = 
 async function copyLink(field, said) {
   try {
     await navigator.clipboard.writeText(field.value);
-    said.textContent = t("dashboard.copied");
+    said.textContent = t("links.copied");
   } catch {
     field.select(); // no clipboard (a page over plain HTTP on the venue's network): the link is selected to copy by hand
-    said.textContent = t("dashboard.copy_failed");
+    said.textContent = t("links.copy_failed");
   }
 }
 
