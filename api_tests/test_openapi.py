@@ -32,6 +32,7 @@ SERVED = {
     "/console": {"get"},
     "/judge": {"get"},
     "/play": {"get"},
+    "/play/{event}/{game}": {"get"},
     "/events/{event}/games/{game}/play/replay": {"get"},
     "/assets/{name}": {"get"},
     "/qr": {"post"},

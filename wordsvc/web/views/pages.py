@@ -232,7 +232,7 @@ def lobby() -> Response:
         description="An HTML page (docs/pages.md): play a seat of a hosted table (its token kept on the device), or watch it as a spectator; a finished game replayed.",
         parameters=[EVENT, GAME],
         answers={200: HTML},
-        documented=False,  # a page, not part of the API, as the display
+        problems=(),
     )
 )
 def table(event: str, game: str) -> Response:
