@@ -84,6 +84,7 @@ SERVED = {
     "/events/{event}/games/{game}/play/rematch": {"post"},
     "/events/{event}/games/{game}/play/host": {"post"},
     "/events/{event}/games/{game}/play/seats/{seat}/bot": {"post"},
+    "/events/{event}/games/{game}/play/seats/{seat}/token": {"post"},
     "/ratings": {"get"},
     "/ratings/{rating_id}": {"get"},
 }

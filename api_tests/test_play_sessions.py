@@ -191,6 +191,16 @@ def test_hosting_refusals_a_short_table_and_a_seat_handed_during_the_game(api: A
     assert api("GET", f"/events/{event}/games/{short['game']}", expect=200).json()["players"][3] == table["seats"][3]["name"]
     assert code(api("POST", host, token, expect=409, json={})) == "already_hosted"
 
+    # a lost link: issued again, the old token revoked
+    reissue = f"/events/{event}/games/{short['game']}/play/seats/1/token"
+    again = api("POST", reissue, token, expect=201).json()
+    assert (again["seat"], again["name"], again["player"]) == (1, hosted["seats"][1]["name"], hosted["seats"][1]["player"])
+    old_auth = {"Authorization": f"Bearer {hosted['seats'][1]['token']}"}
+    api("GET", f"/events/{event}/games/{short['game']}/play", headers=old_auth, expect=401)
+    new_auth = {"Authorization": f"Bearer {again['token']}"}
+    assert api("GET", f"/events/{event}/games/{short['game']}/play", headers=new_auth, expect=200).json()["state"]["viewer"] == 1
+    assert code(api("POST", f"/events/{event}/games/{short['game']}/play/seats/3/token", token, expect=409)) == "seat_handed_over"  # the bot's
+
     # the director hands a player's seat to a bot during the game: the seat's token reads, never moves
     seat = hosted["seats"][0]
     handed = api("POST", f"/events/{event}/games/{short['game']}/play/seats/{seat['seat']}/bot", token, expect=200, json={"level": 3}).json()

@@ -32,7 +32,7 @@ from ...core.errors import InvalidRequest
 from ...core.play import Knobs
 from ...core.play.fairness import commitment
 from .._db.canonical import canonical, now
-from .._db.schema import games, hosted, hosted_seats, revisions, seats
+from .._db.schema import games, hosted, hosted_seats, revisions, seats, tokens
 from ..errors import Conflict, NotFound
 from ..records.access import require_director
 from ..records.principals import Principal
@@ -48,7 +48,7 @@ ABSENT = "absent"
 
 
 class SeatedTables:
-    """Hosting a seated table of an event, and handing a seat whose player is absent to a bot."""
+    """Hosting a seated table of an event, a seat's link issued again, and a seat whose player is absent handed to a bot."""
 
     def __init__(self, store: Store, tables: Tables):
         self.store = store
@@ -125,21 +125,35 @@ class SeatedTables:
         issued = store.writer.run(event_id, work)
         return {"table": self.tables.table(None, event_id, game_id, check=False), "seats": issued}
 
+    def reissue(self, actor: Principal | None, event_id: str, game_id: str, seat: int) -> dict[str, Any]:
+        """A new token for person seat ``seat`` (its link was lost, or seen by someone else): the old one revoked, the new one answered once."""
+        self.store.event_row(event_id)
+        actor = require_director(actor, event_id, "issue a seat's link again")
+
+        def work(conn: Connection) -> dict[str, Any]:
+            row = _live(conn, event_id, game_id)
+            found = _seat_row(conn, event_id, game_id, seat)
+            if found.kind != "person":
+                raise Conflict(f"Seat {seat} is not a person's: it has no link.", {"seat": [found.kind]}, code=codes.SEAT_HANDED_OVER)
+            if found.token_id is not None:
+                conn.execute(update(tokens).where(tokens.c.id == found.token_id, tokens.c.revoked_at.is_(None)).values(revoked_at=now()))
+                self.store.append(conn, event_id, actor, "token.revoked", {"id": found.token_id})
+            tid, token = self.tables.tokens.insert(conn, "player", event_id, row.game_id, f"seat {seat}")
+            self.store.append(conn, event_id, actor, "token.issued", {"id": tid, "role": "player", "table": game_id})
+            conn.execute(_seat(update(hosted_seats), event_id, game_id, seat).values(token_id=tid))
+            player = conn.execute(select(seats.c.player_id).where(seats.c.event_id == event_id, seats.c.game_id == game_id, seats.c.seat == seat)).scalar()
+            return {"seat": seat, "name": found.name, "player": player, "token": token, "token_id": tid}
+
+        return self.store.writer.run(event_id, work)  # type: ignore[no-any-return]
+
     def hand(self, actor: Principal | None, event_id: str, game_id: str, seat: int, level: int = HANDOVER_LEVEL) -> dict[str, Any]:
         """The director hands seat ``seat`` to the server's bot (its player is absent): the bot plays it to the end; the seat counts for nobody."""
         self.store.event_row(event_id)
         actor = require_director(actor, event_id, "hand a seat to a bot")
 
         def work(conn: Connection) -> None:
-            row = hosted_row(conn, event_id, game_id)
-            if row is None:
-                raise NotFound(f"Event {event_id} hosts no table {game_id!r}.", {"game": [f"no hosted table {game_id!r}"]}, code=codes.NOT_HOSTED)
-            if row.status != "playing":
-                raise Conflict(f"Table {game_id}'s game is {row.status}.", {"game": [row.status]}, code=codes.GAME_ENDED)
-            found = [s for s in seat_rows(conn, event_id, game_id) if s.seat == seat]
-            if not found:
-                raise InvalidRequest(f"no seat {seat} at table {game_id}", {"seat": ["no such seat"]}, code=codes.NO_SUCH_SEAT)
-            if found[0].kind == "bot":
+            _live(conn, event_id, game_id)
+            if _seat_row(conn, event_id, game_id, seat).kind == "bot":
                 raise Conflict(f"Seat {seat} is played by a bot already.", {"seat": ["a bot's"]}, code=codes.SEAT_HANDED_OVER)
             conn.execute(_seat(update(hosted_seats), event_id, game_id, seat).values(kind="bot", level=level, handed=ABSENT))
             self.store.append(conn, event_id, actor, "play.handed", {"game": game_id, "seat": seat, "reason": ABSENT, "forfeit": True})
@@ -163,6 +177,23 @@ def _check_bots(players: list[str], bots: dict[int, int], fewest: int, most: int
     if all(seat in bots for seat in range(size)):
         raise InvalidRequest("every seat would be a bot's: a hosted seated table needs a player", {"bots": ["no player left"]}, code=codes.PLAYER_COUNT)
     return size
+
+
+def _live(conn: Connection, event_id: str, game_id: str) -> Any:
+    """The hosted table's row, being played (404 ``not_hosted``; 409 ``game_ended`` once over or aborted)."""
+    row = hosted_row(conn, event_id, game_id)
+    if row is None:
+        raise NotFound(f"Event {event_id} hosts no table {game_id!r}.", {"game": [f"no hosted table {game_id!r}"]}, code=codes.NOT_HOSTED)
+    if row.status in ("over", "aborted"):
+        raise Conflict(f"Table {game_id}'s game is {row.status}.", {"game": [row.status]}, code=codes.GAME_ENDED)
+    return row
+
+
+def _seat_row(conn: Connection, event_id: str, game_id: str, seat: int) -> Any:
+    found = [s for s in seat_rows(conn, event_id, game_id) if s.seat == seat]
+    if not found:
+        raise InvalidRequest(f"no seat {seat} at table {game_id}", {"seat": ["no such seat"]}, code=codes.NO_SUCH_SEAT)
+    return found[0]
 
 
 def _seat(statement: Any, event_id: str, game_id: str, seat: int) -> Any:

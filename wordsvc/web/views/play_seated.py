@@ -1,9 +1,10 @@
 """A seated table hosted online, and a seat handed to a bot, over HTTP (docs/play.md, "Seated tables").
 
-A director's two requests beside the protocol of :mod:`.play`: host a table
+A director's requests beside the protocol of :mod:`.play`: host a table
 the event has seated (a tournament session's, or one seated by name), which
-answers every player's seat token once, for the seat links; and hand the
-seat of a player who has not come to the server's bot. The table is then
+answers every player's seat token once, for the seat links; issue a seat's
+link again (the old one revoked); and hand the seat of a player who has not
+come to the server's bot. The table is then
 played through the protocol like any other.
 """
 
@@ -13,7 +14,7 @@ from flask import Response, jsonify
 
 from ...core import problem_codes as codes
 from ...core.play import Knobs
-from ...schemas.play import HandBody, HostBody, HostedOut, TableOut
+from ...schemas.play import HandBody, HostBody, HostedOut, IssuedSeatOut, TableOut
 from ..endpoints import TOKEN, Endpoint, Resource
 from ..ledger_problems import WRITE
 from ..parameters import EVENT, GAME, SEAT
@@ -56,6 +57,28 @@ def host_seated(event: str, game: str) -> Response:
     hosted = ledger().seated_tables.host(actor, event, game, bots, Knobs(**body["knobs"]), body["clock"])
     play_bots().nudge(event, game, changed())
     return created_response(hosted, f"/events/{event}/games/{game}/play")
+
+
+@bp.declare(
+    Endpoint(
+        method="post",
+        path="/events/{event}/games/{game}/play/seats/{seat}/token",
+        operation_id="reissueSeatToken",
+        tag="play",
+        summary="Issue a seat's link again",
+        description="Director token. A person seat's token is revoked (`token.revoked`: its link no longer opens the seat) and a new one answered, "
+        "once: for a player whose link was lost, or seen by someone else. Until the game is over.",
+        parameters=[EVENT, GAME, SEAT],
+        answers={201: IssuedSeatOut},
+        errors=(401, 403, 404, 409, 422),
+        access=TOKEN,
+        roles=("director",),
+        problems=(*WRITE, codes.NOT_HOSTED, codes.GAME_ENDED, codes.NO_SUCH_SEAT, codes.SEAT_HANDED_OVER),
+    )
+)
+def reissue_seat_token(event: str, game: str, seat: int) -> Response:
+    issued = ledger().seated_tables.reissue(writer(), event, game, seat)
+    return created_response(issued, f"/events/{event}/games/{game}/play")
 
 
 @bp.declare(
