@@ -103,7 +103,7 @@ def test_a_session_hosted_online_lands_in_the_standings_crosstable_ratings_and_d
     event, token = _tournament(api, ledger_server, "online", 12)
     session = api("POST", f"/events/{event}/sessions", token, expect=201, json={"method": "schedule", "number": 1}).json()
     tables = session["tables"]
-    assert [len(t["seats"]) for t in tables] == [4, 4, 4]
+    assert [len(t["seats"]) for t in tables] == [4, 4, 4] and [t["online"] for t in tables] == [None] * 3
     absent = tables[2]["seats"][1]["player"]  # this player does not come: a bot plays their seat
 
     tokens: dict[str, dict[int, str]] = {}
@@ -116,6 +116,7 @@ def test_a_session_hosted_online_lands_in_the_standings_crosstable_ratings_and_d
         assert [s["name"] for s in hosted["table"]["seats"]] == [s["name"] for s in table["seats"]]
         assert all(s["token"].startswith("wsv_") for s in hosted["seats"])
         tokens[table["game"]] = {s["seat"]: s["token"] for s in hosted["seats"]}
+    assert [t["online"] for t in api("GET", f"/events/{event}/sessions/1", expect=200).json()["tables"]] == ["playing"] * 3
     bot_table = api("GET", f"/events/{event}/games/{tables[2]['game']}/play", expect=200).json()
     assert [(s["kind"], s["handed"]) for s in bot_table["seats"]][1] == ("bot", "absent")
     # a referee's slip for a hosted table is refused: its game stores its rounds
@@ -125,6 +126,7 @@ def test_a_session_hosted_online_lands_in_the_standings_crosstable_ratings_and_d
 
     play_to_the_end(ledger_server.url, event, tokens, rng)
 
+    assert [t["online"] for t in api("GET", f"/events/{event}/sessions/1", expect=200).json()["tables"]] == ["over"] * 3
     # the standings: every game counted, with no round typed; the absent player has none, the bot no line
     scores: dict[str, int] = {}
     for table in tables:

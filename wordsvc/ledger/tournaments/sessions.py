@@ -28,7 +28,7 @@ from ...core.errors import InvalidRequest
 from ...core.seating import SeatingError, repeat_meetings, round_robin_schedule
 from ...core.seating.sessions import History, Registration, active, history, plan_session, sizes_for
 from .._db.canonical import canonical, now
-from .._db.schema import events, games, players, revisions, schedules, seats, sessions
+from .._db.schema import events, games, hosted, players, revisions, schedules, seats, sessions
 from ..errors import Conflict, NotFound
 from ..integrity.receipts import Appended
 from ..records.access import require_director, require_read
@@ -334,6 +334,7 @@ class Sessions:
                 .group_by(revisions.c.game_id)
             ).all()
         )
+        online = dict(conn.execute(select(hosted.c.game_id, hosted.c.status).where(hosted.c.event_id == event_id, hosted.c.game_id.in_(ids))).all())
         past = _past(conn, event_id, number)
         return {
             "event": event_id,
@@ -345,7 +346,12 @@ class Sessions:
             "started": any(played.get(game, 0) for game in ids),
             "complete": all(played.get(game, 0) >= rounds for game in ids),
             "tables": [
-                {"game": game, "seats": [{"seat": s, "player": p, "name": names[p]} for s, p in enumerate(table)], "rounds_played": played.get(game, 0)}
+                {
+                    "game": game,
+                    "seats": [{"seat": s, "player": p, "name": names[p]} for s, p in enumerate(table)],
+                    "rounds_played": played.get(game, 0),
+                    "online": online.get(game),
+                }
                 for game, table in zip(ids, tables, strict=True)
             ],
             "repeat_meetings": repeat_meetings(tables, past.met),
