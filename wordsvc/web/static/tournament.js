@@ -1,6 +1,6 @@
 // The director's tournament view in the console (docs/pages.md, "The tournament"): the players (players.js),
 // the next session seated by a method, each session's seating (swaps and a
-// redraw until its first round is stored, then fixed), the tables handed to the referees, and the
+// redraw until its first round is stored, then fixed), the tables handed to the referees or played online (seat_links.js), and the
 // standings across sessions with the crosstable (crosstable.js). Only the public API (docs/tournaments.md), with the director's token; all of it
 // read again when the event's stream (event_feed.js) says a player, a session or a round changed, or on the
 // poll it falls back to.
@@ -11,12 +11,13 @@ import { hideParts, showParts } from "./parts.js";
 import { watch } from "./event_feed.js";
 import { hidePlayers, showPlayers } from "./players.js";
 import { printButton, printDocument } from "./print.js";
+import { chooseFill, chooseLevel, forgetSeatLinks, hostSession, onlinePart, printSlips, renewSeat, seatToBot } from "./seat_links.js";
 import { tableLink, tableLinkBox } from "./signin_links.js";
 
 const $ = (id) => document.getElementById(id);
 const METHODS = ["random", "standings", "swiss", "schedule", "manual"];
 // Every message but a kiosk ruling and the event closing: each changes the players, a seating or the standings.
-const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated", "player.registered", "player.checked_in", "player.withdrawn", "player.deleted"];
+const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated", "player.registered", "player.checked_in", "player.withdrawn", "player.deleted", "play.created", "play.started", "play.ended"];
 
 let ctx = null; // {token, event, openTable, tablesChanged} from the console
 let players = [];
@@ -207,6 +208,33 @@ async function issueLink(game, renew = false) {
   document.querySelector(`#sessions .seating[data-game="${CSS.escape(game)}"] .link-url`)?.focus();
 }
 
+// Plays session `number` online: each table not hosted yet is hosted, and its players' seat links shown; a table
+// the service refuses is named with its reason, the others stay hosted.
+function hostOnline(number) {
+  const session = sessions.find((s) => s.number === number);
+  write(
+    async () => {
+      const refused = await hostSession(ctx.token, ctx.event.id, session);
+      const lines = Object.entries(refused).map(([game, error]) => t("tournament.online.refused", { game, detail: Object.values(problems(error)).flat().join(" ") }));
+      $("seating-error").textContent = lines.join(" · ");
+    },
+    { key: "tournament.online.hosted", params: { n: number } },
+    (error) => showProblems(problems(error), {}, "seating-error"),
+  );
+}
+
+// A seat's link issued again (`renew`), or the seat handed to a bot (its player has not come): `key` is "game/seat".
+function seatAction(key, renew) {
+  const cut = key.lastIndexOf("/");
+  const [game, seatNumber] = [key.slice(0, cut), Number(key.slice(cut + 1))];
+  const name = sessions.flatMap((s) => s.tables).find((table) => table.game === game)?.seats[seatNumber]?.name || game;
+  write(
+    () => (renew ? renewSeat : seatToBot)(ctx.token, ctx.event.id, game, seatNumber),
+    { key: renew ? "tournament.online.renewed" : "tournament.online.handed", params: { name } },
+    (error) => showProblems(problems(error), {}, "seating-error"),
+  );
+}
+
 // The CSV, fetched with the token (a private event's standings need it) and handed to the browser as a file.
 async function downloadCsv(link) {
   try {
@@ -294,6 +322,7 @@ function renderSessions() {
         grid.append(el("div", { class: "seating", "data-game": table.game }, el("table", {}, caption, head, body), actions, issued));
       }
       box.append(grid, el("div", { class: "row" }, printButton("seating", { "data-session": s.number }), printButton("scorecards", { "data-session": s.number })));
+      if (!s.complete || s.tables.some((table) => table.online)) box.append(onlinePart(ctx.event.id, s, { busy, redraw: renderSessions }));
       if (!s.started) {
         const names = picked.map(nameOf);
         box.append(
@@ -364,6 +393,7 @@ export function showTournament(context) {
 }
 
 export function hideTournament() {
+  if (ctx) forgetSeatLinks(ctx.event.id); // a seat link holds a token: not kept past the sign-out
   hidePlayers();
   unwatch();
   hideParts();
@@ -379,6 +409,8 @@ $("session-form").addEventListener("submit", (e) => {
 $("session-method").addEventListener("change", renderNext);
 $("seat-anyway").addEventListener("click", () => seat(true));
 $("sessions").addEventListener("change", (e) => {
+  if (e.target.dataset.fill) chooseFill(e.target.checked);
+  if (e.target.dataset.level) chooseLevel(e.target.value);
   const id = e.target.dataset.pick;
   if (!id) return;
   picked = e.target.checked ? [...picked.filter((p) => p !== id), id].slice(-2) : picked.filter((p) => p !== id);
@@ -388,7 +420,11 @@ $("sessions").addEventListener("change", (e) => {
 $("sessions").addEventListener("click", (e) => {
   const button = e.target.closest("button");
   if (!button) return;
-  const { open, token, renew, hide, swap: swapIn, redraw: redrawIn, print, session } = button.dataset;
+  const { open, token, renew, hide, swap: swapIn, redraw: redrawIn, print, session, host, seatRenew, seatBot, printSlips: slips } = button.dataset;
+  if (host) hostOnline(Number(host));
+  if (seatRenew) seatAction(seatRenew, true);
+  if (seatBot) seatAction(seatBot, false);
+  if (slips) printSlips(slips);
   if (print) printDocument(ctx.token, path(), print, { session, errorNode: $("seating-error"), button });
   if (open) ctx.openTable(open);
   if (token) issueLink(token);
