@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import requests
 
-from .conftest import LedgerServer
+from .conftest import LedgerServer, wordsvc_cli
 from .test_documents import pdf_text, poppler  # noqa: F401 - the fixture, by name
 from .test_events import Api
 
@@ -160,13 +160,15 @@ def test_a_session_hosted_online_lands_in_the_standings_crosstable_ratings_and_d
 
     # the ratings, once the event is closed: tables 1 and 2 rated, the table with the bot not
     api("POST", f"/events/{event}/close", token, expect=200)
+    verified = wordsvc_cli(ledger_server.database_url, "audit", "verify", event)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
     for number, table in enumerate(tables):
         for seat in table["seats"]:
             answer = api("GET", f"/ratings/{event}-{seat['player']}")
             assert answer.status_code == (200 if number < 2 else 404), (number, seat["player"], answer.text)
 
 
-def test_hosting_refusals_a_short_table_and_a_seat_handed_during_the_game(api: Api, ledger_server: LedgerServer) -> None:
+def test_hosting_refusals_a_short_table_and_a_seat_handed_during_the_game(api: Api, ledger_server: LedgerServer, tmp_path: Path) -> None:
     event, token = _tournament(api, ledger_server, "refusals", 7)
     tables = api("POST", f"/events/{event}/sessions", token, expect=201, json={"method": "schedule", "number": 1}).json()["tables"]
     short = next(t for t in tables if len(t["seats"]) == 3)
@@ -222,3 +224,11 @@ def test_hosting_refusals_a_short_table_and_a_seat_handed_during_the_game(api: A
     assert code(api("POST", f"/events/{event}/games/{full['game']}/play/host", token, expect=409, json={})) == "table_has_rounds"
     api("POST", f"/events/{event}/close", token, expect=200)
     assert code(api("POST", host, token, expect=409, json={})) == "event_closed"
+
+    # the chain vouches for it all: the table reseated with its bot, the seats, the tokens; an export as well
+    verified = wordsvc_cli(ledger_server.database_url, "audit", "verify", event)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    exported = tmp_path / "export.json"
+    exported.write_text(api("GET", f"/events/{event}/export", token, expect=200).text, encoding="utf-8")
+    verified = wordsvc_cli(ledger_server.database_url, "audit", "verify", "--export", str(exported))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
