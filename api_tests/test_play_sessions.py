@@ -225,6 +225,10 @@ def test_hosting_refusals_a_short_table_and_a_seat_handed_during_the_game(api: A
     api("POST", f"/events/{event}/close", token, expect=200)
     assert code(api("POST", host, token, expect=409, json={})) == "event_closed"
 
+    # every document prints the event with its bot seat and its handed seat
+    for kind in ("seating", "scorecards", "standings", "crosstable", "results", "audit"):
+        assert api("GET", f"/events/{event}/documents/{kind}?session=1" if kind in ("seating", "scorecards") else f"/events/{event}/documents/{kind}", token).status_code == 200, kind
+
     # the chain vouches for it all: the table reseated with its bot, the seats, the tokens; an export as well
     verified = wordsvc_cli(ledger_server.database_url, "audit", "verify", event)
     assert verified.returncode == 0, verified.stdout + verified.stderr
