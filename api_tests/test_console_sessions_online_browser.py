@@ -78,6 +78,7 @@ def test_a_director_plays_a_session_online_and_hands_out_the_seat_links(browser:
         page.click(f"button[data-seat-bot='{first}/0']")
         page.wait_for_selector(f"#tournament-status:text-is('A bot plays {name}\\'s seat from now on.')")
         page.wait_for_selector(f"#link-seat-{first}-0", state="detached")
+        assert page.inner_text(f"[data-seat-line='{first}/0'][data-bot=true]") == f"{name}: a bot plays this seat."
         seat0 = server.api("GET", f"/events/{EVENT}/games/{first}/play").json()["seats"][0]
         assert (seat0["kind"], seat0["handed"]) == ("bot", "absent")
 

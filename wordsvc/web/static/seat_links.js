@@ -12,6 +12,8 @@ import { absolute, linkBox, qrCode } from "./signin_links.js";
 const SHELF = (event) => `wordsvc.seat-links/${event}`;
 const LEVELS = [1, 2, 3, 4];
 const svgs = new Map(); // a link -> its QR code, drawn once by the service
+const seen = new Map(); // a hosted table -> {at, status, bots}: the seats a bot plays, as its last read said
+const SEEN_MS = 5000; // a table's seats are read again at most this often (a render follows every stream message)
 let fill = false; // fill the short tables with bots when hosting
 let level = 2; // the bots' level
 
@@ -64,6 +66,25 @@ async function drawCodes(event, done) {
   done();
 }
 
+// Reads again the seats of the hosted tables whose last read is older than SEEN_MS or of another status; `done()` after.
+async function readSeats(token, event, tables, done) {
+  const stale = tables.filter((table) => {
+    const last = seen.get(table.game);
+    return !last || last.status !== table.online || Date.now() - last.at > SEEN_MS;
+  });
+  if (!stale.length) return;
+  for (const table of stale) seen.set(table.game, { ...(seen.get(table.game) || { bots: new Set() }), at: Date.now(), status: table.online });
+  try {
+    for (const table of stale) {
+      const read = (await api("GET", `/events/${encodeURIComponent(event)}/games/${encodeURIComponent(table.game)}/play`, { token })).body;
+      seen.set(table.game, { at: Date.now(), status: table.online, bots: new Set(read.seats.filter((seat) => seat.kind === "bot").map((seat) => seat.seat)) });
+    }
+  } catch {
+    return; // the next render reads again
+  }
+  done();
+}
+
 // Hosts every table of `session` not hosted yet; the bots fill the short tables up to the largest when asked.
 // Answers the refusals, {game: error}; the links issued are kept.
 export async function hostSession(token, event, session) {
@@ -93,11 +114,12 @@ export async function renewSeat(token, event, game, seat) {
 export async function seatToBot(token, event, game, seat) {
   await api("POST", `/events/${encodeURIComponent(event)}/games/${encodeURIComponent(game)}/play/seats/${seat}/bot`, { token, body: { level } });
   drop(event, game, seat);
+  seen.get(game)?.bots.add(seat);
 }
 
 // The part of a session's box that plays it online: the form that hosts it, or each hosted table's seat links.
-// `redraw()` draws the view again (a QR code came); `busy`: a write is in flight.
-export function onlinePart(event, session, { busy, redraw }) {
+// `redraw()` draws the view again (a QR code or a table's seats came); `busy`: a write is in flight; `token`: the director's.
+export function onlinePart(event, session, { token, busy, redraw }) {
   const hosted = session.tables.filter((table) => table.online);
   const part = el("div", { class: "online", "data-online": session.number });
   part.append(el("h4", {}, t("tournament.online.heading")));
@@ -113,6 +135,10 @@ export function onlinePart(event, session, { busy, redraw }) {
     for (const seat of table.seats) {
       const link = links[seat.seat];
       const key = `${table.game}/${seat.seat}`;
+      if (seen.get(table.game)?.bots.has(seat.seat)) {
+        group.append(el("p", { class: "seat-line", "data-seat-line": key, "data-bot": "true" }, t("tournament.online.is_bot", { name: seat.name })));
+        continue;
+      }
       const actions = table.online === "playing" || table.online === "waiting"
         ? [el("button", { type: "button", class: "quiet", "data-seat-renew": key, disabled: busy }, t("links.renew")), el("button", { type: "button", class: "quiet", "data-seat-bot": key, disabled: busy }, t("tournament.online.to_bot", { name: seat.name }))]
         : [];
@@ -142,6 +168,7 @@ export function onlinePart(event, session, { busy, redraw }) {
     part.append(el("div", { class: "row" }, el("button", { type: "button", class: "quiet", "data-print-slips": session.number }, t("tournament.online.print_slips"))));
   }
   drawCodes(event, redraw);
+  readSeats(token, event, hosted, redraw);
   return part;
 }
 

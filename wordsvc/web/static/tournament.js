@@ -322,7 +322,7 @@ function renderSessions() {
         grid.append(el("div", { class: "seating", "data-game": table.game }, el("table", {}, caption, head, body), actions, issued));
       }
       box.append(grid, el("div", { class: "row" }, printButton("seating", { "data-session": s.number }), printButton("scorecards", { "data-session": s.number })));
-      if (!s.complete || s.tables.some((table) => table.online)) box.append(onlinePart(ctx.event.id, s, { busy, redraw: renderSessions }));
+      if (!s.complete || s.tables.some((table) => table.online)) box.append(onlinePart(ctx.event.id, s, { token: ctx.token, busy, redraw: renderSessions }));
       if (!s.started) {
         const names = picked.map(nameOf);
         box.append(
