@@ -16,10 +16,16 @@ from urllib.parse import unquote
 import pytest
 import requests
 
-from .browser import STEADY_TIMINGS, PagesServer, Tokens, assert_accessible, open_page
+from .browser import PHONE, STEADY_TIMINGS, PagesServer, Tokens, assert_accessible, open_page
 from .conftest import admin_token_for, running_server
 
 EVENT = "online-night"
+#: The controls of the online part smaller than 44 px on a phone (WCAG 2.5.5), by their text.
+SMALL_TARGETS = """() => [...document.querySelectorAll('#sessions .online :is(button, select, a, label.check, textarea)')]
+  .filter((node) => node.offsetParent !== null)
+  .map((node) => [node.textContent.trim() || node.id, node.getBoundingClientRect()])
+  .filter(([, r]) => r.height < 44 || r.width < 44)
+  .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +92,14 @@ def test_a_director_plays_a_session_online_and_hands_out_the_seat_links(browser:
         page.wait_for_selector(f"#dashboard [data-game='{short}'] p.online[data-online=playing]")
         assert "Online: round 1 of 8 being played." in page.inner_text(f"#dashboard [data-game='{short}'] p.online")
         assert page.get_attribute(f"#dashboard a[data-watch='{short}']", "href") == f"/play/{EVENT}/{short}"
+
+        # On a phone: the sessions part, its seat links with nothing scrolling sideways and every control 44 px.
+        page.set_viewport_size(PHONE)
+        page.click(".parts button[data-show=sessions]")
+        page.wait_for_selector("#sessions .seat-slips .signin-link .qr svg")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert page.evaluate(SMALL_TARGETS) == []
+        assert_accessible(page, "390 px: the seat links")
         assert page.errors == []
     finally:
         context.close()
