@@ -236,3 +236,5 @@ def test_hosting_refusals_a_short_table_and_a_seat_handed_during_the_game(api: A
     exported.write_text(api("GET", f"/events/{event}/export", token, expect=200).text, encoding="utf-8")
     verified = wordsvc_cli(ledger_server.database_url, "audit", "verify", "--export", str(exported))
     assert verified.returncode == 0, verified.stdout + verified.stderr
+    moved = wordsvc_cli(f"sqlite:///{tmp_path}/another.sqlite3", "event", "import", str(exported))  # another ledger takes it whole
+    assert moved.returncode == 0, moved.stdout + moved.stderr
