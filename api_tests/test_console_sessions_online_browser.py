@@ -62,6 +62,8 @@ def test_a_director_plays_a_session_online_and_hands_out_the_seat_links(browser:
         page.wait_for_selector("#tournament-status:text-is('Session 1 is played online: hand each player their seat link.')")
         page.wait_for_function("() => document.querySelectorAll('.seat-slips .signin-link .qr svg').length === 7")
 
+        page.wait_for_selector("#sessions details[data-session='1'] [data-state=online]")
+        assert page.locator("#sessions details[data-session='1'] input[data-pick]").count() == 0  # hosted: no swap, no redraw
         hosted = server.api("GET", f"/events/{EVENT}/sessions/1").json()["tables"]
         assert [t["online"] for t in hosted] == ["playing", "playing"]
         bot_seat = server.api("GET", f"/events/{EVENT}/games/{short}/play").json()["seats"][3]

@@ -22,7 +22,7 @@ from wordsvc.core.play.dealing import face_of
 from wordsvc.core.play.moves import Move, move_to_dict
 from wordsvc.core.play.random_player import RandomPlayer
 from wordsvc.data.rulesets import load_rulesets
-from wordsvc.ledger import LOCAL, Ledger, NotFound, Principal
+from wordsvc.ledger import LOCAL, Conflict, Ledger, NotFound, Principal
 from wordsvc.ledger.hosting.plays import HOST
 
 BOOK = load_rulesets()
@@ -63,6 +63,10 @@ def test_a_resigned_seat_counts_for_nobody_and_its_table_is_not_rated(ledger: Le
         hosted = ledger.seated_tables.host(director, event, table["game"], {}, Knobs(), {"kind": "none"})
         assert [s["player"] for s in hosted["seats"]] == [s["player"] for s in table["seats"]]
         actors[table["game"]] = {s["seat"]: ledger.tokens.authenticate(s["token"]) for s in hosted["seats"]}
+    for reseat in (lambda: ledger.sessions.swap(director, event, 1, tables[0]["seats"][0]["player"], tables[1]["seats"][0]["player"]), lambda: ledger.sessions.redraw(director, event, 1)):
+        with pytest.raises(Conflict) as fixed:  # the players hold their seats' links: the seating is fixed
+            reseat()
+        assert fixed.value.code == "session_conflict"
     first, second = tables[0]["game"], tables[1]["game"]
     resigned = tables[0]["seats"][2]["player"]
     ledger.endings.resign(actors[first][2], 2, event, first)

@@ -277,6 +277,11 @@ class Sessions:
             refuse_if_closed(conn, event_id, "its seating is final")
             if self._started(conn, event_id, number):
                 raise Conflict(f"Session {number} has a stored round: its seating is fixed.", {"session": ["started"]}, code=codes.SESSION_CONFLICT)
+            ids = [game_id_of(number, index) for index in range(1, len(_seating(conn, event_id, number)) + 1)]
+            if conn.execute(select(hosted.c.game_id).where(hosted.c.event_id == event_id, hosted.c.game_id.in_(ids)).limit(1)).first() is not None:
+                raise Conflict(  # its players hold their seats' links: a reseat would play the game under other names
+                    f"Session {number} is played online: its seating is fixed.", {"session": ["hosted online"]}, code=codes.SESSION_CONFLICT
+                )
             before = _seating(conn, event_id, number)
             after, draws = change(conn, [list(table) for table in before], json.loads(row.request_json), row.draws)
             names = _names(conn, event_id)

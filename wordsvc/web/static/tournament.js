@@ -36,6 +36,8 @@ const tokens = new Map(); // game -> its referee sign-in link shown here (signin
 const path = (rest = "") => `/events/${encodeURIComponent(ctx.event.id)}${rest}`;
 const nextNumber = () => sessions.length + 1;
 const nameOf = (id) => (players.find((p) => p.id === id) || { name: id }).name;
+// A session's seating is fixed once a round is stored, or once a table is hosted online (its players hold their seats' links).
+const fixed = (s) => s.started || s.tables.some((table) => table.online);
 
 // --- problems in the page's language ------------------------------------------------------------------
 
@@ -284,15 +286,15 @@ function renderSessions() {
   const open = new Set([...document.querySelectorAll("#sessions details[open]")].map((d) => Number(d.dataset.session)));
   const latest = sessions.length;
   $("seating-empty").hidden = latest > 0;
-  picked = picked.filter((id) => sessions.some((s) => !s.started && s.tables.some((tb) => tb.seats.some((seat) => seat.player === id))));
+  picked = picked.filter((id) => sessions.some((s) => !fixed(s) && s.tables.some((tb) => tb.seats.some((seat) => seat.player === id))));
   $("sessions").replaceChildren(
     ...[...sessions].reverse().map((s) => {
       const box = el("details", { class: "session", "data-session": s.number, open: s.number === latest || open.has(s.number) });
       const rounds = ctx.event.ruleset.rounds.length;
-      const state = s.started ? t(s.complete ? "tournament.state_complete" : "tournament.state_started") : t("tournament.state_open");
+      const state = s.started ? t(s.complete ? "tournament.state_complete" : "tournament.state_started") : t(fixed(s) ? "tournament.state_online" : "tournament.state_open");
       box.append(
         el("summary", {}, t("tournament.session_summary", { n: s.number, method: t(`tournament.method.${s.method}`), tables: s.tables.length, draws: s.draws })),
-        el("p", { class: s.started ? "hint" : "notice", "data-state": s.started ? "started" : "open" }, state),
+        el("p", { class: fixed(s) ? "hint" : "notice", "data-state": s.started ? "started" : fixed(s) ? "online" : "open" }, state),
       );
       if (s.repeat_meetings) box.append(el("p", { class: "hint" }, t("tournament.repeats", { count: s.repeat_meetings })));
       const grid = el("div", { class: "tables" });
@@ -304,14 +306,14 @@ function renderSessions() {
           ...table.seats.map((seat) => {
             const shown = seat.seat + 1; // the API counts seats from 0 (the first dealer); people, every page and paper from 1
             const cells = [el("td", { class: "n" }, seat.seat === 0 ? t("tournament.seat_deals", { seat: shown }) : String(shown)), el("th", { scope: "row" }, seat.name), el("td", {}, seat.player)];
-            if (!s.started) {
+            if (!fixed(s)) {
               const box = el("input", { type: "checkbox", "data-pick": seat.player, "aria-label": t("tournament.pick", { name: seat.name }), checked: picked.includes(seat.player) });
               cells.push(el("td", {}, box));
             }
             return el("tr", { "data-seat": seat.seat, "data-player": seat.player }, ...cells);
           }),
         );
-        const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", class: "n" }, t("tournament.seat_col")), el("th", { scope: "col" }, t("console.player")), el("th", { scope: "col" }, t("tournament.id")), s.started ? null : el("th", { scope: "col" }, t("tournament.swap_col"))));
+        const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", class: "n" }, t("tournament.seat_col")), el("th", { scope: "col" }, t("console.player")), el("th", { scope: "col" }, t("tournament.id")), fixed(s) ? null : el("th", { scope: "col" }, t("tournament.swap_col"))));
         const actions = el(
           "div",
           { class: "row" },
@@ -323,7 +325,7 @@ function renderSessions() {
       }
       box.append(grid, el("div", { class: "row" }, printButton("seating", { "data-session": s.number }), printButton("scorecards", { "data-session": s.number })));
       if (!s.complete || s.tables.some((table) => table.online)) box.append(onlinePart(ctx.event.id, s, { token: ctx.token, busy, redraw: renderSessions }));
-      if (!s.started) {
+      if (!fixed(s)) {
         const names = picked.map(nameOf);
         box.append(
           el(
