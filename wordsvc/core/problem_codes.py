@@ -242,6 +242,9 @@ SEAT_HANDED_OVER = _register("seat_handed_over", 409, "The seat was handed to a 
 GAME_ENDED = _register("game_ended", 409, "The game is over or aborted: it cannot be resigned or aborted again.")
 GAME_NOT_OVER = _register("game_not_over", 409, "A rematch follows a game that is over.")
 ABORT_TOO_LATE = _register("abort_too_late", 409, "A game can be aborted only before its first round is scored (it has a result after).")
+ALREADY_HOSTED = _register("already_hosted", 409, "The seated table is hosted already: its seat links were given when it was.")
+TABLE_HAS_ROUNDS = _register("table_has_rounds", 409, "The seated table has rounds a referee stored: it is played at the table, not hosted.")
+TABLE_HOSTED = _register("table_hosted", 409, "The table is hosted: its game stores its rounds as they are played (a director may correct one).")
 MOVE_MALFORMED = _register("move_malformed", 422, "The move is not one the protocol knows (its kind, its fields, a card named otherwise than by face).")
 
 

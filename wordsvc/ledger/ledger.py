@@ -16,7 +16,8 @@ docs/ledger.md, "The Ledger object"):
 - :mod:`.transfer.export`: export and import;
 - :mod:`.trail`: the audit entries, checkpoints and proofs, and verify;
 - :mod:`.records.feed`: an event's changes as its streams send them (docs/streams.md);
-- :mod:`.hosting.tables` and :mod:`.hosting.plays`: hosted games, their seats and moves (docs/play.md).
+- :mod:`.hosting.tables` and :mod:`.hosting.plays`: hosted games, their seats and moves (docs/play.md);
+  :mod:`.hosting.seated`: a table the director seated, hosted online.
 
 Every write runs in one transaction (:class:`~wordsvc.ledger._db.database.Writer`)
 that holds its event's audit chain (:func:`~wordsvc.ledger._db.database.lock_chain`),
@@ -41,6 +42,7 @@ from ..core.lexicon import Lexicon
 from ._db.database import connect, upgrade
 from .hosting.endings import Endings
 from .hosting.plays import Plays, wall_ms
+from .hosting.seated import SeatedTables
 from .hosting.tables import Tables
 from .integrity.checkpoints import Signer
 from .records.deals import Deals
@@ -106,6 +108,7 @@ class Ledger:
         self.tables = Tables(store, self.tokens, play_clock or wall_ms)
         self.plays = Plays(store, self.tables, clock=play_clock or wall_ms)
         self.endings = Endings(store, self.tables, self.plays)
+        self.seated_tables = SeatedTables(store, self.tables)
 
     @classmethod
     def open(

@@ -144,7 +144,7 @@ class SeatOut(Strict):
     handed = fields.String(
         required=True,
         allow_none=True,
-        metadata={"description": "Why a person's seat went to a bot: `timeouts` or `resigned` (the player's forfeit); null otherwise."},
+        metadata={"description": "Why a person's seat went to a bot: `timeouts`, `resigned` or `absent` (the director handed it: a seated table; the player's forfeit); null otherwise."},
     )
     kind = fields.String(
         required=True,
@@ -189,6 +189,43 @@ class SeatTakenOut(Strict):
     )
     token_id = fields.String(required=True)
     table = fields.Nested(TableOut, required=True)
+
+
+class HostBody(Strict):
+    bots = BoundedList(
+        fields.Nested(BotSeat),
+        load_default=list,
+        validate=validate.Length(max=10),
+        metadata={"description": "Seats the server's bots play: a player's seat (that player is absent) or the seats after the players', in order (a table "
+        "short of players). A seat a bot plays counts for nobody in the standings and ratings."},
+    )
+    knobs = fields.Nested(KnobsBody, load_default=lambda: KnobsBody().load({}))
+    clock = fields.Nested(ClockBody, load_default=lambda: {"kind": "none"})
+
+
+class HandBody(Strict):
+    level = fields.Integer(
+        load_default=2,
+        validate=[validate.Range(min=min(BOT_LEVELS), max=max(BOT_LEVELS)), validate.OneOf(BOT_LEVELS)],
+        metadata={"description": "The level of the bot that plays the seat from now on: 1 (weakest) to 4."},
+    )
+
+
+class IssuedSeatOut(Strict):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True, metadata={"description": "The seated player's name."})
+    player = fields.String(required=True, allow_none=True, metadata={"description": "The registered player's id (a session's table); null for a table seated by name."})
+    token = fields.String(
+        required=True,
+        metadata={"description": "The seat's bearer token, for the player's seat link (`/play/{event}/{game}#token=...`): shown once, never logged; revoke it "
+        "with DELETE /events/{e}/tokens/{id}."},
+    )
+    token_id = fields.String(required=True)
+
+
+class HostedOut(Strict):
+    table = fields.Nested(TableOut, required=True)
+    seats = fields.List(fields.Nested(IssuedSeatOut), required=True, metadata={"description": "Each player's seat, in seat order (the bots' seats have none)."})
 
 
 class FinishedRoundOut(Strict):
@@ -283,6 +320,10 @@ class ReplayOut(Strict):
 __all__ = [
     "BOT_LEVELS",
     "CreatedTableOut",
+    "HandBody",
+    "HostBody",
+    "HostedOut",
+    "IssuedSeatOut",
     "LogOut",
     "MoveBody",
     "MovedOut",

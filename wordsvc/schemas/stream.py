@@ -135,7 +135,9 @@ class PlayHandedData(Strict):
     game = fields.String(required=True)
     seat = fields.Integer(required=True, metadata={"description": "The seat a bot plays from now on."})
     reason = fields.String(
-        required=True, validate=validate.OneOf(["resigned", "timeouts"]), metadata={"description": "`resigned`, or `timeouts` (out of time twice in a row)."}
+        required=True,
+        validate=validate.OneOf(["resigned", "timeouts", "absent"]),
+        metadata={"description": "`resigned`, `timeouts` (out of time twice in a row) or `absent` (the director handed an absent player's seat)."},
     )
 
 

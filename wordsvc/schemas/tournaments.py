@@ -186,6 +186,12 @@ class SessionTableOut(Strict):
     game = fields.String(required=True, metadata={"description": "The table's game id, s<session>-t<table>."})
     seats = fields.List(fields.Nested(SeatOut), required=True)
     rounds_played = fields.Integer(required=True)
+    online = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(("waiting", "playing", "over", "aborted")),
+        metadata={"description": "Hosted online (docs/play.md, \"Seated tables\"): its game's status; null for a table played with a referee."},
+    )
 
 
 class SessionOut(Strict):

@@ -52,7 +52,7 @@ TOKEN, PUBLIC = "token", "public"
 ROLES = ("admin", "director", "referee", "kiosk", "viewer", "player")
 #: The Flask converter of a path parameter by its name; any other is a plain segment. ``event`` refuses the reserved ids
 #: (``/events/import``), ``round`` and ``session`` take ASCII digits only (:class:`~wordsvc.web.app.AsciiInt`).
-CONVERTERS = {"event": "event", "round": "int", "session": "int"}
+CONVERTERS = {"event": "event", "round": "int", "session": "int", "seat": "int"}
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 V = TypeVar("V", bound=Callable[..., Any])

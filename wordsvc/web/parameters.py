@@ -16,7 +16,7 @@ from ..schemas.rounds import MAX_ROUNDS
 from ..schemas.tournaments import MAX_SESSIONS
 from .endpoints import query
 
-__all__ = ["COMMON_QUERY", "EVENT", "GAME", "IF_MATCH", "KIND", "LAST_EVENT_ID", "PLAYER", "RATING", "ROUND", "SESSION", "path"]
+__all__ = ["COMMON_QUERY", "EVENT", "GAME", "IF_MATCH", "KIND", "LAST_EVENT_ID", "PLAYER", "RATING", "ROUND", "SEAT", "SESSION", "path"]
 
 
 def path(name: str, description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -28,6 +28,7 @@ EVENT = path("event", "The event's id.")
 GAME = path("game", "The table's id within the event.")
 ROUND = path("round", "The round number, 1 first.", {"type": "integer", "minimum": 0, "maximum": MAX_ROUNDS})
 PLAYER = path("player", "The player's id within the event.")
+SEAT = path("seat", "A seat of the table, 0 first.", {"type": "integer", "minimum": 0, "maximum": 9})
 SESSION = path("session", "The session's number, 1 first.", {"type": "integer", "minimum": 1, "maximum": MAX_SESSIONS})
 RATING = path("rating_id", "A player's rating id, the same across events.")
 KIND = path("kind", "Which document: " + ", ".join(DOCUMENT_KINDS) + ".", {"type": "string", "enum": list(DOCUMENT_KINDS)})

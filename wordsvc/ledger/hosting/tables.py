@@ -148,8 +148,8 @@ class Tables:
         chosen, tid, token = store.writer.run(event_id, work)
         return {"seat": chosen, "token": token, "token_id": tid, "table": self.table(None, event_id, game_id, check=False)}
 
-    def start(self, conn: Connection, actor: Principal, event_id: str, game_id: str) -> Appended:
-        """Every seat is taken: the seed derived, the table seated in the event, the game started."""
+    def start(self, conn: Connection, actor: Principal, event_id: str, game_id: str, seated: bool = False) -> Appended:
+        """Every seat is taken: the seed derived, the table seated in the event (``seated``: the director seated it already), the game started."""
         table = _table(conn, event_id, game_id)
         rows = seat_rows(conn, event_id, game_id)
         nonces = [row.nonce for row in rows]
@@ -163,8 +163,9 @@ class Tables:
             conn.execute(update(hosted_seats).where(*of_table, hosted_seats.c.seat == first).values(clock_from_ms=moment))
         ends = deadline(clock, moment, clock.bank_ms)
         conn.execute(update(hosted).where(hosted.c.event_id == event_id, hosted.c.game_id == game_id).values(status="playing", seed=seed, deadline_ms=ends))
-        conn.execute(insert(games).values(event_id=event_id, id=game_id, players_json=canonical(names), created_at=now()))
-        self.store.append(conn, event_id, actor, "game.created", {"game": game_id, "players": names})
+        if not seated:
+            conn.execute(insert(games).values(event_id=event_id, id=game_id, players_json=canonical(names), created_at=now()))
+            self.store.append(conn, event_id, actor, "game.created", {"game": game_id, "players": names})
         return self.store.append(conn, event_id, actor, "play.started", {"game": game_id, "players": names, "nonces": nonces, "commitment": table.commitment})
 
     def table(self, actor: Principal | None, event_id: str, game_id: str, check: bool = True) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from ...core.scoring import RoundPlay, check_round, score_round
 from .._db.canonical import canonical, now
 from .._db.plays import in_order, play_document
 from .._db.prepared import Prepared
-from .._db.schema import events, games, revisions
+from .._db.schema import events, games, hosted, revisions
 from ..errors import Conflict, NotFound, PreconditionFailed, PreconditionRequired
 from ..integrity.receipts import Appended
 from .access import require_director, require_read, require_referee
@@ -112,6 +112,12 @@ class Rounds:
                 raise Conflict(f"Event {event_id} is closed: its rounds are final.", {"event": ["closed"]}, code=codes.EVENT_CLOSED)
             if json.loads(table.players_json) != players:  # a swap or redraw that committed first wins: the play was checked against other seats
                 raise _reseated(game_id, number)
+            if correction is None and conn.execute(select(hosted.c.status).where(hosted.c.event_id == event_id, hosted.c.game_id == game_id)).first():
+                raise Conflict(  # a hosted table's rounds are stored by its game as they are played; a director corrects them
+                    f"Table {game_id} is hosted: its rounds are stored as its game plays them; a director may correct one.",
+                    {"game": ["hosted"]},
+                    code=codes.TABLE_HOSTED,
+                )
             seen = rows
             if _COUNT.first(conn, where).revisions != len(rows):
                 seen = BRIEF.all(conn, where)

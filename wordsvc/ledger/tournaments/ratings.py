@@ -2,7 +2,8 @@
 
 A player carries a rating id across events; each closed event's complete
 session games update the ratings of the rated players at each table, in
-the order the events closed (:func:`wordsvc.core.ratings.ratings`). Nothing
+the order the events closed (:func:`wordsvc.core.ratings.ratings`); a
+hosted game with a bot seat is left out. Nothing
 holds a rating: every read recomputes them, so a correction, an exclusion
 or an import shows at once, and anyone with the exports can recompute
 them. A private event's games stay out (its games are read only with its
@@ -23,7 +24,7 @@ from ..integrity.receipts import Appended
 from ..records.access import require_director
 from ..records.principals import Principal
 from ..records.store import Store, check_id
-from .tournament_standings import complete_games
+from .tournament_standings import bot_seats, complete_games
 
 __all__ = ["Ratings"]
 
@@ -83,8 +84,10 @@ class Ratings:
             if not rated:
                 continue
             rounds = len(self.store.ruleset(self.store.event_row(row.id)).rounds)
-            played = []
+            played, with_bots = [], bot_seats(conn, row.id)
             for game in complete_games(conn, row.id, rounds):
+                if game.table in with_bots:  # a game with a bot seat is never rated (docs/ratings.md)
+                    continue
                 scores = tuple((rated[player], score) for player, score in game.scores if player in rated)
                 if len(scores) >= 2:
                     played.append(scores)

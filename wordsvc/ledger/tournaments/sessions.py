@@ -28,7 +28,7 @@ from ...core.errors import InvalidRequest
 from ...core.seating import SeatingError, repeat_meetings, round_robin_schedule
 from ...core.seating.sessions import History, Registration, active, history, plan_session, sizes_for
 from .._db.canonical import canonical, now
-from .._db.schema import events, games, players, revisions, schedules, seats, sessions
+from .._db.schema import events, games, hosted, players, revisions, schedules, seats, sessions
 from ..errors import Conflict, NotFound
 from ..integrity.receipts import Appended
 from ..records.access import require_director, require_read
@@ -277,6 +277,11 @@ class Sessions:
             refuse_if_closed(conn, event_id, "its seating is final")
             if self._started(conn, event_id, number):
                 raise Conflict(f"Session {number} has a stored round: its seating is fixed.", {"session": ["started"]}, code=codes.SESSION_CONFLICT)
+            ids = [game_id_of(number, index) for index in range(1, len(_seating(conn, event_id, number)) + 1)]
+            if conn.execute(select(hosted.c.game_id).where(hosted.c.event_id == event_id, hosted.c.game_id.in_(ids)).limit(1)).first() is not None:
+                raise Conflict(  # its players hold their seats' links: a reseat would play the game under other names
+                    f"Session {number} is played online: its seating is fixed.", {"session": ["hosted online"]}, code=codes.SESSION_CONFLICT
+                )
             before = _seating(conn, event_id, number)
             after, draws = change(conn, [list(table) for table in before], json.loads(row.request_json), row.draws)
             names = _names(conn, event_id)
@@ -334,6 +339,7 @@ class Sessions:
                 .group_by(revisions.c.game_id)
             ).all()
         )
+        online = dict(conn.execute(select(hosted.c.game_id, hosted.c.status).where(hosted.c.event_id == event_id, hosted.c.game_id.in_(ids))).all())
         past = _past(conn, event_id, number)
         return {
             "event": event_id,
@@ -345,7 +351,12 @@ class Sessions:
             "started": any(played.get(game, 0) for game in ids),
             "complete": all(played.get(game, 0) >= rounds for game in ids),
             "tables": [
-                {"game": game, "seats": [{"seat": s, "player": p, "name": names[p]} for s, p in enumerate(table)], "rounds_played": played.get(game, 0)}
+                {
+                    "game": game,
+                    "seats": [{"seat": s, "player": p, "name": names[p]} for s, p in enumerate(table)],
+                    "rounds_played": played.get(game, 0),
+                    "online": online.get(game),
+                }
                 for game, table in zip(ids, tables, strict=True)
             ],
             "repeat_meetings": repeat_meetings(tables, past.met),

@@ -9,6 +9,12 @@ snapshot (``formats/``), never the YAML on disk once the event has one.
 The entrants are the players who checked in (a no-show has no line), and
 the crosstable lists them in the order of the overall standings.
 
+A seat a bot played at a hosted table (a bot seat of a table short of
+players, or a player's seat handed to a bot: absent, resigned, out of time)
+counts for nobody: the bot is no entrant, and the player whose seat it was
+has no game there (docs/tournaments.md, "Sessions played online"); the
+others' scores count as at any table.
+
 The standings are **provisional** until the tournament's last session is
 complete: the event closed, or every session of its published schedule
 seated and complete (a tournament without a schedule cannot know its last
@@ -28,12 +34,12 @@ from ...core import problem_codes as codes
 from ...core.errors import InvalidRequest
 from ...core.standings import Entrant, Format, Game, crosstable, standings
 from ...data.formats import DEFAULT_FORMAT, format_from_snapshot, known_formats
-from .._db.schema import events, games, players, revisions, schedules, seats, sessions
+from .._db.schema import events, games, hosted_seats, players, revisions, schedules, seats, sessions
 from ..records.access import require_read
 from ..records.principals import Principal
 from ..records.store import Store
 
-__all__ = ["TournamentStandings", "complete_games", "completed_sessions", "entrants", "last_session_known"]
+__all__ = ["TournamentStandings", "bot_seats", "complete_games", "completed_sessions", "entrants", "last_session_known"]
 
 
 class TournamentStandings:
@@ -141,8 +147,9 @@ def complete_games(conn: Connection, event_id: str, rounds: int) -> list[Game]:
     for row in conn.execute(query):
         names[row.id] = json.loads(row.players_json)
         seated[row.id] = []
+    bots = bot_seats(conn, event_id)
     for row in conn.execute(select(seats.c.game_id, seats.c.seat, seats.c.player_id, seats.c.session).where(seats.c.event_id == event_id)):
-        if row.game_id in seated:
+        if row.game_id in seated and row.seat not in bots.get(row.game_id, ()):
             seated[row.game_id].append((row.seat, row.player_id, row.session))
     current: dict[tuple[str, int], dict[str, int]] = {}
     query = select(revisions.c.game_id, revisions.c.round, revisions.c.totals_json).where(revisions.c.event_id == event_id).order_by(revisions.c.revision)
@@ -164,3 +171,12 @@ def complete_games(conn: Connection, event_id: str, rounds: int) -> list[Game]:
         scores = tuple((player, finals[game].get(names[game][seat], 0)) for seat, player, _ in ordered)
         out.append(Game(ordered[0][2], game, scores))
     return sorted(out, key=lambda g: (g.session, int(g.table.rsplit("-t", 1)[1])))
+
+
+def bot_seats(conn: Connection, event_id: str) -> dict[str, set[int]]:
+    """The seats a bot played at the event's hosted tables, by table: from the start, or once its player's seat was handed over."""
+    found: dict[str, set[int]] = {}
+    query = select(hosted_seats.c.game_id, hosted_seats.c.seat).where(hosted_seats.c.event_id == event_id, hosted_seats.c.kind == "bot")
+    for row in conn.execute(query):
+        found.setdefault(row.game_id, set()).add(row.seat)
+    return found

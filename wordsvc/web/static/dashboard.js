@@ -2,6 +2,8 @@
 // of the event with its players, the last round stored, the rounds still to enter and its kiosk rulings;
 // one click opens a table; per table a referee's sign-in link (and its QR code, signin_links.js: one a table from
 // this device) is issued and revoked; the director's, the kiosk's and the projector's links (venue_links.js).
+// A table hosted online (docs/play.md, "Seated tables") says how its game stands (waiting, the round being played,
+// over), read from the same audit, with a "Watch" link to its table page for a public event.
 // Also, for every role, the open table named at the top of the page. Only the public API, with the
 // console's token: GET /events/{e}, its audit (read from where the last read stopped), its tokens;
 // POST /events/{e}/tokens, DELETE /events/{e}/tokens/{id}, POST /qr. All of it is read again when the
@@ -16,13 +18,16 @@ import { hideVenueLinks, showVenueLinks } from "./venue_links.js";
 const $ = (id) => document.getElementById(id);
 const AUDIT_PAGE = 1000; // the most entries GET /events/{e}/audit answers at once
 // The messages after which a card may read otherwise (a token issued or revoked elsewhere sends none: it shows at the next one).
-const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated", "ruling.given", "event.closed"];
+const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated", "ruling.given", "event.closed", "play.created", "play.started", "play.ended"];
+// The audit actions of a hosted game, and the status each leaves it in.
+const ONLINE = { "play.created": "waiting", "play.started": "playing", "play.ended": "over", "play.aborted": "aborted" };
 
 let ctx = null; // {token, event, who, openTable} from the console
 let event = null; // GET /events/{e}, as the last read had it
 let cursor = 0; // the last audit entry read
 let stored = new Map(); // game -> Map(round -> time it was last stored)
 let rulings = new Map(); // game -> {count, at, acceptable} of its kiosk rulings
+let online = new Map(); // game -> the status of its hosted game (waiting, playing, over, aborted)
 let tokens = []; // the event's live referee tokens limited to a table
 let links = new Map(); // game -> {id, url, at, again, svg}: a table's sign-in link (signin_links.js) shown until hidden or revoked
 let openGame = null; // the table open in the console
@@ -56,6 +61,8 @@ async function readAudit() {
       if (entry.action === "round.submitted") {
         if (!stored.has(p.game)) stored.set(p.game, new Map());
         stored.get(p.game).set(p.round, entry.at);
+      } else if (ONLINE[entry.action]) {
+        online.set(p.game, ONLINE[entry.action]);
       } else if (entry.action === "judge.ruling") {
         const before = rulings.get(p.table) || { count: 0 };
         rulings.set(p.table, { count: before.count + 1, at: entry.at, acceptable: p.acceptable });
@@ -178,7 +185,7 @@ function render(force = false) {
   if (!ctx || !event) return;
   renderOpen();
   if (!director() || !loaded) return;
-  const now = JSON.stringify([event.games, [...stored].map(([g, m]) => [g, [...m]]), [...rulings], tokens, openGame, status, document.documentElement.lang]);
+  const now = JSON.stringify([event.games, [...stored].map(([g, m]) => [g, [...m]]), [...rulings], [...online], tokens, openGame, status, document.documentElement.lang]);
   if (!force && now === shown) return;
   shown = now;
   $("dashboard-empty").hidden = event.games.length > 0;
@@ -219,6 +226,13 @@ function card(game) {
       ruled ? `${t("dashboard.rulings", { count: ruled.count })}; ${t("dashboard.last_ruling", { time: clock(ruled.at), result: t(ruled.acceptable ? "dashboard.ruling.acceptable" : "dashboard.ruling.unacceptable") })}` : t("dashboard.no_rulings"),
     ),
   ];
+  const hosted = online.get(game.id);
+  if (hosted) {
+    const playing = Math.min(game.rounds_played + 1, rounds());
+    const said = el("p", { class: "online", "data-online": hosted }, t(`dashboard.online.${hosted}`, { n: playing, rounds: rounds() }));
+    if (!event.private) said.append(" ", el("a", { href: `/play/${encodeURIComponent(event.id)}/${encodeURIComponent(game.id)}`, target: "_blank", rel: "noopener", "data-watch": game.id }, t("dashboard.watch", { game: game.id })));
+    lines.push(said);
+  }
   const isOpen = game.id === openGame;
   const actions = el(
     "div",
@@ -258,7 +272,7 @@ function card(game) {
 export function showDashboard(context) {
   ctx = context;
   event = ctx.event;
-  [cursor, stored, rulings, tokens, links, openGame, shown, status, busy, loaded] = [0, new Map(), new Map(), [], new Map(), null, "", null, false, false];
+  [cursor, stored, rulings, online, tokens, links, openGame, shown, status, busy, loaded] = [0, new Map(), new Map(), new Map(), [], new Map(), null, "", null, false, false];
   $("dashboard").hidden = !director();
   render(true);
   if (director()) showVenueLinks(ctx);

@@ -1,6 +1,6 @@
 // The event's display for a hall's screen or projector (docs/pages.md, "The display"), /events/{event}/display:
 // its standings in large type and, while a session of a tournament is played, that session's seating with each
-// table's running totals. A list longer than its panel pages by itself (paging.js). Everything is read again
+// table's running totals (and, for a table hosted online, how its game stands). A list longer than its panel pages by itself (paging.js). Everything is read again
 // whenever the event's stream says something changed (event_feed.js: a burst of rounds costs one read); while
 // the service cannot be reached the last standings stay up with a small mark. The page speaks the event's
 // language (its lexicon's) unless the address asks for another (?locale=). A private event's token comes in
@@ -137,6 +137,7 @@ function renderSeating() {
       const id = `seating-${table.game}`;
       const seats = table.seats.map((seat) => el("li", {}, el("span", { class: "score" }, String(totals.get(`${table.game}\n${seat.name}`) ?? 0)), seat.name));
       const played = el("p", { class: "played" }, t("display.rounds_played", { played: table.rounds_played, rounds }));
+      if (table.online) played.append(" · ", el("span", { class: "online", "data-online": table.online }, t(`display.online.${table.online}`, { n: Math.min(table.rounds_played + 1, rounds), rounds })));
       return el("article", { class: "seating-table", "data-game": table.game, "aria-labelledby": id }, el("h3", { id }, t("display.table", { game: table.game })), played, el("ol", {}, ...seats));
     }),
   );
@@ -150,7 +151,9 @@ onConnection((online) => {
   renderMark();
   if (online) refresh();
 });
-watch("*", refresh);
+// Every message but a hosted game's moves: a move changes nothing shown here (its round, once scored, comes as round.stored),
+// and a table's moves, a second apart, would put off the debounced read for as long as its game is played.
+watch("*", refresh, (_data, type) => type !== "move");
 follow(eventId, token, (state) => {
   streamState = state;
   renderMark();

@@ -23,7 +23,7 @@ export function unfollow() {
   subscription = null;
 }
 
-// Calls `refresh()` after a message of one of `types` ("*": of any type) for which `concerns(data)` holds.
+// Calls `refresh()` after a message of one of `types` ("*": of any type) for which `concerns(data, type)` holds.
 // Returns the function that stops it.
 export function watch(types, refresh, concerns = () => true) {
   const view = { types, refresh, concerns, timer: 0 };
@@ -36,7 +36,7 @@ export function watch(types, refresh, concerns = () => true) {
 
 function heard(type, data) {
   for (const view of views) {
-    const wanted = type === "ready" || ((view.types === "*" || view.types.includes(type)) && view.concerns(data));
+    const wanted = type === "ready" || ((view.types === "*" || view.types.includes(type)) && view.concerns(data, type));
     if (!wanted) continue;
     clearTimeout(view.timer);
     view.timer = setTimeout(view.refresh, DEBOUNCE_MS);

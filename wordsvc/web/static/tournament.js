@@ -1,6 +1,6 @@
 // The director's tournament view in the console (docs/pages.md, "The tournament"): the players (players.js),
 // the next session seated by a method, each session's seating (swaps and a
-// redraw until its first round is stored, then fixed), the tables handed to the referees, and the
+// redraw until its first round is stored, then fixed), the tables handed to the referees or played online (seat_links.js), and the
 // standings across sessions with the crosstable (crosstable.js). Only the public API (docs/tournaments.md), with the director's token; all of it
 // read again when the event's stream (event_feed.js) says a player, a session or a round changed, or on the
 // poll it falls back to.
@@ -11,12 +11,13 @@ import { hideParts, showParts } from "./parts.js";
 import { watch } from "./event_feed.js";
 import { hidePlayers, showPlayers } from "./players.js";
 import { printButton, printDocument } from "./print.js";
+import { chooseFill, chooseLevel, forgetSeatLinks, hostSession, onlinePart, printSlips, renewSeat, seatToBot } from "./seat_links.js";
 import { tableLink, tableLinkBox } from "./signin_links.js";
 
 const $ = (id) => document.getElementById(id);
 const METHODS = ["random", "standings", "swiss", "schedule", "manual"];
 // Every message but a kiosk ruling and the event closing: each changes the players, a seating or the standings.
-const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated", "player.registered", "player.checked_in", "player.withdrawn", "player.deleted"];
+const CHANGES = ["round.stored", "round.corrected", "table.seated", "session.started", "session.reseated", "player.registered", "player.checked_in", "player.withdrawn", "player.deleted", "play.created", "play.started", "play.ended"];
 
 let ctx = null; // {token, event, openTable, tablesChanged} from the console
 let players = [];
@@ -35,6 +36,8 @@ const tokens = new Map(); // game -> its referee sign-in link shown here (signin
 const path = (rest = "") => `/events/${encodeURIComponent(ctx.event.id)}${rest}`;
 const nextNumber = () => sessions.length + 1;
 const nameOf = (id) => (players.find((p) => p.id === id) || { name: id }).name;
+// A session's seating is fixed once a round is stored, or once a table is hosted online (its players hold their seats' links).
+const fixed = (s) => s.started || s.tables.some((table) => table.online);
 
 // --- problems in the page's language ------------------------------------------------------------------
 
@@ -207,6 +210,33 @@ async function issueLink(game, renew = false) {
   document.querySelector(`#sessions .seating[data-game="${CSS.escape(game)}"] .link-url`)?.focus();
 }
 
+// Plays session `number` online: each table not hosted yet is hosted, and its players' seat links shown; a table
+// the service refuses is named with its reason, the others stay hosted.
+function hostOnline(number) {
+  const session = sessions.find((s) => s.number === number);
+  write(
+    async () => {
+      const refused = await hostSession(ctx.token, ctx.event.id, session);
+      const lines = Object.entries(refused).map(([game, error]) => t("tournament.online.refused", { game, detail: Object.values(problems(error)).flat().join(" ") }));
+      $("seating-error").textContent = lines.join(" · ");
+    },
+    { key: "tournament.online.hosted", params: { n: number } },
+    (error) => showProblems(problems(error), {}, "seating-error"),
+  );
+}
+
+// A seat's link issued again (`renew`), or the seat handed to a bot (its player has not come): `key` is "game/seat".
+function seatAction(key, renew) {
+  const cut = key.lastIndexOf("/");
+  const [game, seatNumber] = [key.slice(0, cut), Number(key.slice(cut + 1))];
+  const name = sessions.flatMap((s) => s.tables).find((table) => table.game === game)?.seats[seatNumber]?.name || game;
+  write(
+    () => (renew ? renewSeat : seatToBot)(ctx.token, ctx.event.id, game, seatNumber),
+    { key: renew ? "tournament.online.renewed" : "tournament.online.handed", params: { name } },
+    (error) => showProblems(problems(error), {}, "seating-error"),
+  );
+}
+
 // The CSV, fetched with the token (a private event's standings need it) and handed to the browser as a file.
 async function downloadCsv(link) {
   try {
@@ -256,15 +286,15 @@ function renderSessions() {
   const open = new Set([...document.querySelectorAll("#sessions details[open]")].map((d) => Number(d.dataset.session)));
   const latest = sessions.length;
   $("seating-empty").hidden = latest > 0;
-  picked = picked.filter((id) => sessions.some((s) => !s.started && s.tables.some((tb) => tb.seats.some((seat) => seat.player === id))));
+  picked = picked.filter((id) => sessions.some((s) => !fixed(s) && s.tables.some((tb) => tb.seats.some((seat) => seat.player === id))));
   $("sessions").replaceChildren(
     ...[...sessions].reverse().map((s) => {
       const box = el("details", { class: "session", "data-session": s.number, open: s.number === latest || open.has(s.number) });
       const rounds = ctx.event.ruleset.rounds.length;
-      const state = s.started ? t(s.complete ? "tournament.state_complete" : "tournament.state_started") : t("tournament.state_open");
+      const state = s.started ? t(s.complete ? "tournament.state_complete" : "tournament.state_started") : t(fixed(s) ? "tournament.state_online" : "tournament.state_open");
       box.append(
         el("summary", {}, t("tournament.session_summary", { n: s.number, method: t(`tournament.method.${s.method}`), tables: s.tables.length, draws: s.draws })),
-        el("p", { class: s.started ? "hint" : "notice", "data-state": s.started ? "started" : "open" }, state),
+        el("p", { class: fixed(s) ? "hint" : "notice", "data-state": s.started ? "started" : fixed(s) ? "online" : "open" }, state),
       );
       if (s.repeat_meetings) box.append(el("p", { class: "hint" }, t("tournament.repeats", { count: s.repeat_meetings })));
       const grid = el("div", { class: "tables" });
@@ -276,14 +306,14 @@ function renderSessions() {
           ...table.seats.map((seat) => {
             const shown = seat.seat + 1; // the API counts seats from 0 (the first dealer); people, every page and paper from 1
             const cells = [el("td", { class: "n" }, seat.seat === 0 ? t("tournament.seat_deals", { seat: shown }) : String(shown)), el("th", { scope: "row" }, seat.name), el("td", {}, seat.player)];
-            if (!s.started) {
+            if (!fixed(s)) {
               const box = el("input", { type: "checkbox", "data-pick": seat.player, "aria-label": t("tournament.pick", { name: seat.name }), checked: picked.includes(seat.player) });
               cells.push(el("td", {}, box));
             }
             return el("tr", { "data-seat": seat.seat, "data-player": seat.player }, ...cells);
           }),
         );
-        const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", class: "n" }, t("tournament.seat_col")), el("th", { scope: "col" }, t("console.player")), el("th", { scope: "col" }, t("tournament.id")), s.started ? null : el("th", { scope: "col" }, t("tournament.swap_col"))));
+        const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", class: "n" }, t("tournament.seat_col")), el("th", { scope: "col" }, t("console.player")), el("th", { scope: "col" }, t("tournament.id")), fixed(s) ? null : el("th", { scope: "col" }, t("tournament.swap_col"))));
         const actions = el(
           "div",
           { class: "row" },
@@ -294,7 +324,8 @@ function renderSessions() {
         grid.append(el("div", { class: "seating", "data-game": table.game }, el("table", {}, caption, head, body), actions, issued));
       }
       box.append(grid, el("div", { class: "row" }, printButton("seating", { "data-session": s.number }), printButton("scorecards", { "data-session": s.number })));
-      if (!s.started) {
+      if (!s.complete || s.tables.some((table) => table.online)) box.append(onlinePart(ctx.event.id, s, { token: ctx.token, busy, redraw: renderSessions }));
+      if (!fixed(s)) {
         const names = picked.map(nameOf);
         box.append(
           el(
@@ -364,6 +395,7 @@ export function showTournament(context) {
 }
 
 export function hideTournament() {
+  if (ctx) forgetSeatLinks(ctx.event.id); // a seat link holds a token: not kept past the sign-out
   hidePlayers();
   unwatch();
   hideParts();
@@ -379,6 +411,8 @@ $("session-form").addEventListener("submit", (e) => {
 $("session-method").addEventListener("change", renderNext);
 $("seat-anyway").addEventListener("click", () => seat(true));
 $("sessions").addEventListener("change", (e) => {
+  if (e.target.dataset.fill) chooseFill(e.target.checked);
+  if (e.target.dataset.level) chooseLevel(e.target.value);
   const id = e.target.dataset.pick;
   if (!id) return;
   picked = e.target.checked ? [...picked.filter((p) => p !== id), id].slice(-2) : picked.filter((p) => p !== id);
@@ -388,7 +422,11 @@ $("sessions").addEventListener("change", (e) => {
 $("sessions").addEventListener("click", (e) => {
   const button = e.target.closest("button");
   if (!button) return;
-  const { open, token, renew, hide, swap: swapIn, redraw: redrawIn, print, session } = button.dataset;
+  const { open, token, renew, hide, swap: swapIn, redraw: redrawIn, print, session, host, seatRenew, seatBot, printSlips: slips } = button.dataset;
+  if (host) hostOnline(Number(host));
+  if (seatRenew) seatAction(seatRenew, true);
+  if (seatBot) seatAction(seatBot, false);
+  if (slips) printSlips(slips);
   if (print) printDocument(ctx.token, path(), print, { session, errorNode: $("seating-error"), button });
   if (open) ctx.openTable(open);
   if (token) issueLink(token);

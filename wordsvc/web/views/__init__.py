@@ -26,6 +26,7 @@ from . import (
     pages,
     play,
     play_replay,
+    play_seated,
     qr,
     ratings,
     reference,
@@ -44,5 +45,5 @@ __all__ = ["BLUEPRINTS"]
 #: Every resource's blueprint, in the order their routes are registered and the document lists them.
 BLUEPRINTS = (
     validate.bp, rounds.bp, best_meld.bp, words.bp, catalogue.bp, lexicons.bp, deals.bp, solitaire.bp, tokens.bp, events.bp, games.bp, trail.bp, stream.bp, tournaments.bp,
-    play.bp, play_replay.bp, documents.bp, ratings.bp, analysis.bp, pages.bp, qr.bp, health.bp, metrics.bp, reference.bp,
+    play.bp, play_replay.bp, play_seated.bp, documents.bp, ratings.bp, analysis.bp, pages.bp, qr.bp, health.bp, metrics.bp, reference.bp,
 )  # fmt: skip

@@ -103,6 +103,7 @@ def show_game(event: str, game: str) -> Response:
             *CARDS,
             *SCORING,
             codes.ROUND_DIFFERS,
+            codes.TABLE_HOSTED,
             codes.NOT_CORRECTABLE,
             codes.REVISION_STALE,
             codes.IF_MATCH_REQUIRED,

@@ -66,6 +66,7 @@ ASSETS = (
     "print.js",
     "results.js",
     "round_diff.js",
+    "seat_links.js",
     "signin_links.js",
     "slip_messages.js",
     "standings.js",

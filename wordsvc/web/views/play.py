@@ -36,7 +36,7 @@ from .ledger_access import created_response, creation_policy, ledger, principal,
 from .play_bots import play_bots
 from .stream import RETRY_MS, last_event_id, message, watch_ledger
 
-__all__ = ["bp"]
+__all__ = ["bp", "changed"]
 
 bp = Resource("play", __name__)
 TABLE_BODY, SEAT_BODY, MOVE_BODY, STREAM_QUERY = TableBody(), SeatBody(), MoveBody(), StreamQuery()
@@ -89,7 +89,7 @@ def create_table() -> Response:
     if not setup.rated:
         book.ratings.set_rated(director, event["id"], False, "a casual hosted table" if not bots else "a hosted table with a bot")
     table = book.tables.create(director, event["id"], "table", setup)
-    play_bots().nudge(event["id"], "table", _changed())
+    play_bots().nudge(event["id"], "table", changed())
     return created_response({**table, "director_token": event["director_token"]}, f"/events/{event['id']}/games/table/play")
 
 
@@ -130,7 +130,7 @@ def list_tables() -> Response:
 def show_play(event: str, game: str) -> Response:
     actor = principal()
     book = ledger()
-    play_bots().wake(_changed())
+    play_bots().wake(changed())
     table = book.tables.table(actor, event, game)
     seat = book.tables.seat_of(actor, event, game)
     if seat is not None:
@@ -164,7 +164,7 @@ def take_seat(event: str, game: str) -> Response:
     actor = principal()
     body = SEAT_BODY.load(read_json())
     taken = ledger().tables.sit(actor, event, game, body["seat"], body["name"], body["nonce"], body["bot"])
-    play_bots().nudge(event, game, _changed())
+    play_bots().nudge(event, game, changed())
     return created_response(taken, f"/events/{event}/games/{game}/play")
 
 
@@ -203,7 +203,7 @@ def play_move(event: str, game: str) -> Response:
         text = render(f"refusal.{refused.refusal.code}", g.locale)
         answer = problem(422, text, {"move": [text]}, g.locale, code=refused.refusal.code)
         return _with(answer, "refusal", refused.refusal.details)
-    play_bots().nudge(event, game, _changed())
+    play_bots().nudge(event, game, changed())
     response = jsonify({"seq": played.seq, "repeat": played.repeat, "state": played.state})
     response.headers["ETag"] = f'"{played.state["seq"]}"'
     return response
@@ -275,7 +275,7 @@ def play_stream(event: str, game: str) -> Response:
     book = ledger()
     actor = principal()
     book.tables.table(actor, event, game)
-    play_bots().wake(_changed())
+    play_bots().wake(changed())
     seat = book.tables.seat_of(actor, event, game)
     if seat is not None:
         book.tables.seen(event, game, seat)
@@ -336,7 +336,7 @@ def _seat_actor(event: str, game: str) -> tuple[Principal, int]:
 def resign(event: str, game: str) -> Response:
     actor, seat = _seat_actor(event, game)
     table = ledger().endings.resign(actor, seat, event, game)
-    play_bots().nudge(event, game, _changed())
+    play_bots().nudge(event, game, changed())
     return jsonify(table)
 
 
@@ -381,11 +381,11 @@ def abort(event: str, game: str) -> Response:
 def rematch(event: str, game: str) -> Response:
     actor, seat = _seat_actor(event, game)
     taken = ledger().endings.rematch(actor, seat, event, game)
-    play_bots().nudge(event, taken["table"]["game"], _changed())
+    play_bots().nudge(event, taken["table"]["game"], changed())
     return created_response(taken, f"/events/{event}/games/{taken['table']['game']}/play")
 
 
-def _changed() -> Any:
+def changed() -> Any:
     """This worker's streams' hook, for the bots' moves to reach them at once (``None`` under another server)."""
     hosting = hosting_of(request.environ)
     return None if hosting is None else hosting.changed
