@@ -309,3 +309,26 @@ def test_a_word_typed_from_the_hand_is_formed_with_its_verdict_and_taken_back(br
         assert page.locator("#kept li").count() == 0 and page.locator("#hand button").count() == len(faces)
     finally:
         context.close()
+
+
+def test_a_tournament_seat_link_opens_the_players_own_seat_with_the_events_cards(browser: Any, server: str) -> None:
+    """A seated table hosted by its director (docs/play.md, "Seated tables"): a player's seat link is the table page with
+    the token in its fragment; the page keeps it, takes it out of the address, and plays that seat of the private event."""
+    admin = requests.post(f"{server}/events", json={"name": "Cup", "ruleset": "standard", "lang": "en-US", "private": True}, timeout=30)
+    assert admin.status_code == 201, admin.text
+    event, director = admin.json()["id"], admin.json()["director_token"]["token"]
+    auth = {"Authorization": f"Bearer {director}"}
+    assert requests.put(f"{server}/events/{event}/games/t1", json={"players": ["Hal", "Ivy"]}, headers=auth, timeout=30).status_code == 201
+    hosted = requests.post(f"{server}/events/{event}/games/t1/play/host", json={}, headers=auth, timeout=30)
+    assert hosted.status_code == 201, hosted.text
+    ivy = next(seat for seat in hosted.json()["seats"] if seat["name"] == "Ivy")
+    context, page, _ = open_page(browser, f"{server}/play/{event}/t1#token={ivy['token']}")
+    try:
+        assert "token" not in page.url
+        until(page, lambda: page.locator("#play").is_visible(), "Ivy's hand")
+        assert "Ivy (you)" in page.locator("#seats li.me").inner_text()
+        assert page.locator("#hand button .value").first.inner_text().isdigit()  # the event's card values, read with the seat's token
+        assert page.locator("#device").is_hidden()  # nobody played the seat before
+        assert_accessible(page, "a tournament seat")
+    finally:
+        context.close()
