@@ -25,6 +25,7 @@ import requests
 from .conftest import LedgerServer, wordsvc_cli
 from .test_documents import pdf_text, poppler  # noqa: F401 - the fixture, by name
 from .test_events import Api
+from .test_play import person_move as weak_move
 
 _ids = itertools.count()
 PATIENCE = 600.0  # a safety net on a loaded machine: the test waits for the games' end, never for a time
@@ -54,20 +55,11 @@ def _slip(names: list[str]) -> dict[str, Any]:
 
 def person_move(http: requests.Session, url: str, state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     """A simple player's legal move from its projection alone: go out when the solver finds a way, else discard at random; ``None`` when not to move."""
-    seat, r = state["viewer"], state["round"]
-    if r is None:
-        return None
-    if r["phase"] == "challenges":
-        return None if r["passed"][seat] else {"kind": "pass"}
-    if r["turn"] != seat:
-        return None
-    if r["phase"] == "lay":
-        return {"kind": "lay_down", "words": [], "discard": None}
-    if r["phase"] == "draw":
-        return {"kind": "draw"}
-    card = rng.choice(r["hand"])
-    if r["out"] is not None:
-        return {"kind": "lay_down", "words": [], "discard": card}
+    weak = weak_move(state, rng)  # its turn's first half, a last turn, a challenge window: as the weak player
+    if weak is None or weak["kind"] != "discard":
+        return weak
+    r = state["round"]
+    card = weak["card"]
     best = http.post(f"{url}/best-meld", json={"ruleset": state["ruleset"], "hand": r["hand"], "discard": True}, timeout=60).json()
     if best["can_go_out"]:
         out = best["go_out"]

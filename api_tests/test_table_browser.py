@@ -128,6 +128,8 @@ def test_two_people_and_two_bots_play_a_whole_game_to_the_end_screen_while_a_spe
             assert "8" in page.locator("#scores thead").inner_text()
             assert page.locator("#end-text").inner_text()
         assert ann.locator("#rematch").is_visible()
+        log = requests.get(server + ann.locator("#log-link").get_attribute("href"), timeout=30).json()["log"]  # the deal checked from it
+        assert log["server_seed"] == requests.get(f"{server}/events/{event}/games/{game}/play", timeout=30).json()["server_seed"]
         assert_accessible(ann, "the end screen")
         screenshot(ann, "table-end")
         assert_accessible(bo, "the end screen on a phone")
@@ -160,10 +162,7 @@ def test_a_reload_a_reopened_tab_and_a_network_cut_mid_turn_lose_nothing(browser
     event, game = new_table(server, 2, [{"seat": 1, "level": 1}])
     context, page, _ = sit(browser, server, event, game, "Cy")
     try:
-        for _ in range(TURNS):
-            if page.locator("#play:visible #draw:enabled").count():
-                break
-            page.wait_for_timeout(50)
+        until(page, lambda: page.locator("#play:visible #draw:enabled").count() > 0, "the seat's turn")
         page.click("#draw")
         page.wait_for_selector("#discard:enabled")
         hand = page.locator("#hand button").all_text_contents()
@@ -186,11 +185,9 @@ def test_a_reload_a_reopened_tab_and_a_network_cut_mid_turn_lose_nothing(browser
         assert requests.get(f"{server}/events/{event}/games/{game}/play", timeout=30).json()["state"]["seq"] == before  # nothing reached the service
         context.set_offline(False)
         page.wait_for_selector("#offline", state="hidden")
-        for _ in range(TURNS):
-            moves = requests.get(f"{server}/events/{event}/games/{game}/play/log", timeout=30).json()["moves"]
-            if len(moves) > before:
-                break
-            page.wait_for_timeout(50)
+        log = f"{server}/events/{event}/games/{game}/play/log"
+        until(page, lambda: len(requests.get(log, timeout=30).json()["moves"]) > before, "the discard sent")
+        moves = requests.get(log, timeout=30).json()["moves"]
         mine = [m for m in moves[before:] if m["seat"] == 0]
         assert mine[0]["kind"] == "discard" and mine[0]["seq"] == before + 1  # sent once, when the network came back
         assert len([m for m in mine if m["kind"] == "discard"]) == 1
@@ -203,10 +200,7 @@ def test_a_move_sent_offline_after_the_game_moved_on_is_refused_with_the_reason(
     event, game = new_table(server, 2, [{"seat": 1, "level": 1}])
     context, page, _ = sit(browser, server, event, game, "Di")
     try:
-        for _ in range(TURNS):
-            if page.locator("#play:visible #draw:enabled").count():
-                break
-            page.wait_for_timeout(50)
+        until(page, lambda: page.locator("#play:visible #draw:enabled").count() > 0, "the seat's turn")
         token = seat_token(page, event, game)
         context.set_offline(True)
         page.click("#draw")  # kept on the device until the network returns
@@ -232,10 +226,7 @@ def test_the_phone_layout_has_no_sideways_scroll_and_44_pixel_targets(browser: A
     event, game = new_table(server, 2, [{"seat": 1, "level": 2}])
     context, page, _ = sit(browser, server, event, game, "Eve", viewport=PHONE)
     try:
-        for _ in range(TURNS):
-            if page.locator("#play:visible #draw:enabled").count():
-                break
-            page.wait_for_timeout(50)
+        until(page, lambda: page.locator("#play:visible #draw:enabled").count() > 0, "the seat's turn")
         page.click("#draw")
         page.wait_for_selector("#discard:enabled")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -293,7 +284,7 @@ def test_a_word_typed_from_the_hand_is_formed_with_its_verdict_and_taken_back(br
     event, game = new_table(server, 2, [{"seat": 1, "level": 1}])
     context, page, _ = sit(browser, server, event, game, "Gus")
     try:
-        until(page, lambda: page.locator("#play:visible #draw:enabled").count() > 0, "Gus's turn")
+        until(page, lambda: page.locator("#play:visible #draw:enabled").count() > 0, "the seat's turn")
         faces = page.locator("#hand button .face").all_text_contents()
         typed = "".join(f"({face.lower()})" if len(face) > 1 else face.lower() for face in faces[:2])
         page.fill("#type-word", typed)
@@ -330,5 +321,31 @@ def test_a_tournament_seat_link_opens_the_players_own_seat_with_the_events_cards
         assert page.locator("#hand button .value").first.inner_text().isdigit()  # the event's card values, read with the seat's token
         assert page.locator("#device").is_hidden()  # nobody played the seat before
         assert_accessible(page, "a tournament seat")
+    finally:
+        context.close()
+
+
+def test_a_challenge_ruleset_opens_the_rounds_words_to_challenge_after_its_last_turn(browser: Any, server: str) -> None:
+    event, game = new_table(server, 2, [{"seat": 1, "level": 4}], ruleset="challenge")
+    context, page, _ = sit(browser, server, event, game, "Jo")
+    try:
+        for _ in range(TURNS):  # Jo only draws and discards: the expert goes out, and after Jo's last turn the window opens
+            if page.locator("#challenge-panel").is_visible():
+                break
+            if my_turn(page):
+                play_turn(page)
+            else:
+                page.wait_for_timeout(50)
+        else:
+            pytest.fail("no challenge window")
+        assert "Challenge" in page.locator("#turn-line").inner_text()
+        assert_accessible(page, "a challenge window")
+        page.locator("#challengeable button").first.click()
+        until(page, lambda: page.locator("#challengeable button").first.inner_text() == "Challenged" or page.locator("#challenge-panel").is_hidden(), "the challenge")
+        if page.locator("#challenge-panel").is_visible():
+            page.click("#pass")
+        until(page, lambda: page.locator("#round-result").is_visible(), "the round scored")
+        rounds = requests.get(f"{server}/events/{event}/games/{game}/play", timeout=30).json()["state"]["rounds"]
+        assert rounds[0]["challenges"] and rounds[0]["challenges"][0][0] == 0  # Jo's challenge, stored with the round
     finally:
         context.close()

@@ -138,8 +138,6 @@ export function drawEnd(view) {
   $("rematch-link").hidden = !view.rematchKept;
   if (view.rematchKept) $("rematch-link").href = view.rematchKept;
   $("verify").hidden = !table.server_seed;
-  $("commitment").textContent = table.commitment ?? "";
-  $("server-seed").textContent = table.server_seed ?? "";
   $("log-link").href = `/events/${encodeURIComponent(view.event)}/games/${encodeURIComponent(view.game)}/play/log`;
   $("replay-open").hidden = !state;
 }

@@ -19,6 +19,7 @@ from typing import Any
 from flask import Response, current_app, g, send_from_directory
 
 from ...core import problem_codes as codes
+from ...core.ids import ID_PATTERN, is_id
 from ...data.languages import LANGUAGES
 from ...i18n import CATALOG, LANGUAGE_TAGS, LOCALE_NAMES, LOCALES, PAGE_PLURALS
 from ..endpoints import ASSET, HTML, Endpoint, Resource
@@ -233,11 +234,16 @@ def lobby() -> Response:
         description="An HTML page (docs/pages.md): play a seat of a hosted table (its token kept on the device), or watch it as a spectator; a finished game replayed.",
         parameters=[EVENT, GAME],
         answers={200: HTML},
-        problems=(),
+        errors=(422,),
+        problems=(codes.INVALID_ID,),
     )
 )
 def table(event: str, game: str) -> Response:
-    """The table page reads the table itself, with the seat token this device keeps (or a seat link's fragment)."""
+    """The table page reads the table itself, with the seat token this device keeps (or a seat link's fragment); an address
+    that names no table of any event (ids are the ledger's) is refused at once, as the API refuses it."""
+    bad = {name: ["must match " + ID_PATTERN] for name, value in (("event", event), ("game", game)) if not is_id(value)}
+    if bad:
+        return problem(422, "An event's and a table's ids are 1 to 64 lowercase letters, digits, - or _.", bad, g.locale, code=codes.INVALID_ID)
     return _page("table")
 
 
