@@ -349,3 +349,27 @@ def test_a_challenge_ruleset_opens_the_rounds_words_to_challenge_after_its_last_
         assert rounds[0]["challenges"] and rounds[0]["challenges"][0][0] == 0  # Jo's challenge, stored with the round
     finally:
         context.close()
+
+
+def test_a_seat_link_opened_on_a_second_device_asks_which_keeps_the_seat_and_the_other_stops(browser: Any, server: str) -> None:
+    event, game = new_table(server, 2, [{"seat": 1, "level": 1}])
+    first_context, first, _ = sit(browser, server, event, game, "Kim")
+    token = seat_token(first, event, game)
+    until(first, lambda: first.locator("#play").is_visible(), "Kim's hand")
+    second_context, second, _ = open_page(browser, f"{server}/play/{event}/{game}#token={token}")  # the same seat's link, on another device
+    try:
+        second.wait_for_selector("#device:visible")
+        assert_accessible(second, "the question of which device keeps the seat")
+        second.click("#device-here")
+        until(second, lambda: second.locator("#device").is_hidden() and second.locator("#play").is_visible(), "the seat taken here")
+        assert seat_token(second, event, game) != token
+        again = requests.post(f"{server}/events/{event}/games/{game}/play/seats/0/token", headers={"Authorization": f"Bearer {token}"}, timeout=30)
+        assert again.status_code == 401  # the token both held no longer works
+        other = requests.post(f"{server}/events/{event}/games/{game}/play/seats/1/token", headers={"Authorization": f"Bearer {seat_token(second, event, game)}"}, timeout=30)
+        assert other.status_code == 403 and other.json()["code"] == "not_a_seat"  # a seat replaces its own token only
+        first.reload()
+        first.wait_for_selector("#problem:not(:empty)")
+        assert "no longer works" in first.locator("#problem").inner_text() and first.locator("#play").is_hidden()
+    finally:
+        first_context.close()
+        second_context.close()

@@ -68,7 +68,7 @@ def test_every_error_answer_lists_registered_codes_of_its_status() -> None:
 
 def test_the_roles_a_declaration_names_are_the_ones_its_description_opens_with() -> None:
     """The description tells a reader who may call (``Director token.``); the roles say the same for the /docs page."""
-    openers = {("admin",): "Admin token.", ("director",): "Director token.", ("referee", "director"): "Referee or director token.", ("kiosk", "referee", "director"): "Kiosk, referee or director token.", ("player",): "Seat token."}
+    openers = {("admin",): "Admin token.", ("director",): "Director token.", ("referee", "director"): "Referee or director token.", ("kiosk", "referee", "director"): "Kiosk, referee or director token.", ("player",): "Seat token.", ("player", "director"): "Seat or director token."}
     for e in declared():
         if e.roles:
             assert e.access == TOKEN, e.operation_id

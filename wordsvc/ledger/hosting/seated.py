@@ -33,7 +33,7 @@ from ...core.play import Knobs
 from ...core.play.fairness import commitment
 from .._db.canonical import canonical, now
 from .._db.schema import games, hosted, hosted_seats, revisions, seats, tokens
-from ..errors import Conflict, NotFound
+from ..errors import Conflict, Forbidden, NotFound
 from ..records.access import require_director
 from ..records.principals import Principal
 from ..records.store import Store, refuse_if_closed
@@ -126,9 +126,17 @@ class SeatedTables:
         return {"table": self.tables.table(None, event_id, game_id, check=False), "seats": issued}
 
     def reissue(self, actor: Principal | None, event_id: str, game_id: str, seat: int) -> dict[str, Any]:
-        """A new token for person seat ``seat`` (its link was lost, or seen by someone else): the old one revoked, the new one answered once."""
+        """A new token for person seat ``seat`` (its link was lost, or seen by someone else): the old one revoked, the new one answered once.
+
+        The director's act, or the seat's own: a device that takes the seat over from another (one device plays a seat
+        at a time) replaces the token both held, so the other device's reads and moves are refused from then on.
+        """
         self.store.event_row(event_id)
-        actor = require_director(actor, event_id, "issue a seat's link again")
+        if actor is not None and actor.role == "player":
+            if self.tables.seat_of(actor, event_id, game_id) != seat:
+                raise Forbidden(f"A seat's token replaces its own seat's token only, not seat {seat}'s.", {"seat": ["another seat"]}, code=codes.NOT_A_SEAT)
+        else:
+            actor = require_director(actor, event_id, "issue a seat's link again")
 
         def work(conn: Connection) -> dict[str, Any]:
             row = _live(conn, event_id, game_id)

@@ -292,9 +292,20 @@ $("join-form").addEventListener("submit", async (e) => {
   }
 });
 
-$("device-here").addEventListener("click", () => {
-  fromLink = false;
-  render();
+// This device takes the seat over: the token both devices held is replaced by a new one kept here, so the other
+// device's next read is refused and it says so ("replaced"), watching from then on. One device plays a seat at a time.
+$("device-here").addEventListener("click", async () => {
+  try {
+    const { body } = await api("POST", `${base}/play/seats/${view.me}/token`, { token: seat.token });
+    seat = { ...seat, token: body.token, token_id: body.token_id };
+    keepSeat(eventId, gameId, seat);
+    fromLink = false;
+    say(t("table.device_taken"));
+    startStream();
+    refresh();
+  } catch (error) {
+    say(refusalText(error), true);
+  }
 });
 $("device-watch").addEventListener("click", () => {
   forgetSeat(eventId, gameId);

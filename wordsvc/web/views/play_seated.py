@@ -66,14 +66,15 @@ def host_seated(event: str, game: str) -> Response:
         operation_id="reissueSeatToken",
         tag="play",
         summary="Issue a seat's link again",
-        description="Director token. A person seat's token is revoked (`token.revoked`: its link no longer opens the seat) and a new one answered, "
-        "once: for a player whose link was lost, or seen by someone else. Until the game is over.",
+        description="Seat or director token. A person seat's token is revoked (`token.revoked`: its link no longer opens the seat) "
+        "and a new one answered, once: for a player whose link was lost, or seen by someone else; with the seat's own token (its own seat only), a device "
+        "taking the seat over from another (one device plays a seat at a time). Until the game is over.",
         parameters=[EVENT, GAME, SEAT],
         answers={201: IssuedSeatOut},
         errors=(401, 403, 404, 409, 422),
         access=TOKEN,
-        roles=("director",),
-        problems=(*WRITE, codes.NOT_HOSTED, codes.GAME_ENDED, codes.NO_SUCH_SEAT, codes.SEAT_HANDED_OVER),
+        roles=("player", "director"),
+        problems=(*WRITE, codes.NOT_HOSTED, codes.GAME_ENDED, codes.NO_SUCH_SEAT, codes.SEAT_HANDED_OVER, codes.NOT_A_SEAT),
     )
 )
 def reissue_seat_token(event: str, game: str, seat: int) -> Response:
