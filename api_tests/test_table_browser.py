@@ -50,6 +50,14 @@ def sit(browser: Any, url: str, event: str, game: str, name: str, viewport: dict
     return context, page, traffic
 
 
+def at_turn(browser: Any, server: str, name: str, viewport: dict[str, int] = DESKTOP, level: int = 1) -> tuple[str, str, Any, Any]:
+    """A new table of ``name`` and a bot of ``level``, ``name`` seated through the page and to draw: the event, the table, the context, the page."""
+    event, game = new_table(server, 2, [{"seat": 1, "level": level}])
+    context, page, _ = sit(browser, server, event, game, name, viewport)
+    until(page, lambda: page.locator("#play:visible #draw:enabled").count() > 0, f"{name}'s turn")
+    return event, game, context, page
+
+
 def seat_token(page: Any, event: str, game: str) -> str:
     return json.loads(page.evaluate("localStorage.getItem('wordsvc.play.seats')"))[f"{event}/{game}"]["token"]
 
@@ -60,7 +68,8 @@ def until(page: Any, done: Any, what: str) -> None:
         if done():
             return
         page.wait_for_timeout(50)
-    raise AssertionError(f"never came: {what}")
+    said = [page.locator(f"#{part}").inner_text() for part in ("turn-line", "notice", "problem")]
+    raise AssertionError(f"never came: {what}; the page says {said}")
 
 
 def seq(page: Any) -> int:
@@ -159,10 +168,8 @@ def test_two_people_and_two_bots_play_a_whole_game_to_the_end_screen_while_a_spe
 
 
 def test_a_reload_a_reopened_tab_and_a_network_cut_mid_turn_lose_nothing(browser: Any, server: str) -> None:
-    event, game = new_table(server, 2, [{"seat": 1, "level": 1}])
-    context, page, _ = sit(browser, server, event, game, "Cy")
+    event, game, context, page = at_turn(browser, server, "Cy")
     try:
-        until(page, lambda: page.locator("#play:visible #draw:enabled").count() > 0, "the seat's turn")
         page.click("#draw")
         page.wait_for_selector("#discard:enabled")
         hand = page.locator("#hand button").all_text_contents()
@@ -181,7 +188,7 @@ def test_a_reload_a_reopened_tab_and_a_network_cut_mid_turn_lose_nothing(browser
         page.click("#discard")
         page.locator("#hand button").first.click()
         page.wait_for_selector("#offline:visible")
-        assert page.locator("#notice").inner_text()
+        assert page.locator("#notice").inner_text().startswith("Offline: Cy discarded")  # the move waiting, named
         assert requests.get(f"{server}/events/{event}/games/{game}/play", timeout=30).json()["state"]["seq"] == before  # nothing reached the service
         context.set_offline(False)
         page.wait_for_selector("#offline", state="hidden")
@@ -197,10 +204,8 @@ def test_a_reload_a_reopened_tab_and_a_network_cut_mid_turn_lose_nothing(browser
 
 
 def test_a_move_sent_offline_after_the_game_moved_on_is_refused_with_the_reason(browser: Any, server: str) -> None:
-    event, game = new_table(server, 2, [{"seat": 1, "level": 1}])
-    context, page, _ = sit(browser, server, event, game, "Di")
+    event, game, context, page = at_turn(browser, server, "Di")
     try:
-        until(page, lambda: page.locator("#play:visible #draw:enabled").count() > 0, "the seat's turn")
         token = seat_token(page, event, game)
         context.set_offline(True)
         page.click("#draw")  # kept on the device until the network returns
@@ -223,10 +228,8 @@ def test_a_move_sent_offline_after_the_game_moved_on_is_refused_with_the_reason(
 
 
 def test_the_phone_layout_has_no_sideways_scroll_and_44_pixel_targets(browser: Any, server: str) -> None:
-    event, game = new_table(server, 2, [{"seat": 1, "level": 2}])
-    context, page, _ = sit(browser, server, event, game, "Eve", viewport=PHONE)
+    _, _, context, page = at_turn(browser, server, "Eve", viewport=PHONE, level=2)
     try:
-        until(page, lambda: page.locator("#play:visible #draw:enabled").count() > 0, "the seat's turn")
         page.click("#draw")
         page.wait_for_selector("#discard:enabled")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -281,10 +284,8 @@ def test_a_revoked_seat_link_says_so_and_an_aborted_table_shows_its_result(brows
 
 
 def test_a_word_typed_from_the_hand_is_formed_with_its_verdict_and_taken_back(browser: Any, server: str) -> None:
-    event, game = new_table(server, 2, [{"seat": 1, "level": 1}])
-    context, page, _ = sit(browser, server, event, game, "Gus")
+    _, _, context, page = at_turn(browser, server, "Gus")
     try:
-        until(page, lambda: page.locator("#play:visible #draw:enabled").count() > 0, "the seat's turn")
         faces = page.locator("#hand button .face").all_text_contents()
         typed = "".join(f"({face.lower()})" if len(face) > 1 else face.lower() for face in faces[:2])
         page.fill("#type-word", typed)

@@ -12,14 +12,12 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from play_lexicon import HASH
+from test_hosting_ledger import _public
 
 from wordsvc.core.play import Knobs
-from wordsvc.core.play.dealing import face_of
-from wordsvc.core.play.moves import Move, move_to_dict
 from wordsvc.core.play.random_player import RandomPlayer
 from wordsvc.data.rulesets import load_rulesets
 from wordsvc.ledger import LOCAL, Conflict, Ledger, NotFound, Principal
@@ -88,16 +86,3 @@ def test_a_resigned_seat_counts_for_nobody_and_its_table_is_not_rated(ledger: Le
         with pytest.raises(NotFound):
             ledger.ratings.rating(f"{event}-{seat['player']}")
     assert ledger.trail.verify(event) == []
-
-
-def _public(move: Move) -> tuple[int, dict[str, Any]]:
-    """The engine's move as a client sends it: its seat, and the move with its cards named by face."""
-    data = move_to_dict(move)
-    seat = data.pop("seat")
-    if "card" in data:
-        data["card"] = face_of(data["card"])
-    if "words" in data:
-        data["words"] = [[face_of(c) for c in word] for word in data["words"]]
-    if data.get("discard"):
-        data["discard"] = face_of(data["discard"])
-    return seat, data

@@ -1,5 +1,5 @@
-// What a device keeps of the games it plays (docs/pages.md, "Playing in the browser"): the player's name, each
-// seat's token, and this device's id. The lobby and the table page share it: a table made in the lobby is sat at
+// What a device keeps of the games it plays (docs/pages.md, "The lobby" and "The table"): the player's name, each
+// seat's token, and the tables it made. The lobby and the table page share it: a table made in the lobby is sat at
 // by the table page with the same token, and a seat link (`/play/E/G#token=wsv_...`) is taken into it.
 //
 // Kept in localStorage (per origin): a reload, a closed tab reopened or a restarted browser finds the seat again.
@@ -7,7 +7,6 @@
 
 const NAME_KEY = "wordsvc.play.name";
 const SEATS_KEY = "wordsvc.play.seats";
-const DEVICE_KEY = "wordsvc.play.device";
 
 function read(key, fallback) {
   try {
@@ -43,17 +42,6 @@ export function forgetSeat(event, game) {
   const seats = read(SEATS_KEY, {});
   delete seats[tableKey(event, game)];
   localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
-}
-
-// This device's id: random, made once and kept. A seat is played from one device at a time.
-export function deviceId() {
-  let id = read(DEVICE_KEY, null);
-  if (!id) {
-    const bytes = crypto.getRandomValues(new Uint8Array(12));
-    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    localStorage.setItem(DEVICE_KEY, JSON.stringify(id));
-  }
-  return id;
 }
 
 // A table page's address: /play/{event}/{game}.
@@ -93,10 +81,4 @@ export function keptTables() {
       return { event: key.slice(0, cut), game: key.slice(cut + 1), ...table };
     })
     .sort((a, b) => String(b.at).localeCompare(String(a.at)));
-}
-
-export function forgetTable(event, game) {
-  const tables = read(TABLES_KEY, {});
-  delete tables[tableKey(event, game)];
-  localStorage.setItem(TABLES_KEY, JSON.stringify(tables));
 }

@@ -7,7 +7,7 @@
 // forgotten at sign-out), like the referees' links, for a token is shown once.
 
 import { ApiError, api, el, t } from "./common.js";
-import { absolute, linkBox, qrCode } from "./signin_links.js";
+import { absolute, linkBox, printBox, qrCode } from "./signin_links.js";
 
 const SHELF = (event) => `wordsvc.seat-links/${event}`;
 const LEVELS = [1, 2, 3, 4];
@@ -201,15 +201,5 @@ export function chooseLevel(value) {
 // Prints the seat links of session `number` as slips to cut out, one a player (the print style sheet: pages.css).
 export function printSlips(number) {
   const slips = document.querySelector(`[data-slips="${CSS.escape(String(number))}"]`);
-  if (!slips) return;
-  document.body.classList.add("print-one");
-  slips.classList.add("print-target");
-  const done = () => {
-    document.body.classList.remove("print-one");
-    slips.classList.remove("print-target");
-    window.removeEventListener("afterprint", done);
-  };
-  window.addEventListener("afterprint", done);
-  window.print();
-  setTimeout(done, 0);
+  if (slips) printBox(slips);
 }

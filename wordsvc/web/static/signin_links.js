@@ -93,7 +93,7 @@ async function copyLink(field, said) {
 }
 
 // The browser's print of this box alone: the print style sheet hides everything else while it is marked.
-function printBox(box) {
+export function printBox(box) {
   document.body.classList.add("print-one");
   box.classList.add("print-target");
   const done = () => {

@@ -34,8 +34,6 @@ const view = { event: eventId, game: gameId, table: null, state: null, me: null,
 let seat = null; // {token, token_id, seat, name} this device holds here, or null: a spectator
 let fromLink = false; // the seat came in this page's address: another device may hold it
 let analysis = null;
-let notice = ""; // the last thing the page says: a status, or a refusal (`problem`)
-let problem = "";
 let waitingSaid = false; // the notice is the one of a move waiting for the network
 
 // A seat link's token (`#token=wsv_...`) is kept on the device and taken out of the address at once.
@@ -50,23 +48,22 @@ function takeLinkToken() {
   history.replaceState(null, "", location.pathname + location.search);
 }
 
+// Says `text` under the title: as a status, or as a refusal (`role="alert"`); each replaces the other.
 function say(text, isProblem = false) {
-  notice = isProblem ? "" : text;
-  problem = isProblem ? text : "";
-  $("notice").textContent = notice;
-  $("problem").textContent = problem;
+  $("notice").textContent = isProblem ? "" : text;
+  $("problem").textContent = isProblem ? text : "";
 }
 
-// A refusal as a sentence in the page's language: the page's own words for the codes it knows, else the service's
-// detail, which it wrote in the page's language (the request's Accept-Language); never a field path.
-function refusalText(error) {
-  const code = error instanceof ApiError ? error.problem.code : null;
-  const own = code && `table.problem.${code}`;
-  if (own && t(own) !== own) return t(own);
-  if (error instanceof ApiError && error.status === 0) return t("table.offline");
-  if (error instanceof ApiError && error.status !== 422 && error.problem.detail && code !== "invalid_fields") return error.problem.detail;
-  if (error instanceof ApiError && error.status === 422 && code !== "invalid_fields" && error.problem.detail) return error.problem.detail;
-  return t("table.refused");
+// A refusal as a sentence in the page's language: the page's own words for the codes it knows; for a move the rules
+// refused, the service's sentence, which it writes in the page's language (the request's Accept-Language); else the
+// page's `fallback`. Never the detail of another problem, which the service writes in English, nor a field path.
+function refusalText(error, fallback = "table.refused") {
+  if (!(error instanceof ApiError)) return t(fallback);
+  if (error.status === 0) return t("table.offline");
+  const own = `table.problem.${error.problem.code}`;
+  if (t(own) !== own) return t(own);
+  if (error.status === 422 && error.problem.refusal && error.problem.detail) return error.problem.detail;
+  return t(fallback);
 }
 
 const moves = seatMoves({
@@ -124,7 +121,7 @@ const refresh = newestWins(async (current) => {
       return refresh();
     }
     if (error.status === 404 || error.status === 403) say(t(error.status === 404 ? "table.not_found" : "table.private"), true);
-    else if (error.status === 409) say(refusalText(error), true);
+    else if (error.status === 409) say(refusalText(error, "table.not_done"), true);
     return;
   }
   if (!current()) return;
@@ -197,8 +194,13 @@ function drawPlay() {
       return button;
     }),
   );
-  $("forming").replaceChildren(...hand.forming.map((face, i) => cardButton(face, { "aria-description": t("table.tap_to_remove") })));
-  [...$("forming").children].forEach((button, i) => button.addEventListener("click", () => untapCard(i)));
+  $("forming").replaceChildren(
+    ...hand.forming.map((face, i) => {
+      const button = cardButton(face, { "aria-description": t("table.tap_to_remove") });
+      button.addEventListener("click", () => untapCard(i));
+      return button;
+    }),
+  );
   $("forming-verdict").textContent = hand.forming.length ? verdictLine(hand.forming) : t("table.forming_help");
   $("keep-word").disabled = hand.forming.length === 0;
   $("clear-word").disabled = hand.forming.length === 0;
@@ -224,10 +226,10 @@ function drawPlay() {
   goOut.textContent = free.length === 1 && hand.kept.length ? t("table.go_out_with", { card: free[0].toUpperCase() }) : t("table.go_out");
   $("lay-down").hidden = phase !== "lay";
   $("lay-down").disabled = !(mine && phase === "lay");
-  drawChallenges(round, mine);
+  drawChallenges(round);
 }
 
-function drawChallenges(round, mine) {
+function drawChallenges(round) {
   const open = round.phase === "challenges";
   $("challenge-panel").hidden = !open;
   if (!open) return;
@@ -244,7 +246,6 @@ function drawChallenges(round, mine) {
   );
   $("challengeable").replaceChildren(...items);
   $("pass").disabled = !can;
-  void mine;
 }
 
 function discard(face) {
@@ -288,7 +289,7 @@ $("join-form").addEventListener("submit", async (e) => {
     startStream();
     refresh();
   } catch (error) {
-    say(refusalText(error), true);
+    say(refusalText(error, "table.join_refused"), true);
   }
 });
 
@@ -304,7 +305,7 @@ $("device-here").addEventListener("click", async () => {
     startStream();
     refresh();
   } catch (error) {
-    say(refusalText(error), true);
+    say(refusalText(error, "table.not_done"), true);
   }
 });
 $("device-watch").addEventListener("click", () => {
@@ -348,10 +349,10 @@ $("rematch").addEventListener("click", async () => {
     keepSeat(eventId, body.table.game, { token: body.token, token_id: body.token_id, seat: body.seat, name: seat.name });
     location.assign(tablePath(eventId, body.table.game));
   } catch (error) {
-    say(refusalText(error), true);
+    say(refusalText(error, "table.not_done"), true);
   }
 });
-$("replay-open").addEventListener("click", () => openReplay(view, seat?.token).catch((error) => say(refusalText(error), true)));
+$("replay-open").addEventListener("click", () => openReplay(view, seat?.token).catch((error) => say(refusalText(error, "table.not_done"), true)));
 
 let stream = null;
 function startStream() {

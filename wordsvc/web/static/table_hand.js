@@ -134,7 +134,7 @@ export function keepTyped(typed) {
 }
 
 // A word's verdict as the service gave it, or undefined while it is asked.
-export const verdictOf = (word) => verdicts.get(compact(word));
+const verdictOf = (word) => verdicts.get(compact(word));
 
 function changed() {
   onChange();
@@ -177,6 +177,6 @@ export function cardButton(face, attrs = {}) {
     { type: "button", class: `card${face.length > 1 ? " double" : ""}`, ...attrs },
     el("span", { class: "face" }, face.toUpperCase()),
     el("span", { class: "value", "aria-hidden": "true" }, value === undefined ? "" : String(value)),
-    value === undefined ? null : el("span", { class: "sr-only" }, `, ${t("table.points", { points: value })}`),
+    value === undefined ? null : el("span", { class: "visually-hidden" }, `, ${t("table.points", { points: value })}`),
   );
 }

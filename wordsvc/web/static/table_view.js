@@ -86,7 +86,7 @@ export function drawScores(view) {
   const rows = table.seats.map((_, i) =>
     el("tr", {}, el("th", { scope: "row" }, seatName(table, i)), ...state.rounds.map((r) => el("td", { class: "n" }, String(r.totals[i]))), el("td", { class: "n" }, String(state.totals[i]))),
   );
-  $("scores").replaceChildren(el("caption", { class: "sr-only" }, t("table.scoreboard")), el("thead", {}, head), el("tbody", {}, ...rows));
+  $("scores").replaceChildren(el("caption", { class: "visually-hidden" }, t("table.scoreboard")), el("thead", {}, head), el("tbody", {}, ...rows));
 }
 
 // The last round scored: each seat's words, cards left and score, and from the analysis the best play its cards had.
